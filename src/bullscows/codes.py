@@ -1,0 +1,123 @@
+"""Codes: what a codemaker hides and a codebreaker guesses.
+
+A ``Code`` is the value people see. In the hot paths a code is an index into the variant's
+universe (see ``universe.py``), and its *digits* are the indices of its symbols in the alphabet.
+
+>>> Code("0123")
+Code('0123')
+>>> Code("1 1 2 2", Rules.parse("mm"))
+Code('1122', Rules.parse('mm'))
+>>> Code("0123", Rules.parse("bc-nolead"))
+Traceback (most recent call last):
+...
+bullscows.errors.CodeError: code '0123': '0' cannot stand at position 1; allowed there: 1-9
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bullscows.errors import CodeError
+from bullscows.rules import Rules, describe_symbols
+
+DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A code of a variant, made from text such as ``'0123'`` or ``'1 2 3'``."""
+
+    text: str
+    rules: Rules = DEFAULT_RULES
+    digits: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        digits = parse_digits(self.text, self.rules)
+        object.__setattr__(self, "digits", digits)
+        object.__setattr__(self, "text", "".join(self.rules.symbols[d] for d in digits))
+
+    @classmethod
+    def from_digits(cls, digits: Sequence[int], rules: Rules = DEFAULT_RULES) -> Code:
+        """The code whose symbols have these alphabet indices.
+
+        >>> Code.from_digits([1, 1, 2, 2], Rules.parse("mm"))
+        Code('2233', Rules.parse('mm'))
+        """
+        if any(not 0 <= d < len(rules.symbols) for d in digits):
+            raise CodeError(f"digits {list(digits)}: each must be from 0 to {len(rules.symbols) - 1}")
+        return cls("".join(rules.symbols[d] for d in digits), rules)
+
+    @property
+    def index(self) -> int:
+        """The code's position in the variant's order (its universe index)."""
+        from bullscows.universe import universe
+
+        return universe(self.rules).index(self.digits)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        if self.rules == DEFAULT_RULES:
+            return f"Code({self.text!r})"
+        return f"Code({self.text!r}, {self.rules!r})"
+
+
+def parse_digits(text: str, rules: Rules) -> tuple[int, ...]:
+    """Read a code's text into alphabet indices, or say exactly what is wrong with it.
+
+    Spaces, commas and dashes between symbols are ignored unless they are symbols; letters match
+    regardless of case when the alphabet has no letter in both cases.
+
+    >>> parse_digits("3-1-2", Rules.parse("bc"))
+    (3, 1, 2)
+    """
+    if not isinstance(text, str):
+        raise CodeError(f"code {text!r}: expected text such as {example_code(rules)!r}")
+    raw = text.strip()
+    cleaned = "".join(ch for ch in raw if ch in rules.symbols or ch not in " ,-_.")
+    cleaned = _fold_case(cleaned, rules.symbols)
+    where = f"code {raw!r}"
+    if len(cleaned) != rules.length:
+        raise CodeError(
+            f"{where} has {len(cleaned)} symbol{'s' if len(cleaned) != 1 else ''}; "
+            f"a code has {rules.length}, e.g. {example_code(rules)!r}"
+        )
+    digits = []
+    for position, symbol in enumerate(cleaned):
+        digit = rules.symbols.find(symbol)
+        if digit < 0:
+            raise CodeError(
+                f"{where}: {symbol!r} is not a symbol; symbols are "
+                f"{describe_symbols(rules.symbols)}"
+            )
+        allowed = rules.allowed_at(position)
+        if symbol not in allowed:
+            raise CodeError(
+                f"{where}: {symbol!r} cannot stand at position {position + 1}; "
+                f"allowed there: {describe_symbols(allowed)}"
+            )
+        if not rules.repeats and digit in digits:
+            raise CodeError(f"{where}: {symbol!r} appears twice; symbols may not repeat")
+        digits.append(digit)
+    return tuple(digits)
+
+
+def _fold_case(text: str, symbols: str) -> str:
+    if symbols.lower() == symbols or symbols.upper() == symbols:
+        folded = symbols.lower() == symbols and text.lower() or text.upper()
+        if all(ch in symbols for ch in folded) and not all(ch in symbols for ch in text):
+            return folded
+    return text
+
+
+def example_code(rules: Rules) -> str:
+    """The lowest code of the variant, to show what a code looks like.
+
+    >>> example_code(Rules.parse("bc-nolead"))
+    '1023'
+    """
+    from bullscows.universe import universe
+
+    return "".join(rules.symbols[d] for d in universe(rules).codes[0])

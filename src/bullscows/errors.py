@@ -1,0 +1,38 @@
+"""The one family of errors the library raises for bad input.
+
+Every message quotes the offending input and says what would be valid, so the command line and
+the web layer can show it to a person as it is.
+"""
+
+from __future__ import annotations
+
+
+class BullsCowsError(ValueError):
+    """Base class of every error caused by input a person gave."""
+
+
+class RulesError(BullsCowsError):
+    """A variant that cannot exist or is too large to enumerate."""
+
+
+class CodeError(BullsCowsError):
+    """A code that is not valid for the variant."""
+
+
+class FeedbackError(BullsCowsError):
+    """A reply that cannot be read, or that cannot occur in the variant."""
+
+
+class ContradictionError(BullsCowsError):
+    """A history of replies that no secret of the variant satisfies.
+
+    ``explanation`` carries the structured account (see ``knowledge.explain_contradiction``).
+    """
+
+    def __init__(self, message: str, explanation: object = None) -> None:
+        super().__init__(message)
+        self.explanation = explanation
+
+
+class StrategyError(BullsCowsError):
+    """An unknown strategy name or a strategy that cannot play the variant."""

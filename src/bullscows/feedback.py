@@ -1,0 +1,198 @@
+"""Replies: bulls and cows, read in every notation people type and printed in a chosen style.
+
+Bulls always come first. In the hot paths a reply is an integer, its *index*
+``bulls * (length + 1) + cows``, so that a partition of codes by reply is a ``bincount``.
+
+>>> rules = Rules.parse("bc")
+>>> Feedback.parse("1B2C", rules)
+Feedback(bulls=1, cows=2)
+>>> Feedback.parse("1 bull, 2 cows", rules) == Feedback.parse("bcc", rules)
+True
+>>> Feedback(1, 2).format("ab")
+'1A2B'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bullscows.errors import FeedbackError
+from bullscows.rules import Rules
+
+#: Reply styles for printing, with an example of each.
+STYLES: dict[str, str] = {
+    "words": "1 bull, 2 cows",
+    "bc": "1B2C",
+    "ab": "1A2B",
+    "pegs": "1B2W",
+    "digits": "12",
+    "pair": "1 2",
+    "letters": "bcc",
+}
+
+NOTATIONS_HELP = (
+    "bulls first: '1 2', '1,2', '12', '1B2C', '1b 2c', '1 bull 2 cows', '1A2B', '2b1w', "
+    "'bcc', or '0' / '-' / 'none' for nothing"
+)
+
+_BULL_WORDS = {"b", "bull", "bulls", "black", "blacks", "a"}
+_COW_WORDS = {"c", "cow", "cows", "w", "white", "whites"}
+_NOTHING = {"-", "none", "nothing", "0", "00", "0 0", "0,0", "0b0c", "0a0b", "0b0w"}
+_TOKEN = re.compile(r"(\d+)\s*([a-z]*)")
+_SEPARATORS = re.compile(r"[\s,;/+&-]+|\band\b")
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Feedback:
+    """A reply: how many symbols are in place (bulls) and how many more are shared (cows)."""
+
+    bulls: int
+    cows: int
+
+    def __post_init__(self) -> None:
+        if self.bulls < 0 or self.cows < 0:
+            raise FeedbackError(f"reply {self.bulls}/{self.cows}: counts cannot be negative")
+
+    # --- integers -----------------------------------------------------------------------
+    def index(self, length: int) -> int:
+        """The reply's index for codes of ``length``: ``bulls * (length + 1) + cows``.
+
+        >>> Feedback(1, 2).index(4)
+        7
+        """
+        return self.bulls * (length + 1) + self.cows
+
+    @classmethod
+    def from_index(cls, index: int, length: int) -> Feedback:
+        """The reply with this index.
+
+        >>> Feedback.from_index(7, 4)
+        Feedback(bulls=1, cows=2)
+        """
+        return cls(*divmod(int(index), length + 1))
+
+    @classmethod
+    def win(cls, length: int) -> Feedback:
+        """All bulls."""
+        return cls(length, 0)
+
+    def is_win(self, length: int) -> bool:
+        return self.bulls == length
+
+    # --- validity -----------------------------------------------------------------------
+    def problem(self, rules: Rules) -> str | None:
+        """Why this reply can never occur in the variant, or ``None`` when it can.
+
+        >>> Feedback(3, 1).problem(Rules.parse("bc"))
+        '3 bulls and 1 cow cannot happen: with 3 symbols in place the last one is in place too or absent'
+        """
+        b, c, n = self.bulls, self.cows, rules.length
+        if b + c > n:
+            return f"{_count(b, 'bull')} and {_count(c, 'cow')} make {b + c}, but a code has {n}"
+        if b == n - 1 and c == 1:
+            return (
+                f"{_count(b, 'bull')} and 1 cow cannot happen: with {b} symbols in place the "
+                "last one is in place too or absent"
+            )
+        least = 2 * n - len(rules.symbols)
+        if not rules.repeats and b + c < least:
+            return (
+                f"{_count(b, 'bull')} and {_count(c, 'cow')} cannot happen: two codes of "
+                f"{n} distinct symbols from {len(rules.symbols)} share at least {least}"
+            )
+        return None
+
+    # --- text ---------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str, rules: Rules) -> Feedback:
+        """Read a reply typed in any common notation (see ``NOTATIONS_HELP``)."""
+        feedback = _read(text, rules.length)
+        problem = feedback.problem(rules)
+        if problem:
+            raise FeedbackError(f"reply {text.strip()!r}: {problem}")
+        return feedback
+
+    def format(self, style: str = "words") -> str:
+        """The reply in one of ``STYLES``.
+
+        >>> [Feedback(2, 1).format(s) for s in ("words", "bc", "pegs", "digits", "letters")]
+        ['2 bulls, 1 cow', '2B1C', '2B1W', '21', 'bbc']
+        """
+        b, c = self.bulls, self.cows
+        match style:
+            case "words":
+                return f"{_count(b, 'bull')}, {_count(c, 'cow')}"
+            case "bc":
+                return f"{b}B{c}C"
+            case "ab":
+                return f"{b}A{c}B"
+            case "pegs":
+                return f"{b}B{c}W"
+            case "digits":
+                return f"{b}{c}" if b < 10 and c < 10 else f"{b} {c}"
+            case "pair":
+                return f"{b} {c}"
+            case "letters":
+                return "b" * b + "c" * c or "-"
+        raise FeedbackError(f"reply style {style!r}: styles are {', '.join(STYLES)}")
+
+    def __str__(self) -> str:
+        return self.format("words")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _read(text: str, length: int) -> Feedback:
+    raw = text.strip()
+    t = raw.lower()
+    if t in _NOTHING:
+        return Feedback(0, 0)
+    squeezed = re.sub(r"\s+", "", t)
+    if squeezed and set(squeezed) <= set("bcw"):
+        return Feedback(squeezed.count("b"), len(squeezed) - squeezed.count("b"))
+    tokens = _TOKEN.findall(t)
+    leftover = _SEPARATORS.sub("", _TOKEN.sub("", t))
+    if not tokens or leftover:
+        raise FeedbackError(f"cannot read reply {raw!r}; write it {NOTATIONS_HELP}")
+    tagged = [(int(n), w) for n, w in tokens if w]
+    plain = [n for n, w in tokens if not w]
+    if tagged and plain:
+        raise FeedbackError(f"reply {raw!r} mixes counts with and without letters; {NOTATIONS_HELP}")
+    if tagged:
+        return _read_tagged(tagged, raw)
+    if len(plain) == 2:
+        return Feedback(int(plain[0]), int(plain[1]))
+    if len(plain) == 1 and len(plain[0]) == 2:
+        if length >= 10:
+            raise FeedbackError(
+                f"reply {raw!r} is ambiguous for codes of {length}: write bulls and cows apart, "
+                "e.g. '1 0'"
+            )
+        return Feedback(int(plain[0][0]), int(plain[0][1]))
+    raise FeedbackError(f"cannot read reply {raw!r}; write it {NOTATIONS_HELP}")
+
+
+def _read_tagged(tagged: list[tuple[int, str]], raw: str) -> Feedback:
+    a_style = any(w == "a" for _, w in tagged)
+    bulls = cows = 0
+    seen: set[str] = set()
+    for n, word in tagged:
+        if a_style and word in ("a", "b"):
+            kind = "bulls" if word == "a" else "cows"
+        elif word in _BULL_WORDS:
+            kind = "bulls"
+        elif word in _COW_WORDS:
+            kind = "cows"
+        else:
+            raise FeedbackError(f"reply {raw!r}: {word!r} is neither bulls nor cows; {NOTATIONS_HELP}")
+        if kind in seen:
+            raise FeedbackError(f"reply {raw!r} gives {kind} twice")
+        seen.add(kind)
+        if kind == "bulls":
+            bulls = n
+        else:
+            cows = n
+    return Feedback(bulls, cows)

@@ -1,0 +1,371 @@
+"""Variants of the game: code length, alphabet, repeats and per-position limits.
+
+A variant is a value. Presets are data looked up by name; the compact spec ``p4c10n`` (pegs,
+colours, ``r`` repeats / ``n`` none) and the radix form ``moo5,5,5`` (the J ``moo`` universe, where
+position i ranges over the first r_i symbols) cover the rest.
+
+>>> Rules.parse("bc")
+Rules.parse('bc')
+>>> Rules.parse("mm").size
+1296
+>>> Rules.parse("p5c10n").size
+30240
+>>> Rules.parse("moo5,5,5").size
+125
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from bullscows.errors import RulesError
+
+DIGITS = "0123456789"
+#: Symbols used when a variant names only how many colours it has.
+DEFAULT_ALPHABET = DIGITS + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_LENGTH = 10
+#: The largest universe that is enumerated in memory (10 distinct digits of 10 is 3,628,800).
+MAX_CODES = 5_000_000
+
+
+def default_symbols(colours: int) -> str:
+    """The first ``colours`` symbols of ``0-9a-zA-Z``.
+
+    >>> default_symbols(6)
+    '012345'
+    """
+    if not 1 <= colours <= len(DEFAULT_ALPHABET):
+        raise RulesError(
+            f"{colours} colours: a variant has from 1 to {len(DEFAULT_ALPHABET)} colours"
+        )
+    return DEFAULT_ALPHABET[:colours]
+
+
+def describe_symbols(symbols: str) -> str:
+    """Symbols as a person reads them, with runs shortened: ``0-9``, ``1-6``, ``RGBYOP``.
+
+    >>> describe_symbols("0123456789")
+    '0-9'
+    >>> describe_symbols("RGBYOP")
+    'RGBYOP'
+    """
+    if len(symbols) >= 3 and all(ord(b) - ord(a) == 1 for a, b in zip(symbols, symbols[1:])):
+        return f"{symbols[0]}-{symbols[-1]}"
+    return symbols
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One variant of Bulls & Cows / Mastermind.
+
+    ``allowed`` (optional) gives, for each position, the symbols that may stand there; it is
+    kept in alphabet order, and is ``None`` when every symbol is allowed everywhere.
+    """
+
+    length: int = 4
+    symbols: str = DIGITS
+    repeats: bool = False
+    allowed: tuple[str, ...] | None = None
+    size: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_length(self.length)
+        _check_symbols(self.symbols)
+        object.__setattr__(self, "allowed", _normalise_allowed(self))
+        size = count_codes(self)
+        if size == 0:
+            raise RulesError(f"no code fits {self.describe()}: {_why_empty(self)}")
+        if size > MAX_CODES:
+            raise RulesError(
+                f"{self.describe()} has {size:,} codes; at most {MAX_CODES:,} can be enumerated "
+                "in memory (use fewer positions or symbols)"
+            )
+        object.__setattr__(self, "size", size)
+
+    # --- construction -------------------------------------------------------------------
+    @classmethod
+    def parse(cls, spec: str) -> Rules:
+        """Read a preset name, a compact spec (``p4c6r``) or a radix spec (``moo5,5,5``)."""
+        return parse_spec(spec)
+
+    @classmethod
+    def from_radix(cls, radix: Iterable[int], symbols: str | None = None) -> Rules:
+        """The J ``moo`` universe: position i holds one of the first ``r_i`` symbols, repeats allowed.
+
+        >>> Rules.from_radix([2, 2]).size
+        4
+        """
+        radix = tuple(radix)
+        if not radix:
+            raise RulesError("a radix list needs at least one position, e.g. 5,5,5")
+        for r in radix:
+            if r < 1:
+                raise RulesError(f"radix {r} in {radix}: each position needs at least 1 symbol")
+        alphabet = symbols if symbols is not None else default_symbols(max(radix))
+        if len(alphabet) < max(radix):
+            raise RulesError(
+                f"radix {max(radix)} needs {max(radix)} symbols, got {len(alphabet)}: {alphabet!r}"
+            )
+        alphabet = alphabet[: max(radix)]
+        return cls(len(radix), alphabet, True, tuple(alphabet[:r] for r in radix))
+
+    def with_no_leading(self) -> Rules:
+        """The same variant with its first symbol (the zero) barred from the first position."""
+        allowed = list(self.allowed or (self.symbols,) * self.length)
+        allowed[0] = allowed[0].replace(self.symbols[0], "")
+        if not allowed[0]:
+            raise RulesError(f"{self.describe()}: barring {self.symbols[0]!r} leaves no symbol")
+        return Rules(self.length, self.symbols, self.repeats, tuple(allowed))
+
+    # --- description --------------------------------------------------------------------
+    @property
+    def spec(self) -> str:
+        """A string that ``Rules.parse`` turns back into this variant."""
+        return format_spec(self)
+
+    def allowed_at(self, position: int) -> str:
+        """The symbols that may stand at ``position`` (0-based)."""
+        return self.symbols if self.allowed is None else self.allowed[position]
+
+    def describe(self) -> str:
+        """One line for people: ``4 distinct symbols of 0-9``.
+
+        >>> Rules.parse("mm").describe()
+        '4 symbols of 1-6, repeats allowed'
+        """
+        text = (
+            f"{self.length} symbols of {describe_symbols(self.symbols)}, repeats allowed"
+            if self.repeats
+            else f"{self.length} distinct symbols of {describe_symbols(self.symbols)}"
+        )
+        if self.allowed is not None:
+            limits = ", ".join(
+                f"{i + 1}: {describe_symbols(a)}"
+                for i, a in enumerate(self.allowed)
+                if a != self.symbols
+            )
+            text += f" (allowed at position {limits})"
+        return text
+
+    def __repr__(self) -> str:
+        return f"Rules.parse({self.spec!r})"
+
+    @property
+    def replies(self) -> int:
+        """How many feedback indices the variant uses: ``(length + 1) ** 2``."""
+        return (self.length + 1) ** 2
+
+
+def _check_length(length: int) -> None:
+    if not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
+        raise RulesError(f"length {length!r}: a code has from 1 to {MAX_LENGTH} positions")
+
+
+def _check_symbols(symbols: str) -> None:
+    if not symbols:
+        raise RulesError("an alphabet needs at least one symbol, e.g. 0123456789")
+    bad = [s for s in symbols if s.isspace() or not s.isprintable() or s in ",;:/"]
+    if bad:
+        raise RulesError(
+            f"symbols {symbols!r}: {bad[0]!r} cannot be a symbol "
+            "(use printable characters other than space , ; : /)"
+        )
+    seen: set[str] = set()
+    for s in symbols:
+        if s in seen:
+            raise RulesError(f"symbols {symbols!r}: {s!r} appears twice; symbols must be distinct")
+        seen.add(s)
+
+
+def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
+    allowed = rules.allowed
+    if allowed is None:
+        return None
+    if isinstance(allowed, str) or len(allowed) != rules.length:
+        raise RulesError(
+            f"allowed symbols {allowed!r}: give one string of symbols per position "
+            f"({rules.length} positions)"
+        )
+    normal = []
+    for position, symbols in enumerate(allowed):
+        unknown = [s for s in symbols if s not in rules.symbols]
+        if unknown:
+            raise RulesError(
+                f"allowed symbols {symbols!r} at position {position + 1}: {unknown[0]!r} is not "
+                f"in the alphabet {rules.symbols!r}"
+            )
+        if not symbols:
+            raise RulesError(f"position {position + 1} allows no symbol at all")
+        normal.append("".join(s for s in rules.symbols if s in symbols))
+    if all(a == rules.symbols for a in normal):
+        return None
+    return tuple(normal)
+
+
+def count_codes(rules: Rules) -> int:
+    """How many codes the variant has, without enumerating them.
+
+    Without repeats, symbols allowed at the same set of positions are interchangeable, so a
+    dynamic programme over positions only tracks how many of each such group are used.
+
+    >>> count_codes(Rules.parse("bc-nolead"))
+    4536
+    """
+    allowed = [rules.allowed_at(i) for i in range(rules.length)]
+    if rules.repeats:
+        return math.prod(len(a) for a in allowed)
+    groups: dict[frozenset[int], int] = {}
+    for symbol in rules.symbols:
+        where = frozenset(i for i, a in enumerate(allowed) if symbol in a)
+        if where:
+            groups[where] = groups.get(where, 0) + 1
+    kinds = list(groups.items())
+    ways: dict[tuple[int, ...], int] = {(0,) * len(kinds): 1}
+    for position in range(rules.length):
+        nxt: dict[tuple[int, ...], int] = {}
+        for used, n in ways.items():
+            for g, (where, size) in enumerate(kinds):
+                if position in where and used[g] < size:
+                    key = used[:g] + (used[g] + 1,) + used[g + 1 :]
+                    nxt[key] = nxt.get(key, 0) + n * (size - used[g])
+        ways = nxt
+    return sum(ways.values())
+
+
+def _why_empty(rules: Rules) -> str:
+    if not rules.repeats and rules.length > len(rules.symbols):
+        return (
+            f"{rules.length} distinct symbols cannot be drawn from {len(rules.symbols)} "
+            "(allow repeats, or use a shorter code)"
+        )
+    return "the per-position limits leave no way to fill every position with distinct symbols"
+
+
+# --- presets and spec strings -----------------------------------------------------------
+
+#: Presets by name: (length, symbols, repeats, no leading zero, what it is).
+PRESETS: dict[str, tuple[int, str, bool, bool, str]] = {
+    "bc": (4, DIGITS, False, False, "Bulls & Cows / MOO: 4 distinct digits"),
+    "bc-nolead": (4, DIGITS, False, True, "Bulls & Cows with no leading zero"),
+    "bc-1to9": (4, DIGITS[1:], False, False, "Bulls & Cows with digits 1-9"),
+    "bc5": (5, DIGITS, False, False, "5 distinct digits"),
+    "mm": (4, "123456", True, False, "Mastermind: 4 pegs of 6 colours, repeats allowed"),
+    "mm-colours": (4, "RGBYOP", True, False, "Mastermind with colour letters"),
+    "logik": (5, "12345678", True, False, "Logik: 5 pegs of 8 colours, repeats allowed"),
+    "digits": (4, DIGITS, True, False, "4 digits, repeats allowed (the uLisp game)"),
+}
+
+
+@cache
+def preset(name: str) -> Rules:
+    """The preset called ``name``.
+
+    >>> preset("logik").size
+    32768
+    """
+    try:
+        length, symbols, repeats, nolead, _ = PRESETS[name]
+    except KeyError:
+        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+    rules = Rules(length, symbols, repeats)
+    return rules.with_no_leading() if nolead else rules
+
+
+SPEC_HELP = (
+    "a preset (" + ", ".join(PRESETS) + "), a compact spec such as p4c10n or p4c6r "
+    "(pegs, colours, r = repeats, n = none; add :nolead or :symbols=RGBYOP), "
+    "or a radix spec such as moo5,5,5"
+)
+
+
+def parse_spec(spec: str) -> Rules:
+    """Read any spec string (see ``SPEC_HELP``).
+
+    >>> parse_spec("p4c6r:symbols=RGBYOP").describe()
+    '4 symbols of RGBYOP, repeats allowed'
+    >>> parse_spec("p4c10n:nolead").size
+    4536
+    """
+    text = spec.strip()
+    if not text:
+        raise RulesError(f"empty rules spec; expected {SPEC_HELP}")
+    if text in PRESETS:
+        return preset(text)
+    base, *modifiers = text.split(":")
+    options = dict(_read_modifier(m, spec) for m in modifiers)
+    symbols = options.get("symbols")
+    if base.lower().startswith("moo"):
+        rules = Rules.from_radix(_read_radix(base[3:], spec), symbols)
+    else:
+        rules = _read_compact(base, spec, symbols)
+    if "allowed" in options:
+        rules = Rules(rules.length, rules.symbols, rules.repeats, tuple(options["allowed"].split("/")))
+    if "nolead" in options:
+        rules = rules.with_no_leading()
+    return rules
+
+
+def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
+    key, _, value = modifier.partition("=")
+    if key == "nolead" and not value:
+        return key, ""
+    if key in ("symbols", "allowed") and value:
+        return key, value
+    raise RulesError(
+        f"rules spec {spec!r}: cannot read {modifier!r}; modifiers are :nolead, "
+        ":symbols=SYMBOLS and :allowed=SYMBOLS/SYMBOLS/..."
+    )
+
+
+def _read_radix(text: str, spec: str) -> list[int]:
+    parts = text.replace(" ", ",").strip(",").split(",")
+    try:
+        return [int(p) for p in parts if p]
+    except ValueError:
+        raise RulesError(f"rules spec {spec!r}: a radix spec looks like moo5,5,5") from None
+
+
+def _read_compact(base: str, spec: str, symbols: str | None) -> Rules:
+    text = base.lower()
+    try:
+        if not text.startswith("p") or "c" not in text or text[-1] not in "rn":
+            raise ValueError
+        pegs_text, colours_text = text[1:-1].split("c")
+        pegs, colours = int(pegs_text), int(colours_text)
+    except ValueError:
+        raise RulesError(f"unknown rules {spec!r}; expected {SPEC_HELP}") from None
+    if symbols is None:
+        symbols = default_symbols(colours)
+    elif len(symbols) != colours:
+        raise RulesError(f"rules spec {spec!r}: {colours} colours but {len(symbols)} symbols given")
+    return Rules(pegs, symbols, text[-1] == "r")
+
+
+def format_spec(rules: Rules) -> str:
+    """The shortest spec that reads back as ``rules``.
+
+    >>> format_spec(Rules(3, "01234", True, ("01234", "012", "0123")))
+    'moo5,3,4'
+    """
+    for name in PRESETS:
+        if preset(name) == rules:
+            return name
+    n = len(rules.symbols)
+    default = rules.symbols == default_symbols(n) if n <= len(DEFAULT_ALPHABET) else False
+    if rules.repeats and default and rules.allowed is not None:
+        radix = [len(a) for a in rules.allowed]
+        if max(radix) == n and all(a == rules.symbols[: len(a)] for a in rules.allowed):
+            return "moo" + ",".join(map(str, radix))
+    text = f"p{rules.length}c{n}{'r' if rules.repeats else 'n'}"
+    if not default:
+        text += f":symbols={rules.symbols}"
+    if rules.allowed is not None:
+        nolead = [rules.symbols.replace(rules.symbols[0], "")] + [rules.symbols] * (rules.length - 1)
+        if list(rules.allowed) == nolead:
+            text += ":nolead"
+        else:
+            text += ":allowed=" + "/".join(rules.allowed)
+    return text

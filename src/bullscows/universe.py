@@ -1,0 +1,169 @@
+"""The universe of a variant: every code, in the variant's order, as integer arrays.
+
+Codes are rows of alphabet indices sorted lexicographically, which is the variant's order; a
+code's index in that order is how the hot paths name it. The universe also holds the bit masks
+the compiled kernels score with (see ``_kernels.compiled``).
+
+>>> u = universe(Rules.parse("bc"))
+>>> len(u), u.index((0, 1, 2, 3)), u.text(5039)
+(5040, 0, '9876')
+>>> u.score_row(u.index((1, 2, 3, 4)))[u.index((4, 2, 7, 1))]  # 1 bull, 2 cows
+7
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows.errors import CodeError
+from bullscows.rules import Rules
+
+IndexArray = npt.NDArray[np.int64]
+ReplyArray = npt.NDArray[np.uint8]
+
+
+class Universe:
+    """All codes of one variant and the masks that score them."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.length = rules.length
+        self.codes = enumerate_codes(rules)
+        self.keys = _keys(self.codes, len(rules.symbols))
+        self.pos_masks, self.sym_masks = build_masks(self.codes, rules)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __repr__(self) -> str:
+        return f"universe({self.rules!r})"
+
+    def index(self, digits: Sequence[int]) -> int:
+        """The universe index of the code with these alphabet indices."""
+        key = 0
+        for d in digits:
+            key = key * len(self.rules.symbols) + int(d)
+        i = int(np.searchsorted(self.keys, key))
+        if len(digits) != self.length or i >= len(self.keys) or self.keys[i] != key:
+            raise CodeError(f"digits {list(digits)} are not a code of {self.rules.describe()}")
+        return i
+
+    def indices(self, rows: npt.NDArray[np.integer]) -> IndexArray:
+        """Universe indices of many codes (rows of alphabet indices) at once."""
+        keys = _keys(np.asarray(rows, dtype=np.uint8).reshape(-1, self.length), len(self.rules.symbols))
+        return np.searchsorted(self.keys, keys).astype(np.int64)
+
+    def text(self, index: int) -> str:
+        """The code at ``index`` as text."""
+        return "".join(self.rules.symbols[d] for d in self.codes[index])
+
+    def all(self) -> IndexArray:
+        """Every index, in order."""
+        return np.arange(len(self.codes), dtype=np.int64)
+
+    # --- scoring ------------------------------------------------------------------------
+    def score_matrix(self, rows: IndexArray, cols: IndexArray) -> ReplyArray:
+        """Reply indices of each code in ``rows`` (as guess) against each code in ``cols``."""
+        from bullscows._kernels import compiled
+
+        rows, cols = np.asarray(rows), np.asarray(cols)
+        out = np.empty((len(rows), len(cols)), dtype=np.uint8)
+        if out.size:
+            compiled.score_matrix(
+                self.pos_masks[rows], self.sym_masks[rows],
+                self.pos_masks[cols], self.sym_masks[cols],
+                self.length, out,
+            )  # fmt: skip
+        return out
+
+    def score_row(self, guess: int, codes: IndexArray | None = None) -> ReplyArray:
+        """Reply index of ``guess`` against every code (or against ``codes``)."""
+        targets = self.all() if codes is None else np.asarray(codes)
+        # Scoring is symmetric; putting the many codes on the rows spreads them over the cores.
+        return self.score_matrix(targets, np.array([guess]))[:, 0]
+
+    def partition_sizes(self, guesses: IndexArray, candidates: IndexArray) -> npt.NDArray[np.int32]:
+        """``sizes[i, r]``: how many candidates give reply index ``r`` to ``guesses[i]``."""
+        from bullscows._kernels import compiled
+
+        guesses, candidates = np.asarray(guesses), np.asarray(candidates)
+        if len(guesses) == 0:
+            return np.zeros((0, self.rules.replies), dtype=np.int32)
+        result: npt.NDArray[np.int32] = compiled.partition_sizes(
+            self.pos_masks[guesses], self.sym_masks[guesses],
+            self.pos_masks[candidates], self.sym_masks[candidates],
+            self.length, self.rules.replies,
+        )  # fmt: skip
+        return result
+
+
+@cache
+def universe(rules: Rules) -> Universe:
+    """The (cached) universe of a variant."""
+    return Universe(rules)
+
+
+def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
+    """Every code as a row of alphabet indices, in lexicographic order.
+
+    Built one position at a time: each row is extended by every allowed symbol (row-major,
+    so the order stays lexicographic) and rows that repeat a symbol are dropped.
+
+    >>> enumerate_codes(Rules.from_radix([2, 2])).tolist()
+    [[0, 0], [0, 1], [1, 0], [1, 1]]
+    """
+    rows = np.zeros((1, 0), dtype=np.uint8)
+    used = np.zeros(1, dtype=np.uint64)
+    for position in range(rules.length):
+        allowed = np.array(
+            [rules.symbols.index(s) for s in rules.allowed_at(position)], dtype=np.uint8
+        )
+        parent = np.repeat(np.arange(len(rows)), len(allowed))
+        symbol = np.tile(allowed, len(rows))
+        bit = np.left_shift(np.uint64(1), symbol.astype(np.uint64))
+        if not rules.repeats:
+            fresh = (used[parent] & bit) == 0
+            parent, symbol, bit = parent[fresh], symbol[fresh], bit[fresh]
+        rows = np.column_stack([rows[parent], symbol]).astype(np.uint8)
+        used = used[parent] | bit
+    return rows
+
+
+def _keys(codes: npt.NDArray[np.uint8], base: int) -> npt.NDArray[np.int64]:
+    keys = np.zeros(len(codes), dtype=np.int64)
+    for position in range(codes.shape[1]):
+        keys = keys * base + codes[:, position]
+    return keys
+
+
+def build_masks(
+    codes: npt.NDArray[np.uint8], rules: Rules
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """The positional one-hot masks and the per-symbol thermometer masks of every code."""
+    k, length = len(rules.symbols), rules.length
+    n = len(codes)
+    positions = np.arange(length)
+    pos_bits = positions * k + codes  # (n, length) bit numbers
+    width = length if rules.repeats else 1
+    # The m-th occurrence of a symbol (m = 0, 1, ...) sets bit symbol * width + m.
+    occurrence = np.zeros_like(codes, dtype=np.int64)
+    for position in range(1, length):
+        occurrence[:, position] = (codes[:, :position] == codes[:, [position]]).sum(axis=1)
+    sym_bits = codes.astype(np.int64) * width + occurrence
+    return _pack(pos_bits, n, length * k), _pack(sym_bits, n, k * width)
+
+
+def _pack(bits: npt.NDArray[np.int64], n: int, total_bits: int) -> npt.NDArray[np.uint64]:
+    words = max(1, -(-total_bits // 64))
+    masks = np.zeros((n, words), dtype=np.uint64)
+    for column in range(bits.shape[1]):
+        b = bits[:, column]
+        bit = np.left_shift(np.uint64(1), (b % 64).astype(np.uint64))
+        for word in range(words):
+            here = (b // 64) == word
+            masks[here, word] |= bit[here]
+    return masks
