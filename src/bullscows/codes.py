@@ -45,7 +45,9 @@ class Code:
         Code('2233', Rules.parse('mm'))
         """
         if any(not 0 <= d < len(rules.symbols) for d in digits):
-            raise CodeError(f"digits {list(digits)}: each must be from 0 to {len(rules.symbols) - 1}")
+            raise CodeError(
+                f"digits {list(digits)}: each must be from 0 to {len(rules.symbols) - 1}"
+            )
         return cls("".join(rules.symbols[d] for d in digits), rules)
 
     @property
@@ -106,7 +108,7 @@ def parse_digits(text: str, rules: Rules) -> tuple[int, ...]:
 
 def _fold_case(text: str, symbols: str) -> str:
     if symbols.lower() == symbols or symbols.upper() == symbols:
-        folded = symbols.lower() == symbols and text.lower() or text.upper()
+        folded = (symbols.lower() == symbols and text.lower()) or text.upper()
         if all(ch in symbols for ch in folded) and not all(ch in symbols for ch in text):
             return folded
     return text

@@ -16,6 +16,7 @@ Rules.parse('bc')
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ def describe_symbols(symbols: str) -> str:
     >>> describe_symbols("RGBYOP")
     'RGBYOP'
     """
-    if len(symbols) >= 3 and all(ord(b) - ord(a) == 1 for a, b in zip(symbols, symbols[1:])):
+    if len(symbols) >= 3 and all(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(symbols)):
         return f"{symbols[0]}-{symbols[-1]}"
     return symbols
 
@@ -93,7 +94,7 @@ class Rules:
 
     @classmethod
     def from_radix(cls, radix: Iterable[int], symbols: str | None = None) -> Rules:
-        """The J ``moo`` universe: position i holds one of the first ``r_i`` symbols, repeats allowed.
+        """The J ``moo`` universe: position i holds one of the first ``r_i`` symbols (repeats).
 
         >>> Rules.from_radix([2, 2]).size
         4
@@ -229,7 +230,7 @@ def count_codes(rules: Rules) -> int:
         for used, n in ways.items():
             for g, (where, size) in enumerate(kinds):
                 if position in where and used[g] < size:
-                    key = used[:g] + (used[g] + 1,) + used[g + 1 :]
+                    key = (*used[:g], used[g] + 1, *used[g + 1 :])
                     nxt[key] = nxt.get(key, 0) + n * (size - used[g])
         ways = nxt
     return sum(ways.values())
@@ -302,7 +303,9 @@ def parse_spec(spec: str) -> Rules:
     else:
         rules = _read_compact(base, spec, symbols)
     if "allowed" in options:
-        rules = Rules(rules.length, rules.symbols, rules.repeats, tuple(options["allowed"].split("/")))
+        rules = Rules(
+            rules.length, rules.symbols, rules.repeats, tuple(options["allowed"].split("/"))
+        )
     if "nolead" in options:
         rules = rules.with_no_leading()
     return rules
@@ -363,7 +366,9 @@ def format_spec(rules: Rules) -> str:
     if not default:
         text += f":symbols={rules.symbols}"
     if rules.allowed is not None:
-        nolead = [rules.symbols.replace(rules.symbols[0], "")] + [rules.symbols] * (rules.length - 1)
+        nolead = [rules.symbols.replace(rules.symbols[0], "")] + [rules.symbols] * (
+            rules.length - 1
+        )
         if list(rules.allowed) == nolead:
             text += ":nolead"
         else:

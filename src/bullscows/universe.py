@@ -54,7 +54,9 @@ class Universe:
 
     def indices(self, rows: npt.NDArray[np.integer]) -> IndexArray:
         """Universe indices of many codes (rows of alphabet indices) at once."""
-        keys = _keys(np.asarray(rows, dtype=np.uint8).reshape(-1, self.length), len(self.rules.symbols))
+        keys = _keys(
+            np.asarray(rows, dtype=np.uint8).reshape(-1, self.length), len(self.rules.symbols)
+        )
         return np.searchsorted(self.keys, keys).astype(np.int64)
 
     def text(self, index: int) -> str:

@@ -12,6 +12,7 @@ The reply index ``bulls * (length + 1) + cows`` is then ``length * bulls + commo
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
@@ -22,14 +23,14 @@ def _popcount(typingctx: object, value: types.Type) -> tuple[object, object]:
     """LLVM's ``ctpop``: one ``popcnt`` instruction on the host CPU."""
     signature = types.uint64(types.uint64)
 
-    def codegen(context: object, builder: ir.IRBuilder, sig: object, args: list[ir.Value]):  # type: ignore[no-untyped-def]
+    def codegen(context: object, builder: ir.IRBuilder, sig: object, args: list[ir.Value]):
         return builder.ctpop(args[0])
 
     return signature, codegen
 
 
 @njit(cache=True, inline="always")
-def _index_words(pos_a, sym_a, i, pos_b, sym_b, j, length):  # type: ignore[no-untyped-def]
+def _index_words(pos_a, sym_a, i, pos_b, sym_b, j, length):
     bulls = 0
     for w in range(pos_a.shape[1]):
         bulls += _popcount(pos_a[i, w] & pos_b[j, w])
@@ -44,7 +45,7 @@ def _index_words(pos_a, sym_a, i, pos_b, sym_b, j, length):  # type: ignore[no-u
 
 
 @njit(cache=True, parallel=True)
-def _score_matrix_1(pos_a, sym_a, pos_b, sym_b, length, out):  # type: ignore[no-untyped-def]
+def _score_matrix_1(pos_a, sym_a, pos_b, sym_b, length, out):
     for i in prange(pos_a.shape[0]):
         p, s = pos_a[i], sym_a[i]
         for j in range(pos_b.shape[0]):
@@ -52,14 +53,14 @@ def _score_matrix_1(pos_a, sym_a, pos_b, sym_b, length, out):  # type: ignore[no
 
 
 @njit(cache=True, parallel=True)
-def _score_matrix_words(pos_a, sym_a, pos_b, sym_b, length, out):  # type: ignore[no-untyped-def]
+def _score_matrix_words(pos_a, sym_a, pos_b, sym_b, length, out):
     for i in prange(pos_a.shape[0]):
         for j in range(pos_b.shape[0]):
             out[i, j] = _index_words(pos_a, sym_a, i, pos_b, sym_b, j, length)
 
 
 @njit(cache=True, parallel=True)
-def _partition_sizes_1(pos_g, sym_g, pos_c, sym_c, length, slots):  # type: ignore[no-untyped-def]
+def _partition_sizes_1(pos_g, sym_g, pos_c, sym_c, length, slots):
     sizes = np.zeros((pos_g.shape[0], slots), dtype=np.int32)
     for i in prange(pos_g.shape[0]):
         p, s = pos_g[i], sym_g[i]
@@ -69,7 +70,7 @@ def _partition_sizes_1(pos_g, sym_g, pos_c, sym_c, length, slots):  # type: igno
 
 
 @njit(cache=True, parallel=True)
-def _partition_sizes_words(pos_g, sym_g, pos_c, sym_c, length, slots):  # type: ignore[no-untyped-def]
+def _partition_sizes_words(pos_g, sym_g, pos_c, sym_c, length, slots):
     sizes = np.zeros((pos_g.shape[0], slots), dtype=np.int32)
     for i in prange(pos_g.shape[0]):
         for j in range(pos_c.shape[0]):
@@ -77,11 +78,16 @@ def _partition_sizes_words(pos_g, sym_g, pos_c, sym_c, length, slots):  # type: 
     return sizes
 
 
-def _one_word(*masks: np.ndarray) -> bool:
+Masks = npt.NDArray[np.uint64]
+
+
+def _one_word(*masks: Masks) -> bool:
     return all(m.shape[1] == 1 for m in masks)
 
 
-def score_matrix(pos_a, sym_a, pos_b, sym_b, length, out):  # type: ignore[no-untyped-def]
+def score_matrix(
+    pos_a: Masks, sym_a: Masks, pos_b: Masks, sym_b: Masks, length: int, out: npt.NDArray[np.uint8]
+) -> None:
     """``out[i, j]`` = reply index of code ``i`` of a against code ``j`` of b."""
     if _one_word(pos_a, sym_a):
         _score_matrix_1(
@@ -93,12 +99,16 @@ def score_matrix(pos_a, sym_a, pos_b, sym_b, length, out):  # type: ignore[no-un
         _score_matrix_words(pos_a, sym_a, pos_b, sym_b, length, out)
 
 
-def partition_sizes(pos_g, sym_g, pos_c, sym_c, length, slots):  # type: ignore[no-untyped-def]
+def partition_sizes(
+    pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, slots: int
+) -> npt.NDArray[np.int32]:
     """``sizes[i, r]`` = how many candidates give reply index ``r`` to guess ``i``."""
     if _one_word(pos_g, sym_g):
-        return _partition_sizes_1(
+        sizes: npt.NDArray[np.int32] = _partition_sizes_1(
             np.ascontiguousarray(pos_g[:, 0]), np.ascontiguousarray(sym_g[:, 0]),
             np.ascontiguousarray(pos_c[:, 0]), np.ascontiguousarray(sym_c[:, 0]),
             length, slots,
         )  # fmt: skip
-    return _partition_sizes_words(pos_g, sym_g, pos_c, sym_c, length, slots)
+        return sizes
+    sizes = _partition_sizes_words(pos_g, sym_g, pos_c, sym_c, length, slots)
+    return sizes

@@ -1,0 +1,98 @@
+"""The dialogue of a computer codebreaker: ask for replies, undo, explain contradictions.
+
+Shared by ``solve``, ``duel`` and ``assist``.
+"""
+
+from __future__ import annotations
+
+from bullscows.cli.common import QUIT, REPLY_HELP, Terminal
+from bullscows.errors import BullsCowsError
+from bullscows.sessions import Codebreaker
+
+
+def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
+    contradiction = breaker.contradiction
+    if contradiction is None:
+        return
+    terminal.warn("Your replies contradict each other: no code fits them all.")
+    for line in contradiction.describe(style):
+        terminal.say(line)
+
+
+def show_progress(terminal: Terminal, breaker: Codebreaker) -> None:
+    """'N choices left' or 'one choice left; it must be X', after a reply."""
+    if breaker.solved or breaker.contradiction is not None:
+        return
+    known = breaker.known
+    if known is not None:
+        terminal.say(f"    one choice left; it must be {known}")
+    else:
+        terminal.say(f"    {breaker.remaining} choices left")
+
+
+def take_back(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
+    try:
+        step = breaker.undo()
+    except BullsCowsError as error:
+        terminal.warn(str(error))
+        return
+    terminal.say(f"    took back {step.guess} -> {step.feedback.format(style)}")
+
+
+def ask_replies(
+    terminal: Terminal, breaker: Codebreaker, style: str, until: int, label: str
+) -> bool:
+    """Ask for replies to the computer's guesses until ``until`` consistent replies are recorded.
+
+    Undo goes back as far as asked (the guesses are then asked again); a contradiction is
+    explained and must be undone. Returns False when the person quits.
+    """
+    while len(breaker.history) < until or breaker.contradiction is not None:
+        if breaker.contradiction is not None:
+            show_contradiction(terminal, breaker, style)
+            text = terminal.ask("Type 'undo' to take back your last reply, or 'quit': ")
+            if text is None or text.lower() in QUIT:
+                return False
+            if text.lower() in ("undo", "u"):
+                take_back(terminal, breaker, style)
+            continue
+        guess = breaker.suggest()
+        text = terminal.ask(f"[{len(breaker.history) + 1}] {label}: {guess}  reply: ")
+        if text is None or text.lower() in QUIT:
+            return False
+        if text.lower() in ("undo", "u"):
+            take_back(terminal, breaker, style)
+        elif text.lower() in ("help", "?"):
+            terminal.say(f"{REPLY_HELP} Commands: undo, quit.")
+        else:
+            try:
+                breaker.reply(text)
+            except BullsCowsError as error:
+                terminal.warn(str(error))
+                continue
+            show_progress(terminal, breaker)
+        if breaker.solved:
+            return True
+    return True
+
+
+def audit_secret(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
+    """Ask for the person's secret and name every reply that was wrong."""
+    while True:
+        text = terminal.ask("What was your secret? I'll check your replies (Enter to skip): ")
+        if not text:
+            return
+        try:
+            mistakes = breaker.audit(text)
+        except BullsCowsError as error:
+            terminal.warn(str(error))
+            continue
+        break
+    if not mistakes:
+        terminal.say("Every reply you gave was right.")
+    for m in mistakes:
+        step = breaker.history[m.step]
+        terminal.warn(
+            f"  #{m.step + 1} {step.guess}: you said {m.given.format(style)}, "
+            f"but {text} gives {m.true.format(style)}"
+        )

@@ -1,0 +1,156 @@
+"""Options shared by the commands, and the pieces of terminal input and output they share."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from bullscows.errors import BullsCowsError
+from bullscows.feedback import NOTATIONS_HELP, STYLES
+from bullscows.rules import SPEC_HELP, Rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def variant_options(function: F) -> F:
+    """``--rules`` and the flags that adjust a variant; the command receives ``rules``."""
+    options = [
+        click.option(
+            "--rules",
+            "spec",
+            default="bc",
+            show_default=True,
+            metavar="SPEC",
+            help=f"The variant: {SPEC_HELP}.",
+        ),
+        click.option("--length", type=click.IntRange(1, 10), help="Code length (1 to 10)."),
+        click.option("--symbols", help="The alphabet, in order, e.g. RGBYOP or 0123456789abcdef."),
+        click.option(
+            "--repeats/--no-repeats", default=None, help="Whether a symbol may repeat in a code."
+        ),
+        click.option(
+            "--no-leading-zero",
+            is_flag=True,
+            help="Bar the first symbol (0) from the first position.",
+        ),
+        click.option(
+            "--radix",
+            metavar="R1,R2,...",
+            help="J moo universe: position i ranges over the first r_i symbols, e.g. 5,5,5.",
+        ),
+    ]
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs["rules"] = build_rules(
+            kwargs.pop("spec"), kwargs.pop("length"), kwargs.pop("symbols"),
+            kwargs.pop("repeats"), kwargs.pop("no_leading_zero"), kwargs.pop("radix"),
+        )  # fmt: skip
+        return function(*args, **kwargs)
+
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+def build_rules(
+    spec: str,
+    length: int | None,
+    symbols: str | None,
+    repeats: bool | None,
+    no_leading_zero: bool,
+    radix: str | None,
+) -> Rules:
+    """The variant the options describe; a bad combination is a usage error (exit 2)."""
+    try:
+        if radix is not None:
+            try:
+                sizes = [int(r) for r in radix.replace(" ", ",").split(",") if r]
+            except ValueError:
+                raise click.BadParameter(
+                    f"{radix!r}: give whole numbers such as 5,5,5", param_hint="--radix"
+                ) from None
+            rules = Rules.from_radix(sizes, symbols)
+        else:
+            base = Rules.parse(spec)
+            changed = length is not None or symbols is not None or repeats is not None
+            rules = Rules(
+                base.length if length is None else length,
+                base.symbols if symbols is None else symbols,
+                base.repeats if repeats is None else repeats,
+                None if changed else base.allowed,
+            )
+        return rules.with_no_leading() if no_leading_zero else rules
+    except BullsCowsError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def play_options(function: F) -> F:
+    """``--strategy``, ``--seed`` and ``--reply-style``; the command receives ``rng``."""
+    options = [
+        click.option(
+            "--strategy",
+            default="minimax",
+            show_default=True,
+            help="How the computer guesses (`bullscows strategies` lists them).",
+        ),
+        click.option("--seed", type=int, help="Seed for reproducible secrets and random choices."),
+        click.option(
+            "--reply-style",
+            type=click.Choice(list(STYLES)),
+            default="words",
+            show_default=True,
+            help="How replies are printed: "
+            + ", ".join(f"{k} ({v})" for k, v in STYLES.items())
+            + ".",
+        ),
+    ]
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        kwargs["rng"] = random.Random(kwargs.pop("seed"))
+        return function(*args, **kwargs)
+
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
+
+
+def strategy_named(name: str) -> Any:
+    """The strategy called ``name``; an unknown name is a usage error (exit 2)."""
+    from bullscows.strategies import get_strategy
+
+    try:
+        return get_strategy(name)
+    except BullsCowsError as error:
+        raise click.BadParameter(str(error), param_hint="--strategy") from None
+
+
+class Terminal:
+    """Reads commands and writes lines for an interactive game."""
+
+    def __init__(self) -> None:
+        self.console = Console(highlight=False)
+
+    def say(self, text: str = "") -> None:
+        self.console.print(text)
+
+    def warn(self, text: str) -> None:
+        self.console.print(f"[red]{text}[/red]")
+
+    def ask(self, prompt: str) -> str | None:
+        """One line of input, stripped; ``None`` at end of input."""
+        try:
+            return self.console.input(prompt).strip()
+        except EOFError:
+            self.say()
+            return None
+
+
+QUIT = {"quit", "q", "exit", "give up"}
+REPLY_HELP = f"Replies are written {NOTATIONS_HELP}."

@@ -1,0 +1,87 @@
+"""``bullscows score``, ``rules`` and ``strategies``: answers without a game."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from bullscows.cli.common import variant_options
+from bullscows.codes import Code
+from bullscows.feedback import STYLES
+from bullscows.rules import PRESETS, Rules, preset
+
+
+@click.command()
+@click.argument("secret")
+@click.argument("guess")
+@variant_options
+@click.option(
+    "--reply-style",
+    type=click.Choice(list(STYLES)),
+    default="words",
+    show_default=True,
+    help="How the reply is printed.",
+)
+@click.option("--json", "as_json", is_flag=True, help='Print {"bulls": B, "cows": C}.')
+def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool) -> None:
+    """Print the reply GUESS gets when the secret is SECRET.
+
+    \b
+    bullscows score 1234 4130          ->  1 bull, 2 cows
+    bullscows score --rules mm 1122 1234 --reply-style pegs  ->  1B1W
+    """
+    from bullscows import score as score_codes
+
+    feedback = score_codes(Code(secret, rules), Code(guess, rules))
+    if as_json:
+        click.echo(json.dumps({"bulls": feedback.bulls, "cows": feedback.cows}))
+    else:
+        click.echo(feedback.format(reply_style))
+
+
+@click.command()
+@click.argument("spec", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def rules(spec: str | None, as_json: bool) -> None:
+    """List the preset variants, or describe the variant SPEC (e.g. p5c10n, moo5,5,5)."""
+    from bullscows.errors import BullsCowsError
+
+    if spec is None:
+        rows = [(name, preset(name), text) for name, (*_, text) in PRESETS.items()]
+    else:
+        try:
+            rows = [(spec, Rules.parse(spec), "")]
+        except BullsCowsError as error:
+            raise click.UsageError(str(error)) from None
+    if as_json:
+        click.echo(json.dumps([_as_dict(name, r, text) for name, r, text in rows], indent=2))
+        return
+    for name, r, text in rows:
+        click.echo(
+            f"{name:<12} {r.size:>9,} codes  {r.describe()}" + (f"  ({text})" if text else "")
+        )
+
+
+def _as_dict(name: str, r: Rules, text: str) -> dict[str, object]:
+    return {
+        "name": name, "spec": r.spec, "length": r.length, "symbols": r.symbols,
+        "repeats": r.repeats, "allowed": list(r.allowed) if r.allowed else None,
+        "codes": r.size, "description": text or r.describe(),
+    }  # fmt: skip
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def strategies(as_json: bool) -> None:
+    """List the strategies the computer can play."""
+    from bullscows.strategies import DEFAULT_STRATEGY, STRATEGIES
+
+    if as_json:
+        click.echo(
+            json.dumps([{"name": n, "summary": s.summary} for n, s in STRATEGIES.items()], indent=2)
+        )
+        return
+    for name, cls in STRATEGIES.items():
+        mark = " (default)" if name == DEFAULT_STRATEGY else ""
+        click.echo(f"{name:<18} {cls.summary}{mark}")

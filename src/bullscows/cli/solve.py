@@ -1,0 +1,71 @@
+"""``bullscows solve``: the computer breaks your secret."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from bullscows.cli.breaking import ask_replies, audit_secret
+from bullscows.cli.common import REPLY_HELP, Terminal, play_options, strategy_named, variant_options
+from bullscows.errors import BullsCowsError
+from bullscows.rules import Rules
+from bullscows.sessions import Codebreaker
+
+
+@click.command()
+@variant_options
+@play_options
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="Print only guesses, one per line; read one reply per line from stdin.",
+)
+def solve(rules: Rules, rng: random.Random, strategy: str, reply_style: str, plain: bool) -> None:
+    """The computer breaks your secret code.
+
+    Think of a code; reply to each guess with bulls and cows. 'undo' takes back your last reply,
+    'quit' stops. With --plain it plays against another program: exit 0 when the code is
+    found, 1 (with the reason on stderr) on a contradiction or a bad reply.
+    """
+    breaker = Codebreaker(rules, strategy_named(strategy), rng)
+    if plain:
+        sys.exit(solve_plain(breaker, reply_style))
+    terminal = Terminal()
+    terminal.say(f"Think of a secret: {rules.describe()}. I will guess it.")
+    terminal.say(f"{REPLY_HELP} Commands: undo, quit.")
+    while not breaker.solved:
+        if not ask_replies(terminal, breaker, reply_style, len(breaker.history) + 1, "My guess"):
+            terminal.say("Stopped.")
+            return
+    guesses = len(breaker.history)
+    terminal.say(
+        f"I found it in {guesses} guess{'es' if guesses != 1 else ''}: {breaker.history[-1].guess}."
+    )
+    audit_secret(terminal, breaker, reply_style)
+
+
+def solve_plain(breaker: Codebreaker, style: str) -> int:
+    """Guesses on stdout, replies from stdin, reasons on stderr; the exit code."""
+    while True:
+        print(breaker.suggest(), flush=True)
+        line = sys.stdin.readline()
+        if not line:
+            print("Error: input ended before the code was found", file=sys.stderr)
+            return 1
+        try:
+            breaker.reply(line)
+        except BullsCowsError as error:
+            print(f"Error: {error}", file=sys.stderr)
+            return 1
+        if breaker.solved:
+            return 0
+        contradiction = breaker.contradiction
+        if contradiction is not None:
+            print(
+                "Error: the replies contradict each other: no code fits them all.", file=sys.stderr
+            )
+            for text in contradiction.describe(style):
+                print(text, file=sys.stderr)
+            return 1
