@@ -72,13 +72,16 @@ def parse_digits(text: str, rules: Rules) -> tuple[int, ...]:
     Spaces, commas and dashes between symbols are ignored unless they are symbols; letters match
     regardless of case when the alphabet has no letter in both cases.
 
-    >>> parse_digits("3-1-2", Rules.parse("bc"))
-    (3, 1, 2)
+    >>> parse_digits("3-1-2-0", Rules.parse("bc"))
+    (3, 1, 2, 0)
     """
     if not isinstance(text, str):
         raise CodeError(f"code {text!r}: expected text such as {example_code(rules)!r}")
     raw = text.strip()
-    cleaned = "".join(ch for ch in raw if ch in rules.symbols or ch not in " ,-_.")
+    separator = " ,-_."
+    cleaned = "".join(
+        ch for ch in raw if ch in rules.symbols or not (ch.isspace() or ch in separator)
+    )
     cleaned = _fold_case(cleaned, rules.symbols)
     where = f"code {raw!r}"
     if len(cleaned) != rules.length:

@@ -82,23 +82,26 @@ class Feedback:
 
     # --- validity -----------------------------------------------------------------------
     def problem(self, rules: Rules) -> str | None:
-        """Why this reply can never occur in the variant, or ``None`` when it can.
+        """Why this reply can never occur in the variant, or ``None`` if no general rule forbids it.
+
+        A reply that passes here may still be impossible for a particular guess; the history
+        then has no candidate left, and ``knowledge.explain_contradiction`` says why.
 
         >>> Feedback(3, 1).problem(Rules.parse("bc"))  # doctest: +ELLIPSIS
         '3 bulls and 1 cow cannot happen: with 3 symbols in place the last one is in place...'
         """
         b, c, n = self.bulls, self.cows, rules.length
         if b + c > n:
-            return f"{_count(b, 'bull')} and {_count(c, 'cow')} make {b + c}, but a code has {n}"
+            return f"{counted(b, 'bull')} and {counted(c, 'cow')} make {b + c}, but a code has {n}"
         if b == n - 1 and c == 1:
             return (
-                f"{_count(b, 'bull')} and 1 cow cannot happen: with {b} symbols in place the "
+                f"{counted(b, 'bull')} and 1 cow cannot happen: with {b} symbols in place the "
                 "last one is in place too or absent"
             )
         least = 2 * n - len(rules.symbols)
         if not rules.repeats and b + c < least:
             return (
-                f"{_count(b, 'bull')} and {_count(c, 'cow')} cannot happen: two codes of "
+                f"{counted(b, 'bull')} and {counted(c, 'cow')} cannot happen: two codes of "
                 f"{n} distinct symbols from {len(rules.symbols)} share at least {least}"
             )
         return None
@@ -122,7 +125,7 @@ class Feedback:
         b, c = self.bulls, self.cows
         match style:
             case "words":
-                return f"{_count(b, 'bull')}, {_count(c, 'cow')}"
+                return f"{counted(b, 'bull')}, {counted(c, 'cow')}"
             case "bc":
                 return f"{b}B{c}C"
             case "ab":
@@ -141,8 +144,10 @@ class Feedback:
         return self.format("words")
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: ``counted(2, "guess")`` is '2 guesses'."""
+    plural = word + ("es" if word.endswith("s") else "s")
+    return f"{n} {word}" if n == 1 else f"{n} {plural}"
 
 
 def _read(text: str, length: int) -> Feedback:

@@ -6,7 +6,7 @@
 30
 >>> k = k.after(Code("413", rules), Feedback(1, 1)).after(Code("243", rules), Feedback(1, 1))
 >>> k.candidate_codes()
-[Code('123', Rules.parse('moo5'))]
+[Code('123', Rules.parse('p3c5r'))]
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows.codes import Code
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, counted
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, Universe, universe
 
@@ -73,8 +73,12 @@ class Knowledge:
 
     @property
     def is_solved(self) -> bool:
-        """The last reply was all bulls."""
-        return bool(self.history) and self.history[-1].feedback.is_win(self.rules.length)
+        """The last reply was all bulls, and every reply before it agrees."""
+        return (
+            bool(self.history)
+            and self.history[-1].feedback.is_win(self.rules.length)
+            and len(self.candidates) > 0
+        )
 
     def candidate_codes(self, limit: int | None = None) -> list[Code]:
         """The remaining codes in the variant's order (the first ``limit`` of them)."""
@@ -132,7 +136,7 @@ class Contradiction:
             step = self.history[i]
             if alternatives:
                 shown = ", ".join(
-                    f"{f.feedback.format(style)} ({f.codes} code{'s' if f.codes != 1 else ''} left)"
+                    f"{f.feedback.format(style)} ({counted(f.codes, 'code')} left)"
                     for f in alternatives[:4]
                 )
                 given = step.feedback.format(style)

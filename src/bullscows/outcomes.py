@@ -6,7 +6,7 @@ position is decided once however many secrets pass through it.
 >>> from bullscows.strategies import get_strategy
 >>> counts = guess_counts(Rules.parse("moo2,2"), get_strategy("simple"))
 >>> counts.tolist()
-[1, 2, 2, 3]
+[1, 2, 3, 2]
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _walk(
 def distribution(counts: npt.NDArray[np.int64]) -> dict[int, int]:
     """How many secrets took 1, 2, 3, ... guesses.
 
-    >>> distribution(np.array([1, 2, 2, 3]))
+    >>> distribution(np.array([1, 2, 3, 2]))
     {1: 1, 2: 2, 3: 1}
     """
     values, times = np.unique(counts, return_counts=True)

@@ -161,13 +161,20 @@ class Rules:
 
 
 def _check_length(length: int) -> None:
-    if not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
+    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
         raise RulesError(f"length {length!r}: a code has from 1 to {MAX_LENGTH} positions")
 
 
 def _check_symbols(symbols: str) -> None:
-    if not symbols:
-        raise RulesError("an alphabet needs at least one symbol, e.g. 0123456789")
+    if not isinstance(symbols, str) or not symbols:
+        raise RulesError(
+            f"symbols {symbols!r}: an alphabet needs at least one symbol, e.g. 0123456789"
+        )
+    if len(symbols) > len(DEFAULT_ALPHABET):
+        raise RulesError(
+            f"symbols {symbols!r}: {len(symbols)} symbols; an alphabet has at most "
+            f"{len(DEFAULT_ALPHABET)}"
+        )
     bad = [s for s in symbols if s.isspace() or not s.isprintable() or s in ",;:/"]
     if bad:
         raise RulesError(
@@ -209,8 +216,8 @@ def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
 def count_codes(rules: Rules) -> int:
     """How many codes the variant has, without enumerating them.
 
-    Without repeats, symbols allowed at the same set of positions are interchangeable, so a
-    dynamic programme over positions only tracks how many of each such group are used.
+    Without repeats, a dynamic programme over the symbols tracks which positions are filled
+    (at most 2**10 states): each symbol stays out or takes one free position that allows it.
 
     >>> count_codes(Rules.parse("bc-nolead"))
     4536
@@ -218,22 +225,20 @@ def count_codes(rules: Rules) -> int:
     allowed = [rules.allowed_at(i) for i in range(rules.length)]
     if rules.repeats:
         return math.prod(len(a) for a in allowed)
-    groups: dict[frozenset[int], int] = {}
+    if rules.allowed is None:
+        return math.perm(len(rules.symbols), rules.length)
+    ways = [0] * (1 << rules.length)
+    ways[0] = 1
     for symbol in rules.symbols:
-        where = frozenset(i for i, a in enumerate(allowed) if symbol in a)
-        if where:
-            groups[where] = groups.get(where, 0) + 1
-    kinds = list(groups.items())
-    ways: dict[tuple[int, ...], int] = {(0,) * len(kinds): 1}
-    for position in range(rules.length):
-        nxt: dict[tuple[int, ...], int] = {}
-        for used, n in ways.items():
-            for g, (where, size) in enumerate(kinds):
-                if position in where and used[g] < size:
-                    key = (*used[:g], used[g] + 1, *used[g + 1 :])
-                    nxt[key] = nxt.get(key, 0) + n * (size - used[g])
-        ways = nxt
-    return sum(ways.values())
+        places = [1 << i for i, a in enumerate(allowed) if symbol in a]
+        after = ways.copy()
+        for filled, n in enumerate(ways):
+            if n:
+                for place in places:
+                    if not filled & place:
+                        after[filled | place] += n
+        ways = after
+    return ways[-1]
 
 
 def _why_empty(rules: Rules) -> str:
@@ -290,6 +295,15 @@ def parse_spec(spec: str) -> Rules:
     >>> parse_spec("p4c10n:nolead").size
     4536
     """
+    try:
+        return _parse_spec(spec)
+    except RulesError as error:
+        if repr(spec) in str(error):
+            raise
+        raise RulesError(f"rules spec {spec!r}: {error}") from None
+
+
+def _parse_spec(spec: str) -> Rules:
     text = spec.strip()
     if not text:
         raise RulesError(f"empty rules spec; expected {SPEC_HELP}")

@@ -201,8 +201,8 @@ class Duel:
 
     @property
     def round(self) -> int:
-        """The number of the round being played (1-based)."""
-        return min(len(self.maker.history), len(self.breaker.history)) + 1
+        """The number of the next round to start (1-based): one side may have finished."""
+        return max(len(self.maker.history), len(self.breaker.history)) + 1
 
     def winner(self) -> str | None:
         """``'you'``, ``'computer'`` or ``'draw'`` once a side has won for sure; else ``None``."""

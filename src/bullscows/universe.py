@@ -7,7 +7,7 @@ the compiled kernels score with (see ``_kernels.compiled``).
 >>> u = universe(Rules.parse("bc"))
 >>> len(u), u.index((0, 1, 2, 3)), u.text(5039)
 (5040, 0, '9876')
->>> u.score_row(u.index((1, 2, 3, 4)))[u.index((4, 2, 7, 1))]  # 1 bull, 2 cows
+>>> int(u.score_row(u.index((1, 2, 3, 4)))[u.index((4, 2, 7, 1))])  # 1 bull, 2 cows
 7
 """
 
@@ -44,9 +44,12 @@ class Universe:
 
     def index(self, digits: Sequence[int]) -> int:
         """The universe index of the code with these alphabet indices."""
+        base = len(self.rules.symbols)
+        if any(not 0 <= int(d) < base for d in digits):
+            raise CodeError(f"digits {list(digits)}: each must be from 0 to {base - 1}")
         key = 0
         for d in digits:
-            key = key * len(self.rules.symbols) + int(d)
+            key = key * base + int(d)
         i = int(np.searchsorted(self.keys, key))
         if len(digits) != self.length or i >= len(self.keys) or self.keys[i] != key:
             raise CodeError(f"digits {list(digits)} are not a code of {self.rules.describe()}")
@@ -54,10 +57,15 @@ class Universe:
 
     def indices(self, rows: npt.NDArray[np.integer]) -> IndexArray:
         """Universe indices of many codes (rows of alphabet indices) at once."""
-        keys = _keys(
-            np.asarray(rows, dtype=np.uint8).reshape(-1, self.length), len(self.rules.symbols)
-        )
-        return np.searchsorted(self.keys, keys).astype(np.int64)
+        rows = np.asarray(rows, dtype=np.int64).reshape(-1, self.length)
+        base = len(self.rules.symbols)
+        keys = _keys(rows, base)
+        found = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
+        valid = ((rows >= 0) & (rows < base)).all(axis=1) & (self.keys[found] == keys)
+        if not valid.all():
+            bad = rows[np.flatnonzero(~valid)[0]].tolist()
+            raise CodeError(f"digits {bad} are not a code of {self.rules.describe()}")
+        return found.astype(np.int64)
 
     def text(self, index: int) -> str:
         """The code at ``index`` as text."""
@@ -135,7 +143,7 @@ def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
     return rows
 
 
-def _keys(codes: npt.NDArray[np.uint8], base: int) -> npt.NDArray[np.int64]:
+def _keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
     keys = np.zeros(len(codes), dtype=np.int64)
     for position in range(codes.shape[1]):
         keys = keys * base + codes[:, position]

@@ -12,12 +12,13 @@ from bullscows.cli.common import (
     REPLY_HELP,
     Terminal,
     play_options,
-    strategy_named,
+    strategy_option,
     variant_options,
 )
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker
+from bullscows.strategies import Strategy
 
 #: At most this many remaining codes are listed after each reply.
 LIST_AT_MOST = 12
@@ -26,14 +27,15 @@ LIST_AT_MOST = 12
 @click.command()
 @variant_options
 @play_options
-def assist(rules: Rules, rng: random.Random, strategy: str, reply_style: str) -> None:
+@strategy_option
+def assist(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str) -> None:
     """Help with a game played elsewhere.
 
     Enter each guess you made and the reply you got, e.g. '0123 1 2' or '0123 1B2C'. An empty
     line or 'next' asks for a guess; 'list' shows the codes still possible; 'undo' takes back
     the last entry; 'quit' stops.
     """
-    breaker = Codebreaker(rules, strategy_named(strategy), rng)
+    breaker = Codebreaker(rules, strategy, rng)
     terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
     terminal.say(f"Enter 'GUESS REPLY' for each guess you made. {REPLY_HELP}")

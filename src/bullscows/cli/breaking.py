@@ -39,6 +39,21 @@ def take_back(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
     terminal.say(f"    took back {step.guess} -> {step.feedback.format(style)}")
 
 
+def correct_last(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> None:
+    """Replace the reply to the last guess by ``text`` (kept as it was if ``text`` is bad)."""
+    last = breaker.history[-1]
+    try:
+        breaker.undo()
+        breaker.record(last.guess, text)
+    except BullsCowsError as error:
+        breaker.record(last.guess, last.feedback)
+        terminal.warn(str(error))
+        return
+    now = breaker.history[-1].feedback.format(style)
+    terminal.say(f"    {last.guess}: {last.feedback.format(style)} is now {now}")
+    show_progress(terminal, breaker)
+
+
 def ask_replies(
     terminal: Terminal, breaker: Codebreaker, style: str, until: int, label: str
 ) -> bool:
@@ -50,11 +65,13 @@ def ask_replies(
     while len(breaker.history) < until or breaker.contradiction is not None:
         if breaker.contradiction is not None:
             show_contradiction(terminal, breaker, style)
-            text = terminal.ask("Type 'undo' to take back your last reply, or 'quit': ")
+            text = terminal.ask("Type 'undo', a corrected reply to your last guess, or 'quit': ")
             if text is None or text.lower() in QUIT:
                 return False
             if text.lower() in ("undo", "u"):
                 take_back(terminal, breaker, style)
+            elif text:
+                correct_last(terminal, breaker, text, style)
             continue
         guess = breaker.suggest()
         text = terminal.ask(f"[{len(breaker.history) + 1}] {label}: {guess}  reply: ")

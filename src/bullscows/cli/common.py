@@ -90,15 +90,28 @@ def build_rules(
         raise click.UsageError(str(error)) from None
 
 
+def _strategy_named(ctx: click.Context, param: click.Parameter, name: str) -> Any:
+    from bullscows.strategies import get_strategy
+
+    try:
+        return get_strategy(name)
+    except BullsCowsError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+#: ``--strategy``: the command receives the ``Strategy`` itself; an unknown name exits 2.
+strategy_option = click.option(
+    "--strategy",
+    default="minimax",
+    show_default=True,
+    callback=_strategy_named,
+    help="How the computer guesses (`bullscows strategies` lists them).",
+)
+
+
 def play_options(function: F) -> F:
-    """``--strategy``, ``--seed`` and ``--reply-style``; the command receives ``rng``."""
+    """``--seed`` and ``--reply-style``; the command receives ``rng``."""
     options = [
-        click.option(
-            "--strategy",
-            default="minimax",
-            show_default=True,
-            help="How the computer guesses (`bullscows strategies` lists them).",
-        ),
         click.option("--seed", type=int, help="Seed for reproducible secrets and random choices."),
         click.option(
             "--reply-style",
@@ -121,32 +134,23 @@ def play_options(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def strategy_named(name: str) -> Any:
-    """The strategy called ``name``; an unknown name is a usage error (exit 2)."""
-    from bullscows.strategies import get_strategy
-
-    try:
-        return get_strategy(name)
-    except BullsCowsError as error:
-        raise click.BadParameter(str(error), param_hint="--strategy") from None
-
-
 class Terminal:
     """Reads commands and writes lines for an interactive game."""
 
     def __init__(self) -> None:
-        self.console = Console(highlight=False)
+        # No markup: what a person typed is printed as typed, brackets and all.
+        self.console = Console(highlight=False, markup=False, emoji=False)
 
     def say(self, text: str = "") -> None:
         self.console.print(text)
 
     def warn(self, text: str) -> None:
-        self.console.print(f"[red]{text}[/red]")
+        self.console.print(text, style="red")
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, stripped; ``None`` at end of input."""
         try:
-            return self.console.input(prompt).strip()
+            return self.console.input(prompt, markup=False, emoji=False).strip()
         except EOFError:
             self.say()
             return None

@@ -12,24 +12,27 @@ from bullscows.cli.common import (
     REPLY_HELP,
     Terminal,
     play_options,
-    strategy_named,
+    strategy_option,
     variant_options,
 )
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import Duel
+from bullscows.strategies import Strategy
 
 
 @click.command()
 @variant_options
 @play_options
-def duel(rules: Rules, rng: random.Random, strategy: str, reply_style: str) -> None:
+@strategy_option
+def duel(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str) -> None:
     """Both at once: each round you guess its code, then it guesses yours.
 
     The game goes on until both codes are broken; fewer guesses wins. At your guess prompt
     'quit' gives up; at a reply prompt 'undo' takes back your last reply.
     """
-    game = Duel(rules, strategy_named(strategy), rng)
+    game = Duel(rules, strategy, rng)
     terminal = Terminal()
     terminal.say(f"Duel: {rules.describe()}. I have picked my secret; think of yours.")
     terminal.say(REPLY_HELP)
@@ -38,16 +41,19 @@ def duel(rules: Rules, rng: random.Random, strategy: str, reply_style: str) -> N
         if not game.maker.solved and not _your_guess(terminal, game, turn, reply_style):
             terminal.say(f"My secret was {game.maker.secret}.")
             return
-        if not game.breaker.solved and not ask_replies(
-            terminal, game.breaker, reply_style, turn, "My guess"
-        ):
-            terminal.say(f"Stopped. My secret was {game.maker.secret}.")
-            return
-        _announce(terminal, game)
+        if not game.breaker.solved:
+            wanted = len(game.breaker.history) + 1
+            if not ask_replies(terminal, game.breaker, reply_style, wanted, "My guess"):
+                terminal.say(f"Stopped. My secret was {game.maker.secret}.")
+                return
+            if game.breaker.solved:
+                terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")
     winner = game.winner()
     mine, theirs = len(game.maker.history), len(game.breaker.history)
     verdict = {"you": "You win!", "computer": "I win!", "draw": "A draw!"}[winner or "draw"]
-    terminal.say(f"{verdict} You needed {mine} guesses, I needed {theirs}.")
+    terminal.say(
+        f"{verdict} You needed {counted(mine, 'guess')}, I needed {counted(theirs, 'guess')}."
+    )
     audit_secret(terminal, game.breaker, reply_style)
 
 
@@ -65,8 +71,3 @@ def _your_guess(terminal: Terminal, game: Duel, turn: int, style: str) -> bool:
         if game.maker.solved:
             terminal.say(f"    You broke my code: {game.maker.secret}.")
         return True
-
-
-def _announce(terminal: Terminal, game: Duel) -> None:
-    if game.breaker.solved and len(game.breaker.history) == game.round - 1:
-        terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")

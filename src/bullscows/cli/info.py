@@ -51,7 +51,7 @@ def rules(spec: str | None, as_json: bool) -> None:
         rows = [(name, preset(name), text) for name, (*_, text) in PRESETS.items()]
     else:
         try:
-            rows = [(spec, Rules.parse(spec), "")]
+            rows = [(spec, Rules.parse(spec), PRESETS[spec][-1] if spec in PRESETS else "")]
         except BullsCowsError as error:
             raise click.UsageError(str(error)) from None
     if as_json:

@@ -8,6 +8,7 @@ import click
 
 from bullscows.cli.common import QUIT, Terminal, play_options, variant_options
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import Codemaker
 
@@ -18,7 +19,7 @@ from bullscows.sessions import Codemaker
 @click.option(
     "--hint", is_flag=True, help="After each reply, say how many codes are still possible."
 )
-def play(rules: Rules, rng: random.Random, strategy: str, reply_style: str, hint: bool) -> None:
+def play(rules: Rules, rng: random.Random, reply_style: str, hint: bool) -> None:
     """Break the computer's secret code.
 
     Type a guess at each prompt; 'history' shows your guesses, 'quit' gives up and reveals
@@ -48,7 +49,7 @@ def play(rules: Rules, rng: random.Random, strategy: str, reply_style: str, hint
             continue
         line = f"    {feedback.format(reply_style)}"
         if hint and not game.solved:
-            line += f"  ({game.remaining} code{'s' if game.remaining != 1 else ''} still possible)"
+            line += f"  ({counted(game.remaining, 'code')} still possible)"
         terminal.say(line)
     guesses = len(game.history)
-    terminal.say(f"You broke it in {guesses} guess{'es' if guesses != 1 else ''}: {game.secret}.")
+    terminal.say(f"You broke it in {counted(guesses, 'guess')}: {game.secret}.")

@@ -8,28 +8,39 @@ import sys
 import click
 
 from bullscows.cli.breaking import ask_replies, audit_secret
-from bullscows.cli.common import REPLY_HELP, Terminal, play_options, strategy_named, variant_options
+from bullscows.cli.common import (
+    REPLY_HELP,
+    Terminal,
+    play_options,
+    strategy_option,
+    variant_options,
+)
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker
+from bullscows.strategies import Strategy
 
 
 @click.command()
 @variant_options
 @play_options
+@strategy_option
 @click.option(
     "--plain",
     is_flag=True,
     help="Print only guesses, one per line; read one reply per line from stdin.",
 )
-def solve(rules: Rules, rng: random.Random, strategy: str, reply_style: str, plain: bool) -> None:
+def solve(
+    rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str, plain: bool
+) -> None:
     """The computer breaks your secret code.
 
     Think of a code; reply to each guess with bulls and cows. 'undo' takes back your last reply,
     'quit' stops. With --plain it plays against another program: exit 0 when the code is
     found, 1 (with the reason on stderr) on a contradiction or a bad reply.
     """
-    breaker = Codebreaker(rules, strategy_named(strategy), rng)
+    breaker = Codebreaker(rules, strategy, rng)
     if plain:
         sys.exit(solve_plain(breaker, reply_style))
     terminal = Terminal()
@@ -40,9 +51,7 @@ def solve(rules: Rules, rng: random.Random, strategy: str, reply_style: str, pla
             terminal.say("Stopped.")
             return
     guesses = len(breaker.history)
-    terminal.say(
-        f"I found it in {guesses} guess{'es' if guesses != 1 else ''}: {breaker.history[-1].guess}."
-    )
+    terminal.say(f"I found it in {counted(guesses, 'guess')}: {breaker.history[-1].guess}.")
     audit_secret(terminal, breaker, reply_style)
 
 

@@ -1,0 +1,191 @@
+"""Shared helpers for the command-line tests.
+
+Interactive commands run as the real ``bullscows`` console script in a pseudo-terminal
+(``pexpect``), so prompts, echo and exit codes are those a person sees. The expected figures
+(how many codes are still possible, which replies are right) are worked out here by brute
+force, independently of the library's universe and knowledge code.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from bullscows import Code, Rules, score
+
+BULLSCOWS = Path(sys.executable).parent / "bullscows"
+
+#: Plain output: no colour, no cursor tricks, and lines long enough that rich never wraps them.
+#: (With TERM=dumb rich ignores the terminal size unless both COLUMNS and LINES are set.)
+ENV = {
+    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+    "COLUMNS": "200",
+    "LINES": "50",
+    "PYTHONUNBUFFERED": "1",
+}
+
+#: Generous: numba may compile its kernels the first time a process uses them.
+TIMEOUT = 30
+
+#: The prompt at which the computer shows a guess and waits for the reply.
+MY_GUESS = re.compile(r"\[(\d+)\] My guess: (\S+)  reply: ")
+
+
+class Session:
+    """A ``bullscows`` process in a pseudo-terminal, with everything it printed kept."""
+
+    def __init__(self, args: Sequence[str], timeout: float = TIMEOUT) -> None:
+        self.log = io.StringIO()
+        self.child = pexpect.spawn(
+            str(BULLSCOWS),
+            list(args),
+            env=ENV,
+            encoding="utf-8",
+            timeout=timeout,
+            dimensions=(50, 200),
+        )
+        self.child.logfile_read = self.log
+
+    @property
+    def transcript(self) -> str:
+        return self.log.getvalue().replace("\r\n", "\n")
+
+    def expect(self, pattern: str | re.Pattern[str], timeout: float | None = -1) -> re.Match[str]:
+        """Wait for a regular expression; return its match."""
+        try:
+            self.child.expect(pattern, timeout=timeout)
+        except (pexpect.TIMEOUT, pexpect.EOF) as error:
+            raise AssertionError(
+                f"{type(error).__name__} waiting for {pattern!r}; transcript:\n{self.transcript}"
+            ) from None
+        match = self.child.match
+        assert isinstance(match, re.Match)
+        return match
+
+    def expect_text(self, text: str, timeout: float | None = -1) -> None:
+        """Wait for a literal piece of text."""
+        self.expect(re.escape(text), timeout)
+
+    def expect_any(
+        self, patterns: Sequence[str | re.Pattern[str]], timeout: float | None = -1
+    ) -> tuple[int, re.Match[str]]:
+        """Wait for the first of several regular expressions; return its number and match."""
+        try:
+            which = self.child.expect(list(patterns), timeout=timeout)
+        except (pexpect.TIMEOUT, pexpect.EOF) as error:
+            raise AssertionError(
+                f"{type(error).__name__} waiting for any of {patterns!r}; "
+                f"transcript:\n{self.transcript}"
+            ) from None
+        match = self.child.match
+        assert isinstance(match, re.Match)
+        return which, match
+
+    def send(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def output_since_last_expect(self) -> str:
+        before = self.child.before
+        return before.replace("\r\n", "\n") if isinstance(before, str) else ""
+
+    def finish(self) -> int:
+        """Wait for the process to end; its exit status. Fails if it printed a traceback."""
+        try:
+            self.child.expect(pexpect.EOF)
+        except pexpect.TIMEOUT:
+            raise AssertionError(
+                f"the program did not end; transcript:\n{self.transcript}"
+            ) from None
+        self.child.close()
+        assert "Traceback" not in self.transcript, self.transcript
+        status = self.child.exitstatus
+        assert status is not None, f"killed by signal {self.child.signalstatus}"
+        return int(status)
+
+    def kill(self) -> None:
+        if self.child.isalive():
+            self.child.close(force=True)
+
+
+Spawn = Callable[..., Session]
+
+
+@pytest.fixture
+def spawn() -> Iterator[Spawn]:
+    """``spawn(*args, timeout=...)`` starts ``bullscows ARGS`` in a pseudo-terminal.
+
+    Every process started is killed at the end of the test, so a hung game cannot outlive it.
+    """
+    sessions: list[Session] = []
+
+    def start(*args: str, timeout: float = TIMEOUT) -> Session:
+        session = Session(args, timeout)
+        sessions.append(session)
+        return session
+
+    yield start
+    for session in sessions:
+        session.kill()
+
+
+# --- independent arithmetic -------------------------------------------------------------------
+
+
+def bulls_cows(secret: str, guess: str) -> tuple[int, int]:
+    """Bulls and cows by the textbook definition (repeats counted by multiset intersection)."""
+    bulls = sum(s == g for s, g in zip(secret, guess, strict=True))
+    shared = sum((Counter(secret) & Counter(guess)).values())
+    return bulls, shared - bulls
+
+
+def all_codes(rules: Rules) -> list[str]:
+    """Every code of the variant, by brute force, in the variant's (alphabet) order."""
+    columns = [rules.allowed_at(i) for i in range(rules.length)]
+    codes = ("".join(symbols) for symbols in itertools.product(*columns))
+    return [c for c in codes if rules.repeats or len(set(c)) == len(c)]
+
+
+def still_possible(rules: Rules, history: Sequence[tuple[str, tuple[int, int]]]) -> list[str]:
+    """The codes that give every reply of ``history`` (pairs of guess text and bulls/cows)."""
+    return [
+        code
+        for code in all_codes(rules)
+        if all(bulls_cows(code, guess) == reply for guess, reply in history)
+    ]
+
+
+def narrow(candidates: Sequence[str], guess: str, reply: tuple[int, int]) -> list[str]:
+    """The candidates that give ``reply`` to ``guess``."""
+    return [code for code in candidates if bulls_cows(code, guess) == reply]
+
+
+def reply(secret: str, guess: str, rules: Rules) -> tuple[int, int]:
+    """The reply the library gives (checked against the textbook definition)."""
+    feedback = score(Code(secret, rules), Code(guess, rules))
+    expected = bulls_cows(secret, guess)
+    assert (feedback.bulls, feedback.cows) == expected, (secret, guess, feedback)
+    return expected
+
+
+def words(bulls: int, cows: int) -> str:
+    """A reply as the default 'words' style prints it: '1 bull, 2 cows'."""
+    return f"{bulls} bull{'s' if bulls != 1 else ''}, {cows} cow{'s' if cows != 1 else ''}"
+
+
+def is_code(text: str, rules: Rules) -> bool:
+    try:
+        Code(text, rules)
+    except ValueError:
+        return False
+    return True

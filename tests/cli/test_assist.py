@@ -1,0 +1,213 @@
+"""``bullscows assist``: help with a game played elsewhere.
+
+Most tests run in-process with the whole input given at once; the output is cut at the
+``> `` prompts, so the n-th piece is the answer to the n-th input line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pytest
+from click.testing import CliRunner, Result
+
+from bullscows import Rules
+from bullscows.cli import main
+
+from .conftest import Spawn, all_codes, is_code, narrow, still_possible
+
+BC = Rules.parse("bc")
+ULISP_GAME = [("1389", (0, 0)), ("1234", (0, 2)), ("1759", (1, 1)), ("1785", (2, 0))]
+SUGGESTION = re.compile(r"^Suggested guess: (\S+)$", re.MULTILINE)
+
+
+def assist(args: Sequence[str], lines: Sequence[str]) -> tuple[Result, list[str]]:
+    """Run ``assist ARGS`` on ``lines``; the result and the answer to each line."""
+    result = CliRunner().invoke(
+        main,
+        ["assist", *args],
+        input="".join(f"{line}\n" for line in lines),
+        env={"COLUMNS": "200", "LINES": "50", "NO_COLOR": "1"},
+    )
+    assert "Traceback" not in result.output
+    banner, *answers = re.split(r"(?m)^> ", result.output)
+    assert banner.startswith("Assisting a game of ")
+    return result, answers
+
+
+def check_status(answer: str, rules: Rules, history: Sequence[tuple[str, tuple[int, int]]]) -> None:
+    """The answer after a consistent entry: the count, the listing when short, a suggestion."""
+    left = still_possible(rules, history)
+    assert len(left) > 1
+    assert f"{len(left)} codes possible." in answer.splitlines()
+    listing = [line for line in answer.splitlines() if re.match(r"  \S", line)]
+    if len(left) <= 12:
+        assert listing == ["  " + " ".join(left)]
+    else:
+        assert listing == []
+    suggestions = SUGGESTION.findall(answer)
+    assert len(suggestions) == 1
+    assert is_code(suggestions[0], rules)
+
+
+def test_ulisp_sample_game() -> None:
+    lines = [f"{g} {b} {c}" for g, (b, c) in ULISP_GAME] + ["2745 4 0", "quit"]
+    result, answers = assist([], lines)
+    assert result.exit_code == 0
+    assert "5040 codes possible" in result.output.split("\n> ")[0]
+    assert len(answers) == len(lines)
+    for n in range(1, len(ULISP_GAME) + 1):
+        check_status(answers[n - 1], BC, ULISP_GAME[:n])
+    assert "  2745 4725" in answers[3]  # the two codes left before the last guess
+    assert answers[4].strip() == "Solved in 5 guesses: 2745."
+    assert answers[5].strip() == ""  # quit says nothing more
+
+
+def test_ulisp_game_in_other_notations_with_list_and_a_separate_reply() -> None:
+    lines = ["1389 -", "1234 2c", "list", "1759 1B1C", "1785", "bb", "next", "quit"]
+    result, answers = assist([], lines)
+    assert result.exit_code == 0
+    check_status(answers[0], BC, ULISP_GAME[:1])
+    check_status(answers[1], BC, ULISP_GAME[:2])
+    # 'list' shows every code still possible, however many
+    assert answers[2].split() == still_possible(BC, ULISP_GAME[:2])
+    check_status(answers[3], BC, ULISP_GAME[:3])
+    # a guess without a reply asks for it (the reply is the next line)
+    assert answers[4].startswith("Reply to 1785: ")
+    check_status(answers[4].removeprefix("Reply to 1785: "), BC, ULISP_GAME)
+    assert SUGGESTION.findall(answers[5]) == SUGGESTION.findall(answers[4])
+
+
+def test_undo_contradiction_and_quit() -> None:
+    lines = [
+        "undo",  # nothing yet
+        "1389 0 0",
+        "1389 0 1",  # the same guess, another reply
+        "undo",
+        "undo",
+        "",  # Enter asks for a suggestion
+        "quit",
+        "1234 0 0",  # never read
+    ]
+    result, answers = assist([], lines)
+    assert result.exit_code == 0
+    assert len(answers) == 7
+    assert "nothing to undo: no reply has been given yet" in answers[0]
+    check_status(answers[1], BC, ULISP_GAME[:1])
+    contradiction = answers[2].splitlines()
+    assert contradiction[0] == "Your replies contradict each other: no code fits them all."
+    assert contradiction[1] == (
+        "These replies cannot all be true: #1 1389 -> 0 bulls, 0 cows; #2 1389 -> 0 bulls, 1 cow."
+    )
+    assert contradiction[-1] == "Type 'undo' to take back the last entry."
+    assert "Suggested guess" not in answers[2]
+    assert "took back 1389 -> 0 bulls, 1 cow" in answers[3]
+    check_status(answers[3], BC, ULISP_GAME[:1])
+    assert "took back 1389 -> 0 bulls, 0 cows" in answers[4]
+    assert "5040 codes possible." in answers[4]
+    assert len(SUGGESTION.findall(answers[5])) == 1
+    assert answers[6].strip() == ""
+
+
+def test_contradiction_offers_the_replies_that_would_fix_it() -> None:
+    result, answers = assist(["--reply-style", "pair"], ["1389 0 0", "1234 0 0", "5670 0 0"])
+    assert result.exit_code == 0
+    assert (
+        narrow(narrow(narrow(all_codes(BC), "1389", (0, 0)), "1234", (0, 0)), "5670", (0, 0)) == []
+    )
+    text = answers[2]
+    assert "Your replies contradict each other" in text
+    assert "#3 5670 -> 0 0" in text
+    assert re.search(r"If #3 5670 was not 0 0, it could be: .*\(\d+ codes? left\)", text)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ("9999 0 0", "code '9999': '9' appears twice; symbols may not repeat"),
+        ("1234 5 0", "reply '5 0': 5 bulls and 0 cows make 5, but a code has 4"),
+        ("123 0 0", "code '123' has 3 symbols"),
+        ("1234 oops", "cannot read reply 'oops'"),
+    ],
+)
+def test_bad_entries_are_explained_and_ignored(line: str, reason: str) -> None:
+    result, answers = assist([], [line, "list", "quit"])
+    assert result.exit_code == 0
+    assert reason in answers[0]
+    assert len(answers[1].split()) == 5040  # nothing was recorded: every code is listed
+
+
+def test_help_lists_the_notations() -> None:
+    _, answers = assist([], ["help", "quit"])
+    assert "Enter 'GUESS REPLY', e.g. '0123 1 2'." in answers[0]
+    assert "'1B2C'" in answers[0]
+
+
+def test_end_of_input_ends_quietly() -> None:
+    result, answers = assist([], ["1389 0 0"])
+    assert result.exit_code == 0
+    assert len(answers) == 2
+
+
+def test_j_moo_5_5_5() -> None:
+    # moo 5 5 5, secret 1 2 3: 3 3 0 -> c, 4 1 3 -> bc, 2 4 3 -> bc
+    moo = Rules.parse("moo5,5,5")
+    result, answers = assist(["--radix", "5,5,5"], ["330 c", "413 bc", "243 bc", "quit"])
+    assert result.exit_code == 0
+    assert "125 codes possible" in result.output.splitlines()[0]
+    assert "30 codes possible." in answers[0]
+    check_status(answers[0], moo, [("330", (0, 1))])
+    assert "4 codes possible." in answers[1]
+    check_status(answers[1], moo, [("330", (0, 1)), ("413", (1, 1))])
+    assert "123" in answers[1].split()
+    assert answers[2].strip() == "One code left: it must be 123."
+
+
+def test_j_moo_2_2() -> None:
+    # moo 2 2, secret 0 1: 0 0 -> b (2 left), 1 0 -> cc (it must be 0 1)
+    result, answers = assist(["--radix", "2,2"], ["00 b", "10 cc", "quit"])
+    assert result.exit_code == 0
+    assert "4 codes possible" in result.output.splitlines()[0]
+    assert "2 codes possible." in answers[0]
+    assert "  01 10" in answers[0].splitlines()
+    assert answers[1].strip() == "One code left: it must be 01."
+
+
+def test_j_moo_also_as_a_rules_spec() -> None:
+    _, answers = assist(["--rules", "moo5,5,5"], ["330 c", "413 bc", "243 bc", "quit"])
+    assert answers[2].strip() == "One code left: it must be 123."
+
+
+def test_win_that_contradicts_the_history_is_not_solved() -> None:
+    # 1234 got 0 bulls, 2 cows: it cannot be the secret
+    _, answers = assist([], ["1389 0 0", "1234 0 2", "1234 4 0", "quit"])
+    assert "Solved" not in answers[2]
+    assert "contradict" in answers[2]
+
+
+def test_interactive_session(spawn: Spawn) -> None:
+    game = spawn("assist", "--radix", "5,5,5")
+    game.expect_text("Assisting a game of 3 symbols of 0-4, repeats allowed: 125 codes possible.")
+    game.expect_text("> ")
+    game.send("330 c")
+    game.expect_text("30 codes possible.")
+    game.expect(r"Suggested guess: (\S+)")
+    game.expect_text("> ")
+    game.send("413 bc")
+    game.expect_text("4 codes possible.")
+    game.expect_text("  014 123 243 401")
+    game.expect_text("> ")
+    game.send("243 cc")  # a mistake: no code fits
+    game.expect_text("Your replies contradict each other: no code fits them all.")
+    game.expect_text("Type 'undo' to take back the last entry.")
+    game.expect_text("> ")
+    game.send("undo")
+    game.expect_text("took back 243 -> 0 bulls, 2 cows")
+    game.expect_text("4 codes possible.")
+    game.expect_text("> ")
+    game.send("243 bc")
+    game.expect_text("One code left: it must be 123.")
+    game.expect_text("> ")
+    game.send("quit")
+    assert game.finish() == 0

@@ -1,0 +1,250 @@
+"""Replies: every notation people type, every style we print, and which replies can occur."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bullscows._kernels import reference
+from bullscows.errors import BullsCowsError, FeedbackError
+from bullscows.feedback import STYLES, Feedback
+from bullscows.rules import DIGITS, Rules
+from bullscows.universe import universe
+
+BC = Rules.parse("bc")
+MM = Rules.parse("mm")
+P4C6N = Rules.parse("p4c6n")
+
+
+@pytest.mark.parametrize(
+    ("text", "bulls", "cows"),
+    [
+        ("1 2", 1, 2),
+        ("1,2", 1, 2),
+        ("12", 1, 2),
+        ("1B2C", 1, 2),
+        ("1b 2c", 1, 2),
+        ("1 bull 2 cows", 1, 2),
+        ("1 bull, 2 cows", 1, 2),
+        ("1 bull and 2 cows", 1, 2),
+        ("1A2B", 1, 2),
+        ("2b1w", 2, 1),
+        ("2 blacks 1 white", 2, 1),
+        ("bcc", 1, 2),
+        ("bbw", 2, 1),
+        ("b", 1, 0),
+        ("cc", 0, 2),
+        ("b c c", 1, 2),
+        ("0", 0, 0),
+        ("00", 0, 0),
+        ("-", 0, 0),
+        ("none", 0, 0),
+        ("NONE", 0, 0),
+        ("4 bulls", 4, 0),
+        ("2 cows", 0, 2),
+        ("2c 1b", 1, 2),
+        ("  0 4  ", 0, 4),
+        ("40", 4, 0),
+    ],
+)
+def test_notations(text: str, bulls: int, cows: int) -> None:
+    assert Feedback.parse(text, BC) == Feedback(bulls, cows)
+    assert Feedback.parse(text, MM) == Feedback(bulls, cows)
+
+
+def _rejected(text: str, rules: Rules = BC) -> str:
+    with pytest.raises(FeedbackError) as info:
+        Feedback.parse(text, rules)
+    assert isinstance(info.value, BullsCowsError)
+    assert isinstance(info.value, ValueError)
+    message = str(info.value)
+    assert repr(text.strip()) in message
+    return message
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x", "", "   ", "5", "123", "1 2 3", "1q", "1 bulls 2 goats", "1 2c", "1b 1b", "2c 1w", "bx"],
+)
+def test_rejects_garbage(text: str) -> None:
+    _rejected(text)
+
+
+def test_two_digits_are_ambiguous_for_ten_symbol_codes() -> None:
+    ten = Rules(10, DIGITS, True, (DIGITS[:2],) * 10)
+    message = _rejected("12", ten)
+    assert "ambiguous" in message
+    assert Feedback.parse("1 2", ten) == Feedback(1, 2)
+    assert Feedback.parse("10 0", ten) == Feedback(10, 0)
+    assert Feedback.parse("1b2c", ten) == Feedback(1, 2)
+    assert Feedback.parse("12", Rules(9, "01", True)) == Feedback(1, 2)
+
+
+@pytest.mark.parametrize("text", ["3 2", "5 0", "0 5", "5 bulls", "ccccc", "bbbbc", "23"])
+def test_rejects_more_than_length(text: str) -> None:
+    message = _rejected(text)
+    assert "a code has 4" in message
+    assert "a code has 4" in _rejected(text, MM)
+
+
+@pytest.mark.parametrize(
+    ("text", "rules"),
+    [
+        ("3 1", BC),
+        ("31", MM),
+        ("3b1c", BC),
+        ("bbbc", MM),
+        ("3 bulls 1 cow", BC),
+        ("4 1", Rules(5)),
+        ("bbbbc", Rules(5, "01", True)),
+        ("0 1", Rules(1, "012", True)),
+    ],
+)
+def test_rejects_all_but_one_bull_and_one_cow(text: str, rules: Rules) -> None:
+    bulls = rules.length - 1
+    assert f"{bulls} bull{'s' if bulls != 1 else ''} and 1 cow cannot happen" in _rejected(
+        text, rules
+    )
+
+
+@pytest.mark.parametrize("text", ["0", "-", "none", "1 0", "0 1", "b", "c", "w", "1b"])
+def test_rejects_too_few_shared_symbols(text: str) -> None:
+    assert "share at least 2" in _rejected(text, P4C6N)
+    Feedback.parse(text, Rules(4, "012345", True))  # with repeats any small count can happen
+
+
+@pytest.mark.parametrize("text", ["2 0", "0 2", "1 1", "bc", "4 bulls"])
+def test_accepts_enough_shared_symbols(text: str) -> None:
+    feedback = Feedback.parse(text, P4C6N)
+    assert feedback.bulls + feedback.cows >= 2
+
+
+def test_negative_counts() -> None:
+    with pytest.raises(FeedbackError, match="-1"):
+        Feedback(-1, 0)
+    with pytest.raises(FeedbackError):
+        Feedback(0, -2)
+
+
+# --- printing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("feedback", "style", "text"),
+    [
+        (Feedback(1, 2), "words", "1 bull, 2 cows"),
+        (Feedback(2, 1), "words", "2 bulls, 1 cow"),
+        (Feedback(0, 0), "words", "0 bulls, 0 cows"),
+        (Feedback(1, 2), "bc", "1B2C"),
+        (Feedback(1, 2), "ab", "1A2B"),
+        (Feedback(2, 1), "pegs", "2B1W"),
+        (Feedback(1, 2), "digits", "12"),
+        (Feedback(10, 0), "digits", "10 0"),
+        (Feedback(1, 2), "pair", "1 2"),
+        (Feedback(1, 2), "letters", "bcc"),
+        (Feedback(0, 0), "letters", "-"),
+        (Feedback(4, 0), "letters", "bbbb"),
+    ],
+)
+def test_format(feedback: Feedback, style: str, text: str) -> None:
+    assert feedback.format(style) == text
+
+
+def test_format_examples_are_the_styles() -> None:
+    for style, example in STYLES.items():
+        assert Feedback(1, 2).format(style) == (example if style != "pegs" else "1B2W")
+        assert Feedback.parse(example, BC) == (Feedback(1, 2))
+    assert str(Feedback(1, 2)) == "1 bull, 2 cows"
+
+
+def test_unknown_style() -> None:
+    with pytest.raises(FeedbackError, match="'stars'"):
+        Feedback(1, 2).format("stars")
+
+
+def _possible(rules: Rules) -> list[Feedback]:
+    n = rules.length
+    pairs = itertools.product(range(n + 1), repeat=2)
+    return [Feedback(b, c) for b, c in pairs if Feedback(b, c).problem(rules) is None]
+
+
+@pytest.mark.parametrize("length", range(1, 11))
+@pytest.mark.parametrize("style", list(STYLES))
+def test_parse_format_round_trip(length: int, style: str) -> None:
+    rules = Rules(length, "01", True)
+    for feedback in _possible(rules):
+        text = feedback.format(style)
+        if style == "digits" and length >= 10 and len(text) == 2 and text != "00":
+            with pytest.raises(FeedbackError, match="ambiguous"):
+                Feedback.parse(text, rules)
+        else:
+            assert Feedback.parse(text, rules) == feedback, text
+
+
+# --- which replies can occur ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "count"), [("bc", 14), ("mm", 14), ("p4c6n", 11), ("p5c6n", 10)])
+def test_problem_is_exact_for_classic_variants(spec: str, count: int) -> None:
+    rules = Rules.parse(spec)
+    u = universe(rules)
+    sizes = u.partition_sizes(u.all(), u.all()).sum(axis=0)
+    occurring = {Feedback.from_index(r, rules.length) for r in range(rules.replies) if sizes[r]}
+    assert occurring == set(_possible(rules))
+    assert len(occurring) == count
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_replies_that_occur_have_no_problem(data: st.DataObject) -> None:
+    """``problem`` never rejects a reply that two codes of the variant really give."""
+    length = data.draw(st.integers(1, 6))
+    repeats = data.draw(st.booleans())
+    colours = data.draw(st.integers(1 if repeats else length, 10))
+    rules = Rules(length, DIGITS[:colours], repeats)
+    digits = st.integers(0, colours - 1)
+    codes = st.lists(digits, min_size=length, max_size=length, unique=not repeats).map(tuple)
+    for _ in range(20):
+        a, b = data.draw(codes), data.draw(codes)
+        feedback = Feedback(*reference.score(a, b))
+        assert feedback.problem(rules) is None, (a, b)
+        assert Feedback.parse(feedback.format("pair"), rules) == feedback
+
+
+# --- indices ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", range(1, 11))
+def test_index_round_trip(length: int) -> None:
+    seen = set()
+    for bulls, cows in itertools.product(range(length + 1), repeat=2):
+        if bulls + cows > length:
+            continue
+        feedback = Feedback(bulls, cows)
+        index = feedback.index(length)
+        assert 0 <= index < (length + 1) ** 2
+        assert Feedback.from_index(index, length) == feedback
+        seen.add(index)
+    assert len(seen) == (length + 1) * (length + 2) // 2
+
+
+def test_index_values() -> None:
+    assert Feedback(1, 2).index(4) == 7
+    assert Feedback.from_index(7, 4) == Feedback(1, 2)
+    assert Feedback.win(4).index(4) == 20
+    assert Feedback.win(4).is_win(4)
+    assert not Feedback(3, 0).is_win(4)
+    assert Feedback(0, 0).index(4) == 0
+
+
+def test_repr_and_order() -> None:
+    assert repr(Feedback(1, 2)) == "Feedback(bulls=1, cows=2)"
+    assert eval(repr(Feedback(3, 0)), {"Feedback": Feedback}) == Feedback(3, 0)
+    assert sorted([Feedback(1, 0), Feedback(0, 3), Feedback(0, 1)]) == [
+        Feedback(0, 1),
+        Feedback(0, 3),
+        Feedback(1, 0),
+    ]

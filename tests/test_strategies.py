@@ -1,0 +1,100 @@
+"""Strategies: the registry, the rules each follows, and what they achieve over every secret."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bullscows import Code, Feedback, Rules
+from bullscows.errors import ContradictionError, StrategyError
+from bullscows.knowledge import Knowledge
+from bullscows.outcomes import distribution, guess_counts
+from bullscows.strategies import STRATEGIES, get_strategy
+from bullscows.symmetry import opening_representatives
+from bullscows.universe import universe
+
+
+def test_registry_and_unknown_names() -> None:
+    assert {"simple", "random-consistent", "minimax"} <= set(STRATEGIES)
+    with pytest.raises(StrategyError, match="'knuth'"):
+        get_strategy("knuth")
+
+
+def test_simple_takes_the_first_candidate() -> None:
+    rules = Rules.parse("bc")
+    k = Knowledge.start(rules).after(Code("0123"), Feedback(0, 0))
+    assert get_strategy("simple").next_guess(k, random.Random(0)) == int(k.candidates[0])
+    assert k.code(int(k.candidates[0])) == Code("4567")
+
+
+def test_random_consistent_is_reproducible_and_consistent() -> None:
+    rules = Rules.parse("bc")
+    k = Knowledge.start(rules).after(Code("0123"), Feedback(1, 1))
+    strategy = get_strategy("random-consistent")
+    picks = [strategy.next_guess(k, random.Random(seed)) for seed in range(10)]
+    assert picks == [strategy.next_guess(k, random.Random(seed)) for seed in range(10)]
+    assert set(picks) <= set(k.candidates.tolist()) and len(set(picks)) > 1
+
+
+def test_contradictory_knowledge_is_refused() -> None:
+    rules = Rules.parse("bc")
+    k = (
+        Knowledge.start(rules)
+        .after(Code("0123"), Feedback(4, 0))
+        .after(Code("0123"), Feedback(0, 0))
+    )
+    with pytest.raises(ContradictionError):
+        get_strategy("minimax").next_guess(k, random.Random(0))
+
+
+def test_minimax_opens_like_knuth() -> None:
+    rules = Rules.parse("mm")
+    guess = get_strategy("minimax").next_guess(Knowledge.start(rules), random.Random(0))
+    assert universe(rules).text(guess) == "1122"
+
+
+def test_opening_shortcut_changes_nothing() -> None:
+    # Scoring only one code per opening class must pick what scoring every code picks.
+    for spec in ("mm", "p3c4r", "p3c5n", "p4c3r"):
+        rules = Rules.parse(spec)
+        u = universe(rules)
+        sizes = u.partition_sizes(u.all(), u.all()).max(axis=1)
+        full = min(range(len(u)), key=lambda i: (sizes[i], i))
+        shortcut = get_strategy("minimax").next_guess(Knowledge.start(rules), random.Random(0))
+        assert shortcut == full, spec
+        assert full in opening_representatives(rules).tolist()
+
+
+def test_minimax_on_mastermind_matches_knuth() -> None:
+    counts = guess_counts(Rules.parse("mm"), get_strategy("minimax"))
+    assert int(counts.sum()) == 5801
+    assert distribution(counts) == {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}
+
+
+def test_minimax_never_needs_more_than_seven_for_bulls_and_cows() -> None:
+    counts = guess_counts(Rules.parse("bc"), get_strategy("minimax"))
+    assert int(counts.max()) == 7
+    assert (counts >= 1).all()
+
+
+def test_random_strategies_have_no_single_outcome() -> None:
+    with pytest.raises(StrategyError):
+        guess_counts(Rules.parse("mm"), get_strategy("random-consistent"))
+
+
+def test_large_variants_narrow_the_guesses_within_the_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bullscows.strategies import heuristic
+
+    rules = Rules.parse("bc")
+    k = Knowledge.start(rules).after(Code("0123"), Feedback(0, 1))  # 1440 codes left
+    assert len(heuristic.guesses_to_score(k)) == 5040
+    monkeypatch.setattr(heuristic, "PAIR_BUDGET", 1440 * 1440)
+    assert heuristic.guesses_to_score(k).tolist() == k.candidates.tolist()
+    monkeypatch.setattr(heuristic, "PAIR_BUDGET", 1440 * 100)
+    narrowed = heuristic.guesses_to_score(k)
+    assert 90 <= len(narrowed) <= 100 and set(narrowed.tolist()) <= set(k.candidates.tolist())
+    guess = get_strategy("minimax").next_guess(k, random.Random(0))
+    assert guess in narrowed.tolist()
