@@ -332,15 +332,19 @@ def test_unknown_command_is_a_usage_error() -> None:
     assert "fly" in result.stderr
 
 
-def test_python_dash_m() -> None:
-    completed = subprocess.run(
-        [sys.executable, "-m", "bullscows", "--help"],
+def run_module(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bullscows", *args],
         capture_output=True,
         text=True,
         env=ENV,
         timeout=60,
         check=False,
     )
+
+
+def test_python_dash_m() -> None:
+    completed = run_module("--help")
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.startswith("Usage: ")
     for name in COMMANDS:
@@ -348,14 +352,7 @@ def test_python_dash_m() -> None:
 
 
 def test_python_dash_m_runs_a_command() -> None:
-    completed = subprocess.run(
-        [sys.executable, "-m", "bullscows", "score", "--json", "4271", "1234"],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=60,
-        check=False,
-    )
+    completed = run_module("score", "--json", "4271", "1234")
     assert completed.returncode == 0, completed.stderr
     assert json.loads(completed.stdout) == {"bulls": 1, "cows": 2}
 

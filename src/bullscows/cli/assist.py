@@ -11,9 +11,7 @@ from bullscows.cli.common import (
     QUIT,
     REPLY_HELP,
     Terminal,
-    play_options,
-    strategy_option,
-    variant_options,
+    computer_player_options,
 )
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
@@ -25,9 +23,7 @@ LIST_AT_MOST = 12
 
 
 @click.command()
-@variant_options
-@play_options
-@strategy_option
+@computer_player_options
 def assist(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str) -> None:
     """Help with a game played elsewhere.
 

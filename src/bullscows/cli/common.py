@@ -134,6 +134,11 @@ def play_options(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def computer_player_options(function: F) -> F:
+    """The options of a game in which the computer guesses: variant, seed, style, strategy."""
+    return variant_options(play_options(strategy_option(function)))
+
+
 class Terminal:
     """Reads commands and writes lines for an interactive game."""
 

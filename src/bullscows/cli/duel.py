@@ -11,9 +11,7 @@ from bullscows.cli.common import (
     QUIT,
     REPLY_HELP,
     Terminal,
-    play_options,
-    strategy_option,
-    variant_options,
+    computer_player_options,
 )
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
@@ -23,9 +21,7 @@ from bullscows.strategies import Strategy
 
 
 @click.command()
-@variant_options
-@play_options
-@strategy_option
+@computer_player_options
 def duel(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str) -> None:
     """Both at once: each round you guess its code, then it guesses yours.
 

@@ -11,9 +11,7 @@ from bullscows.cli.breaking import ask_replies, audit_secret
 from bullscows.cli.common import (
     REPLY_HELP,
     Terminal,
-    play_options,
-    strategy_option,
-    variant_options,
+    computer_player_options,
 )
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
@@ -23,9 +21,7 @@ from bullscows.strategies import Strategy
 
 
 @click.command()
-@variant_options
-@play_options
-@strategy_option
+@computer_player_options
 @click.option(
     "--plain",
     is_flag=True,
