@@ -68,6 +68,13 @@ class Knowledge:
         return len(self.candidates)
 
     @property
+    def is_candidate(self) -> npt.NDArray[np.bool_]:
+        """A mask over the universe: True for the codes still possible."""
+        mask = np.zeros(len(self.universe), dtype=bool)
+        mask[self.candidates] = True
+        return mask
+
+    @property
     def is_contradictory(self) -> bool:
         return len(self.candidates) == 0
 

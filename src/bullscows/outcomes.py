@@ -1,7 +1,9 @@
-"""How many guesses a deterministic strategy needs for every secret of a variant.
+"""How many guesses a strategy needs, secret by secret.
 
-The strategy is walked as a decision tree: one guess per node, one branch per reply, so each
-position is decided once however many secrets pass through it.
+A deterministic strategy is walked as a decision tree: one guess per node, one branch per
+reply, so each position is decided once however many secrets pass through it. A random strategy
+is played game by game, each game with its own generator seeded from the run's seed and the
+secret, so the result never depends on how the games are spread over processes.
 
 >>> from bullscows.strategies import get_strategy
 >>> counts = guess_counts(Rules.parse("moo2,2"), get_strategy("simple"))
@@ -21,42 +23,142 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
+from bullscows.universe import IndexArray
+
+#: Games of a random strategy are given up after this many guesses (counted as unsolved).
+DEFAULT_MAX_GUESSES = 100_000
+#: ``counts[i]`` is this for a secret the strategy did not break within the cap.
+UNSOLVED = 0
 
 
-def guess_counts(rules: Rules, strategy: Strategy) -> npt.NDArray[np.int64]:
-    """``counts[i]``: guesses the strategy needs when the secret is code ``i`` (the last counts)."""
+def guess_counts(
+    rules: Rules, strategy: Strategy, secrets: IndexArray | None = None
+) -> npt.NDArray[np.int64]:
+    """``counts[i]``: guesses a deterministic strategy needs for ``secrets[i]`` (all by default).
+
+    Only the branches of the tree that lead to one of ``secrets`` are walked; the guesses
+    themselves still see every remaining code, as in a real game.
+    """
     if not strategy.deterministic:
         raise StrategyError(
-            f"strategy {strategy.name!r} is random: it has no single outcome per secret"
+            f"strategy {strategy.name!r} is random: it has no single outcome per secret; "
+            "play it game by game (play_games)"
         )
-    knowledge = Knowledge.start(rules)
-    counts = np.zeros(len(knowledge.universe), dtype=np.int64)
-    _walk(knowledge, strategy, 1, counts)
+    if strategy.ignores_replies:  # a fixed sequence: where each secret comes in it
+        return play_games(rules, strategy, targets_of(rules, secrets), seed=0)
+    return walk(Knowledge.start(rules), strategy, targets_of(rules, secrets), 1)
+
+
+def targets_of(rules: Rules, secrets: IndexArray | None) -> IndexArray:
+    """``secrets`` as an index array, or every code of the variant."""
+    if secrets is None:
+        return Knowledge.start(rules).universe.all()
+    return np.asarray(secrets, dtype=np.int64)
+
+
+def walk(
+    knowledge: Knowledge, strategy: Strategy, targets: IndexArray, depth: int
+) -> npt.NDArray[np.int64]:
+    """Guess counts for ``targets`` (universe indices among the candidates) from this node on.
+
+    Iterative, so that a strategy needing thousands of guesses does not exhaust the stack.
+    """
+    rules, universe = knowledge.rules, knowledge.universe
+    win = Feedback.win(rules.length).index(rules.length)
+    counts = np.zeros(len(targets), dtype=np.int64)
+    position = {int(t): i for i, t in enumerate(targets)}
+    stack = [(knowledge, np.asarray(targets, dtype=np.int64), depth)]
+    rng = random.Random(0)
+    settles = strategy.plays_sole_candidate
+    while stack:
+        node, wanted, level = stack.pop()
+        guess_index = strategy.next_guess(node, rng)
+        guess = node.code(guess_index)
+        replies = universe.score_row(guess_index, node.candidates)
+        # The wanted secrets are among the candidates (both sorted): look their replies up.
+        wanted_replies = replies[np.searchsorted(node.candidates, wanted)]
+        for reply in np.unique(wanted_replies):
+            here = wanted[wanted_replies == reply]
+            if reply == win:
+                counts[[position[int(t)] for t in here]] = level
+                continue
+            part = node.candidates[replies == reply]
+            if settles and len(part) == 1:  # the next guess is that code
+                counts[position[int(part[0])]] = level + 1
+                continue
+            step = Step(guess, Feedback.from_index(int(reply), rules.length))
+            stack.append((Knowledge(rules, (*node.history, step), part), here, level + 1))
     return counts
 
 
-def _walk(
-    knowledge: Knowledge, strategy: Strategy, depth: int, counts: npt.NDArray[np.int64]
-) -> None:
-    rules, universe = knowledge.rules, knowledge.universe
-    guess_index = strategy.next_guess(knowledge, random.Random(0))
-    guess = knowledge.code(guess_index)
-    replies = universe.score_row(guess_index, knowledge.candidates)
-    win = Feedback.win(rules.length).index(rules.length)
-    for reply in np.unique(replies):
-        part = knowledge.candidates[replies == reply]
-        if reply == win:
-            counts[part] = depth
-            continue
-        step = Step(guess, Feedback.from_index(int(reply), rules.length))
-        _walk(Knowledge(rules, (*knowledge.history, step), part), strategy, depth + 1, counts)
+def play_game(
+    rules: Rules,
+    strategy: Strategy,
+    secret: int,
+    rng: random.Random,
+    max_guesses: int = DEFAULT_MAX_GUESSES,
+) -> int:
+    """Guesses ``strategy`` needs to break ``secret`` in one game (``UNSOLVED`` past the cap)."""
+    if strategy.ignores_replies:
+        return _first_hit(rules, strategy, secret, rng, max_guesses)
+    knowledge = Knowledge.start(rules)
+    universe = knowledge.universe
+    targets = np.array([secret], dtype=np.int64)
+    for number in range(1, max_guesses + 1):
+        guess_index = strategy.next_guess(knowledge, rng)
+        if guess_index == secret:
+            return number
+        reply = Feedback.from_index(int(universe.score_row(guess_index, targets)[0]), rules.length)
+        knowledge = knowledge.after(knowledge.code(guess_index), reply)
+    return UNSOLVED
+
+
+#: A strategy that ignores replies is played in batches of this many guesses.
+BATCH = 4096
+
+
+def _first_hit(rules: Rules, strategy: Strategy, secret: int, rng: random.Random, cap: int) -> int:
+    made = 0
+    while made < cap:
+        batch = strategy.sequence(rules, rng, made, min(BATCH, cap - made))
+        if len(batch) == 0:  # the strategy has nothing more to guess
+            return UNSOLVED
+        hits = np.flatnonzero(batch == secret)
+        if len(hits):
+            return made + int(hits[0]) + 1
+        made += len(batch)
+    return UNSOLVED
+
+
+def game_rng(seed: int | None, secret: int) -> random.Random:
+    """The generator of the game against ``secret`` in a run seeded with ``seed``."""
+    return random.Random(f"{seed}:{secret}")
+
+
+def play_games(
+    rules: Rules,
+    strategy: Strategy,
+    secrets: IndexArray,
+    seed: int | None,
+    max_guesses: int = DEFAULT_MAX_GUESSES,
+) -> npt.NDArray[np.int64]:
+    """Guess counts of a (random) strategy, one seeded game per secret.
+
+    Without a seed, one is drawn at random for the whole run.
+    """
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(32)
+    return np.array(
+        [play_game(rules, strategy, int(s), game_rng(seed, int(s)), max_guesses) for s in secrets],
+        dtype=np.int64,
+    )
 
 
 def distribution(counts: npt.NDArray[np.int64]) -> dict[int, int]:
-    """How many secrets took 1, 2, 3, ... guesses.
+    """How many secrets took 1, 2, 3, ... guesses (unsolved games are left out).
 
-    >>> distribution(np.array([1, 2, 3, 2]))
+    >>> distribution(np.array([1, 2, 2, 3]))
     {1: 1, 2: 2, 3: 1}
     """
-    values, times = np.unique(counts, return_counts=True)
+    values, times = np.unique(counts[counts != UNSOLVED], return_counts=True)
     return {int(v): int(t) for v, t in zip(values, times, strict=True)}

@@ -1,6 +1,8 @@
 """Games as UI-free state machines: the command line and (later) the web only render them.
 
 * ``Codemaker``: the computer hides a secret and scores a person's guesses.
+* ``Adversary``: the same game against a computer that commits to no secret and gives, each
+  time, the reply that keeps the most codes possible (never a reply that contradicts another).
 * ``Codebreaker``: the computer guesses a person's secret from their replies; with ``record``
   it also assists a person who plays elsewhere (any guess, any reply, suggestions, undo).
 * ``Duel``: both at once, round by round, until both codes are broken.
@@ -89,6 +91,78 @@ class Codemaker:
         reply = self.knowledge.universe.score_row(guess.index, np.array([self.secret.index]))[0]
         feedback = Feedback.from_index(int(reply), self.rules.length)
         self.knowledge = self.knowledge.after(guess, feedback)
+        return feedback
+
+
+class Adversary:
+    """A codemaker that picks no secret: each reply keeps as many codes possible as any could.
+
+    The replies are always consistent: at every moment some code gives all of them, and
+    ``secret`` names one. Only when the guess is the last code left is the reply all bulls. It
+    is greedy, the hardest opponent one guess ahead; equal parts are chosen between with ``rng``.
+
+    Reading ``secret`` before the code is broken commits the adversary to a random code still
+    possible: from then on it answers like a ``Codemaker`` hiding that code.
+
+    >>> game = Adversary(Rules.parse("moo2,2"), rng=random.Random(1))
+    >>> [game.guess(g).format("bc") for g in ("00", "11", "10", "01")]
+    ['1B0C', '1B0C', '0B2C', '2B0C']
+    >>> game.solved, game.secret.text
+    (True, '01')
+    """
+
+    def __init__(self, rules: Rules, rng: random.Random | None = None) -> None:
+        self.rules = rules
+        self.rng = rng or random.Random()
+        self.knowledge = Knowledge.start(rules)
+        self._secret: Code | None = None
+
+    @property
+    def history(self) -> tuple[Step, ...]:
+        return self.knowledge.history
+
+    @property
+    def solved(self) -> bool:
+        return self.knowledge.is_solved
+
+    @property
+    def remaining(self) -> int:
+        """How many codes still fit the replies given so far."""
+        return len(self.knowledge)
+
+    @property
+    def secret(self) -> Code:
+        """A code that gives every reply so far: the last guess once it is broken, else a
+        random code still possible, to which the adversary is then bound."""
+        if self._secret is None:
+            if self.solved:
+                return self.history[-1].guess
+            candidates = self.knowledge.candidates
+            self._secret = self.knowledge.code(int(candidates[self.rng.randrange(len(candidates))]))
+        return self._secret
+
+    def guess(self, code: Code | str) -> Feedback:
+        """The reply that leaves the most codes possible (all bulls only when no other can)."""
+        if self.solved:
+            raise BullsCowsError(f"the code {self.secret} is already broken")
+        guess = as_code(code, self.rules)
+        knowledge, length = self.knowledge, self.rules.length
+        replies = knowledge.universe.score_row(guess.index, knowledge.candidates)
+        if self._secret is not None:
+            chosen = int(replies[np.flatnonzero(knowledge.candidates == self._secret.index)[0]])
+        else:
+            sizes = np.bincount(replies, minlength=self.rules.replies)
+            win = Feedback.win(length).index(length)
+            if sizes.sum() > sizes[win]:
+                sizes[win] = 0  # never concede while another reply is still true of some code
+            best = np.flatnonzero(sizes == sizes.max())
+            chosen = int(best[0] if len(best) == 1 else best[self.rng.randrange(len(best))])
+        feedback = Feedback.from_index(chosen, length)
+        # The same as knowledge.after(guess, feedback), without scoring the guess again.
+        step = Step(guess, feedback)
+        self.knowledge = Knowledge(
+            self.rules, (*knowledge.history, step), knowledge.candidates[replies == chosen]
+        )
         return feedback
 
 

@@ -12,10 +12,16 @@ without changing any outcome (when every symbol is allowed everywhere), so only 
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
+
+if TYPE_CHECKING:
+    from bullscows.knowledge import Knowledge
 
 
 def _patterns(total: int, largest: int, parts: int) -> list[list[int]]:
@@ -44,3 +50,128 @@ def opening_representatives(rules: Rules) -> IndexArray | None:
         rows.append([symbol for symbol, times in enumerate(pattern) for _ in range(times)])
     u = universe(rules)
     return np.sort(u.indices(np.array(rows, dtype=np.uint8)))
+
+
+# --- symmetries of a history ---------------------------------------------------------------
+#
+# A symmetry is a permutation of positions (pi) with a relabelling of symbols (sigma) mapping
+# every code of the variant to a code, and every guess made so far to itself. It then maps each
+# code to one with the same replies to every guess, so candidates to candidates, and a guess to
+# one that splits the candidates the same way. Symbols never guessed can be relabelled freely
+# among themselves (within the symbols allowed at the same positions); positions can be permuted
+# where the guesses allow it. The lowest code of each class stands for the class.
+
+#: Position permutations examined at most; past that only relabellings are used (still sound).
+MAX_GROUP = 720
+
+Digits = tuple[int, ...]
+Element = tuple[tuple[int, ...], tuple[int, ...]]  # (pi, sigma as a lookup table)
+
+
+def guess_classes(knowledge: Knowledge) -> IndexArray:
+    """The lowest code of each class of guesses that are equivalent given the history."""
+    rules, universe = knowledge.rules, knowledge.universe
+    if not knowledge.history:
+        opening = opening_representatives(rules)
+        return universe.all() if opening is None else opening
+    guesses = tuple(sorted({step.guess.digits for step in knowledge.history}))
+    group = _history_group(rules, guesses)
+    unguessed = _free_symbols(rules, guesses)
+    if not group and all(len(g) < 2 for g in unguessed):
+        return universe.all()
+    if not group:
+        return _relabelling_classes(rules, unguessed)
+    return _group_classes(rules, guesses)
+
+
+def _signature(rules: Rules, symbol: int) -> tuple[int, ...]:
+    s = rules.symbols[symbol]
+    return tuple(i for i in range(rules.length) if s in rules.allowed_at(i))
+
+
+def _free_symbols(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[tuple[int, ...], ...]:
+    """Never-guessed symbols, grouped by the positions that allow them."""
+    used = {d for g in guesses for d in g}
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for symbol in range(len(rules.symbols)):
+        if symbol not in used:
+            groups.setdefault(_signature(rules, symbol), []).append(symbol)
+    return tuple(tuple(g) for g in groups.values())
+
+
+@lru_cache(maxsize=1024)
+def _history_group(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[Element, ...]:
+    """The symmetries (other than the identity) that fix every guess, found by backtracking."""
+    length, k = rules.length, len(rules.symbols)
+    found: list[Element] = []
+    pi: list[int] = []
+    sigma: dict[int, int] = {}
+
+    def extend(i: int) -> bool:
+        if len(found) > MAX_GROUP:
+            return False
+        if i == length:
+            table = tuple(sigma.get(s, s) for s in range(k))
+            if tuple(pi) != tuple(range(length)) or any(table[s] != s for s in range(k)):
+                found.append((tuple(pi), table))
+            return True
+        for j in range(length):
+            if j in pi or rules.allowed_at(j) != rules.allowed_at(i):
+                continue
+            added = []
+            ok = True
+            for g in guesses:  # sigma(g[pi(i)]) must be g[i]
+                a, b = g[j], g[i]
+                if a in sigma:
+                    ok = sigma[a] == b
+                elif b in sigma.values() or _signature(rules, a) != _signature(rules, b):
+                    ok = False
+                else:
+                    sigma[a] = b
+                    added.append(a)
+                if not ok:
+                    break
+            if ok:
+                pi.append(j)
+                extend(i + 1)
+                pi.pop()
+            for a in added:
+                del sigma[a]
+        return True
+
+    extend(0)
+    return () if len(found) > MAX_GROUP else tuple(found)
+
+
+def _class_minima(
+    rules: Rules, elements: tuple[Element, ...], free: tuple[tuple[int, ...], ...]
+) -> IndexArray:
+    """The sorted universe indices of the lowest code of each class (compiled kernel)."""
+    from bullscows._kernels import compiled
+
+    k, length = len(rules.symbols), rules.length
+    identity: Element = (tuple(range(length)), tuple(range(k)))
+    perms = np.array([pi for pi, _ in (identity, *elements)], dtype=np.int64)
+    tables = np.array([table for _, table in (identity, *elements)], dtype=np.int64)
+    free_group = np.full(k, -1, dtype=np.int64)
+    free_labels = np.full(
+        (max(len(free), 1), max([len(g) for g in free] + [1])), -1, dtype=np.int64
+    )
+    for number, group in enumerate(free):
+        free_group[list(group)] = number
+        free_labels[number, : len(group)] = group
+    u = universe(rules)
+    keys = compiled.canonical_keys(
+        u.codes.astype(np.int64), perms, tables, free_group, free_labels, k
+    )
+    return np.unique(np.searchsorted(u.keys, keys)).astype(np.int64)
+
+
+@lru_cache(maxsize=256)
+def _relabelling_classes(rules: Rules, free: tuple[tuple[int, ...], ...]) -> IndexArray:
+    return _class_minima(rules, (), free)
+
+
+@lru_cache(maxsize=256)
+def _group_classes(rules: Rules, guesses: tuple[Digits, ...]) -> IndexArray:
+    return _class_minima(rules, _history_group(rules, guesses), _free_symbols(rules, guesses))

@@ -33,7 +33,7 @@ class Universe:
         self.rules = rules
         self.length = rules.length
         self.codes = enumerate_codes(rules)
-        self.keys = _keys(self.codes, len(rules.symbols))
+        self.keys = code_keys(self.codes, len(rules.symbols))
         self.pos_masks, self.sym_masks = build_masks(self.codes, rules)
 
     def __len__(self) -> int:
@@ -59,7 +59,7 @@ class Universe:
         """Universe indices of many codes (rows of alphabet indices) at once."""
         rows = np.asarray(rows, dtype=np.int64).reshape(-1, self.length)
         base = len(self.rules.symbols)
-        keys = _keys(rows, base)
+        keys = code_keys(rows, base)
         found = np.minimum(np.searchsorted(self.keys, keys), len(self.keys) - 1)
         valid = ((rows >= 0) & (rows < base)).all(axis=1) & (self.keys[found] == keys)
         if not valid.all():
@@ -96,19 +96,35 @@ class Universe:
         # Scoring is symmetric; putting the many codes on the rows spreads them over the cores.
         return self.score_matrix(targets, np.array([guess]))[:, 0]
 
-    def partition_sizes(self, guesses: IndexArray, candidates: IndexArray) -> npt.NDArray[np.int32]:
+    def partition_sizes(self, guesses: IndexArray, candidates: IndexArray) -> npt.NDArray[np.int64]:
         """``sizes[i, r]``: how many candidates give reply index ``r`` to ``guesses[i]``."""
         from bullscows._kernels import compiled
 
         guesses, candidates = np.asarray(guesses), np.asarray(candidates)
         if len(guesses) == 0:
-            return np.zeros((0, self.rules.replies), dtype=np.int32)
-        result: npt.NDArray[np.int32] = compiled.partition_sizes(
+            return np.zeros((0, self.rules.replies), dtype=np.int64)
+        return compiled.partition_sizes(
             self.pos_masks[guesses], self.sym_masks[guesses],
             self.pos_masks[candidates], self.sym_masks[candidates],
             self.length, self.rules.replies,
         )  # fmt: skip
-        return result
+
+    def guess_costs(
+        self, guesses: IndexArray, candidates: IndexArray, heuristic: str
+    ) -> npt.NDArray[np.int64]:
+        """The cost of each guess under ``heuristic`` (see ``_kernels.compiled.HEURISTICS``)."""
+        from bullscows._kernels import compiled
+
+        guesses, candidates = np.asarray(guesses), np.asarray(candidates)
+        if len(guesses) == 0:
+            return np.zeros(0, dtype=np.int64)
+        every = len(guesses) == len(self.codes)  # then guesses is every index, in order
+        return compiled.guess_costs(
+            self.pos_masks if every else self.pos_masks[guesses],
+            self.sym_masks if every else self.sym_masks[guesses],
+            self.pos_masks[candidates], self.sym_masks[candidates],
+            self.length, self.rules.replies, heuristic,
+        )  # fmt: skip
 
 
 @cache
@@ -143,7 +159,7 @@ def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
     return rows
 
 
-def _keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
+def code_keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
     keys = np.zeros(len(codes), dtype=np.int64)
     for position in range(codes.shape[1]):
         keys = keys * base + codes[:, position]

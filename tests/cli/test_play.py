@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import pytest
 
 from bullscows import Rules
 from bullscows.sessions import random_secret
 
-from .conftest import Spawn, all_codes, bulls_cows, narrow, words
+from .conftest import Spawn, all_codes, bulls_cows, narrow, still_possible, words
 
 BC = Rules.parse("bc")
 YOUR_GUESS = re.compile(r"\[(\d+)\] Your guess: ")
@@ -124,3 +125,136 @@ def test_play_guess_with_square_brackets_is_just_a_bad_guess(spawn: Spawn) -> No
     game.expect(YOUR_GUESS)
     game.send("quit")
     assert game.finish() == 0
+
+
+# --- hints ------------------------------------------------------------------------------------
+
+MM = Rules.parse("mm")
+HINT = re.compile(r"Try (\S+); it (could|cannot) be the secret")
+SPLIT = re.compile(r"Of the (\d+) codes? still possible, its reply would leave at most (\d+) ")
+
+
+def largest_part(candidates: list[str], guess: str) -> int:
+    return max(Counter(bulls_cows(code, guess) for code in candidates).values())
+
+
+def test_hint_without_the_flag_says_hints_are_off(spawn: Spawn) -> None:
+    game = spawn("play", "--seed", "2")
+    game.expect(YOUR_GUESS)
+    game.send("hint")
+    game.expect_text("Hints are off; play with --hint to get them.")
+    assert game.expect(YOUR_GUESS).group(1) == "1"
+    game.send("quit")
+    game.expect_text(f"The secret was {secret_of(2)}.")
+    assert game.finish() == 0
+    assert "Try " not in game.transcript
+
+
+def test_hints_propose_a_guess_and_explain_the_split(spawn: Spawn) -> None:
+    seed = 4
+    secret = secret_of(seed, MM)
+    assert secret != "1122"
+    game = spawn("play", "--rules", "mm", "--seed", str(seed), "--hint")
+    game.expect(YOUR_GUESS)
+    game.send("hint")
+    game.expect_text("Try 1122; it could be the secret.")  # Knuth's opening
+    game.expect_text("Of the 1296 codes still possible, its reply would leave at most 256 ")
+    game.expect_text("13 parts: 0 bulls, 0 cows: 256; 0 bulls, 1 cow: 256; 1 bull, 0 cows: 256;")
+    game.expect(YOUR_GUESS)
+    game.send("1122")
+    given = bulls_cows(secret, "1122")
+    left = narrow(all_codes(MM), "1122", given)
+    game.expect_text(f"    {words(*given)}  ({len(left)} codes still possible)")
+
+    proposals = []
+    for _ in range(2):  # asked twice: the same hint, counted once
+        assert game.expect(YOUR_GUESS).group(1) == "2"
+        game.send("hint")
+        guess, could = game.expect(HINT).groups()
+        assert (could == "could") == (guess in left)
+        total, most = game.expect(SPLIT).groups()
+        assert (int(total), int(most)) == (len(left), largest_part(left, guess))
+        proposals.append(guess)
+    assert proposals[0] == proposals[1]
+
+    game.expect(YOUR_GUESS)
+    game.send(secret)
+    game.expect_text(f"You broke it in 2 guesses with 2 hints: {secret}.")
+    assert game.finish() == 0
+
+
+@pytest.mark.parametrize("consistent_only", [False, True])
+def test_consistent_only_hints_could_be_the_secret(spawn: Spawn, consistent_only: bool) -> None:
+    # After 1122 got 0 bulls, 2 cows, minimax's best split comes from a code that cannot be
+    # the secret; restricted to the 256 codes that can, it settles for a larger part.
+    secret = secret_of(1, MM)
+    flags = ["--consistent-only"] if consistent_only else []
+    game = spawn("play", "--rules", "mm", "--hint", "--seed", "1", *flags)
+    game.expect(YOUR_GUESS)
+    game.send("1122")
+    assert bulls_cows(secret, "1122") == (0, 2)
+    left = narrow(all_codes(MM), "1122", (0, 2))
+    game.expect(YOUR_GUESS)
+    game.send("hint")
+    guess, could = game.expect(HINT).groups()
+    assert could == ("could" if consistent_only else "cannot")
+    assert (guess in left) == consistent_only
+    total, most = game.expect(SPLIT).groups()
+    assert (int(total), int(most)) == (len(left), largest_part(left, guess))
+    game.expect(YOUR_GUESS)
+    game.send("quit")
+    assert game.finish() == 0
+
+
+def test_an_unknown_or_unfit_strategy_is_a_usage_error(spawn: Spawn) -> None:
+    game = spawn("play", "--strategy", "psychic")
+    game.expect_text("unknown strategy 'psychic'")
+    assert game.finish() == 2
+    game = spawn("play", "--rules", "mm", "--hint", "--strategy", "cows")
+    game.expect_text("--strategy cows: cows needs codes without repeated symbols")
+    assert game.finish() == 2
+
+
+# --- the adversary ----------------------------------------------------------------------------
+
+PAIR = re.compile(r"\n    (\d+) (\d+)\r?\n")
+
+
+def test_adversary_game_played_to_the_end(spawn: Spawn) -> None:
+    game = spawn("play", "--rules", "mm", "--adversary", "--reply-style", "pair", "--seed", "8")
+    game.expect_text("I have picked no secret: 4 symbols of 1-6, repeats allowed.")
+    candidates = all_codes(MM)
+    history: list[tuple[str, tuple[int, int]]] = []
+    while True:
+        assert game.expect(YOUR_GUESS).group(1) == str(len(history) + 1)
+        guess = candidates[0]  # the simplest solver: the first code that fits every reply
+        game.send(guess)
+        match = game.expect(PAIR)
+        given = (int(match.group(1)), int(match.group(2)))
+        parts = Counter(bulls_cows(code, guess) for code in candidates)
+        history.append((guess, given))
+        candidates = narrow(candidates, guess, given)
+        if given == (4, 0):
+            break
+        # the reply kept the largest part the guess could leave
+        assert len(candidates) == max(n for reply, n in parts.items() if reply != (4, 0))
+        assert len(history) < 15
+    assert candidates == [guess] == still_possible(MM, history)
+    game.expect_text(f"You broke it in {len(history)} guesses: {guess}.")
+    assert game.finish() == 0
+
+
+def test_adversary_quit_shows_a_secret_that_fits_every_reply(spawn: Spawn) -> None:
+    game = spawn("play", "--adversary", "--reply-style", "pair", "--seed", "3")
+    history: list[tuple[str, tuple[int, int]]] = []
+    for guess in ("0123", "4567", "8901"):
+        game.expect(YOUR_GUESS)
+        game.send(guess)
+        match = game.expect(PAIR)
+        history.append((guess, (int(match.group(1)), int(match.group(2)))))
+    game.expect(YOUR_GUESS)
+    game.send("quit")
+    game.expect_text("There was no secret: I never picked one.")
+    secret = game.expect(r"A secret that fits every reply I gave: (\S+)\.").group(1)
+    assert game.finish() == 0
+    assert secret in still_possible(BC, history)

@@ -26,6 +26,7 @@ COMMANDS = {
     "score": ("bullscows.cli.info", "score", "Print the reply a guess gets against a secret."),
     "rules": ("bullscows.cli.info", "rules", "List the preset variants, or describe one."),
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),
+    "bench": ("bullscows.cli.bench", "bench", "Measure the strategies over every secret."),
 }
 
 

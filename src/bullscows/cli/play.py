@@ -6,41 +6,90 @@ import random
 
 import click
 
-from bullscows.cli.common import QUIT, Terminal, play_options, variant_options
+from bullscows.cli.common import QUIT, Terminal, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
+from bullscows.hints import Advisor
 from bullscows.rules import Rules
-from bullscows.sessions import Codemaker
+from bullscows.sessions import Adversary, Codemaker
+from bullscows.strategies import Strategy, get_strategy
 
 
 @click.command()
 @variant_options
 @play_options
 @click.option(
-    "--hint", is_flag=True, help="After each reply, say how many codes are still possible."
+    "--hint",
+    is_flag=True,
+    help="After each reply, say how many codes are still possible; 'hint' proposes a guess.",
 )
-def play(rules: Rules, rng: random.Random, reply_style: str, hint: bool) -> None:
+@strategy_option
+@click.option(
+    "--consistent-only",
+    is_flag=True,
+    help="With --hint: propose only codes that could be the secret.",
+)
+@click.option(
+    "--adversary",
+    is_flag=True,
+    help="The computer picks no secret: each reply keeps as many codes possible as it can.",
+)
+def play(
+    rules: Rules,
+    rng: random.Random,
+    reply_style: str,
+    hint: bool,
+    strategy: Strategy,
+    consistent_only: bool,
+    adversary: bool,
+) -> None:
     """Break the computer's secret code.
 
-    Type a guess at each prompt; 'history' shows your guesses, 'quit' gives up and reveals
-    the secret.
+    Type a guess at each prompt; 'history' shows your guesses, 'hint' (with --hint) proposes
+    one and says why, 'quit' gives up and reveals the secret.
     """
+    if consistent_only:
+        strategy = get_strategy(strategy.name, consistent_only=True)
+    problem = strategy.problem(rules) if hint else None
+    if problem is not None:
+        raise click.UsageError(f"--strategy {strategy.name}: {problem}")
     terminal = Terminal()
-    game = Codemaker(rules, rng=rng)
-    terminal.say(f"I have picked a secret: {rules.describe()}.")
+    game = Adversary(rules, rng=rng) if adversary else Codemaker(rules, rng=rng)
+    advisor = Advisor(strategy, rng) if hint else None
+    if adversary:
+        terminal.say(f"I have picked no secret: {rules.describe()}.")
+        terminal.say("Each reply keeps as many codes possible as it can; some code fits them all.")
+    else:
+        terminal.say(f"I have picked a secret: {rules.describe()}.")
     terminal.say("Type your guesses; 'history' shows them so far, 'quit' gives up.")
     while not game.solved:
         number = len(game.history) + 1
         text = terminal.ask(f"[{number}] Your guess: ")
         if text is None or text.lower() in QUIT:
-            terminal.say(f"The secret was {game.secret}.")
+            if adversary:
+                terminal.say("There was no secret: I never picked one.")
+                terminal.say(f"A secret that fits every reply I gave: {game.secret}.")
+            else:
+                terminal.say(f"The secret was {game.secret}.")
             return
         if text.lower() == "history":
             for i, step in enumerate(game.history, 1):
                 terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(reply_style)}")
             continue
+        if text.lower() == "hint":
+            if advisor is None:
+                terminal.say("Hints are off; play with --hint to get them.")
+                continue
+            try:
+                lines = advisor.hint(game.knowledge).describe(reply_style)
+            except BullsCowsError as error:
+                terminal.warn(str(error))
+                continue
+            for line in lines:
+                terminal.say(line)
+            continue
         if text.lower() in ("help", "?"):
-            terminal.say(f"A guess is a code: {rules.describe()}. Commands: history, quit.")
+            terminal.say(f"A guess is a code: {rules.describe()}. Commands: history, hint, quit.")
             continue
         try:
             feedback = game.guess(text)
@@ -51,5 +100,7 @@ def play(rules: Rules, rng: random.Random, reply_style: str, hint: bool) -> None
         if hint and not game.solved:
             line += f"  ({counted(game.remaining, 'code')} still possible)"
         terminal.say(line)
-    guesses = len(game.history)
-    terminal.say(f"You broke it in {counted(guesses, 'guess')}: {game.secret}.")
+    guesses = counted(len(game.history), "guess")
+    if advisor is not None and advisor.given:
+        guesses += f" with {counted(advisor.given, 'hint')}"
+    terminal.say(f"You broke it in {guesses}: {game.secret}.")

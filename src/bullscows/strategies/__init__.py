@@ -1,9 +1,9 @@
 """Strategies by name.
 
->>> sorted(STRATEGIES)
-['minimax', 'random-consistent', 'simple']
 >>> get_strategy("minimax").summary
-'Knuth: any code; the one whose largest part of the remaining codes is smallest'
+'Knuth: the guess whose largest part of the remaining codes is smallest'
+>>> get_strategy("entropy", consistent_only=True).label
+'entropy (consistent only)'
 """
 
 from __future__ import annotations
@@ -11,22 +11,47 @@ from __future__ import annotations
 from bullscows.errors import StrategyError
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.basic import RandomConsistent, Simple
-from bullscows.strategies.heuristic import Minimax
+from bullscows.strategies.heuristic import (
+    Entropy,
+    ExpectedSize,
+    Minimax,
+    MostParts,
+    PartitionHeuristic,
+)
+from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
 
 STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls for cls in (Simple, RandomConsistent, Minimax)
+    cls.name: cls
+    for cls in (
+        Simple,
+        RandomConsistent,
+        Minimax,
+        ExpectedSize,
+        Entropy,
+        MostParts,
+        RandomGuess,
+        BruteForce,
+        CowsOnly,
+    )
 }
 DEFAULT_STRATEGY = "minimax"
 
 
-def get_strategy(name: str) -> Strategy:
-    """The strategy registered under ``name``."""
+def get_strategy(name: str, *, consistent_only: bool = False) -> Strategy:
+    """A fresh strategy registered under ``name``.
+
+    ``consistent_only`` restricts a heuristic's guesses to the remaining candidates; the other
+    strategies guess candidates anyway (or ignore replies altogether) and are not changed by it.
+    """
     try:
-        return STRATEGIES[name]()
+        cls = STRATEGIES[name]
     except KeyError:
         raise StrategyError(
-            f"unknown strategy {name!r}; strategies: {', '.join(sorted(STRATEGIES))}"
+            f"unknown strategy {name!r}; strategies: {', '.join(STRATEGIES)}"
         ) from None
+    if issubclass(cls, PartitionHeuristic):
+        return cls(consistent_only=consistent_only)
+    return cls()
 
 
 __all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Strategy", "get_strategy"]

@@ -8,27 +8,66 @@ from typing import ClassVar
 
 from bullscows.errors import ContradictionError
 from bullscows.knowledge import Knowledge
+from bullscows.rules import Rules
+from bullscows.universe import IndexArray
 
 
 class Strategy(ABC):
-    """Chooses the next guess (a universe index) from the current knowledge."""
+    """Chooses the next guess (a universe index) from the current knowledge.
+
+    A strategy object may keep state for one game (``get_strategy`` makes a fresh one), but
+    that state must be derivable from the history, so that undo works.
+    """
 
     name: ClassVar[str]
     summary: ClassVar[str]
     #: Whether the same knowledge always gives the same guess (a decision tree can be built).
     deterministic: ClassVar[bool] = True
+    #: Whether the guesses depend only on how many were made (see ``sequence``).
+    ignores_replies: ClassVar[bool] = False
+
+    @property
+    def label(self) -> str:
+        """The name with the options that change its play, for tables and trees."""
+        return self.name
+
+    @property
+    def plays_sole_candidate(self) -> bool:
+        """Whether the strategy guesses the last remaining code as soon as only one is left."""
+        return not self.ignores_replies and type(self).next_guess is Strategy.next_guess
+
+    def problem(self, rules: Rules) -> str | None:
+        """Why this strategy cannot play ``rules``, or ``None`` when it can."""
+        return None
 
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The universe index of the next guess; refuses a contradictory history."""
         if knowledge.is_contradictory:
             raise ContradictionError("no code fits the replies so far", knowledge.explain())
+        if self.ignores_replies:
+            return int(self.sequence(knowledge.rules, rng, len(knowledge.history), 1)[0])
         if len(knowledge) == 1:
             return int(knowledge.candidates[0])
         return self.choose(knowledge, rng)
 
-    @abstractmethod
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The next guess when two or more codes remain."""
+        raise NotImplementedError(f"strategy {self.name!r} chooses by its sequence")
+
+    def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
+        """Guesses number ``start`` to ``start + count - 1`` (0-based) of a strategy that
+        ignores replies; with a random strategy, each call draws new ones from ``rng``."""
+        raise NotImplementedError(f"strategy {self.name!r} looks at the replies")
 
     def __repr__(self) -> str:
         return f"get_strategy({self.name!r})"
+
+
+class ReplyBlindStrategy(Strategy, ABC):
+    """A strategy whose guesses ignore the replies (it still stops at all bulls)."""
+
+    ignores_replies = True
+
+    @abstractmethod
+    def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
+        """Guesses number ``start`` to ``start + count - 1`` of a game."""

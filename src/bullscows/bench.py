@@ -1,0 +1,458 @@
+"""Benchmarks: how many guesses each strategy needs, over every secret of a variant (or a sample).
+
+The work is spread over a ``concurrent.futures.Executor``: none (in this process), local
+processes (``jobs``), a Dask cluster named by its scheduler's address, or any executor passed
+in. A deterministic strategy is split by the subtrees under its first guess, each walked as a
+decision tree on its own; a random one is split into chunks of secrets, each game seeded from the
+run's seed and its secret. Either way the figures do not depend on how the work was spread.
+
+>>> report = run_bench(Rules.parse("p2c3n"), ["minimax"])
+>>> result = report.results[0]
+>>> result.total, result.worst, result.distribution
+(13, 3, {1: 1, 2: 3, 3: 2})
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows.errors import BullsCowsError, CodeError
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge, Step
+from bullscows.outcomes import DEFAULT_MAX_GUESSES, distribution, play_games, walk
+from bullscows.rules import Rules
+from bullscows.strategies import STRATEGIES, Strategy, get_strategy
+from bullscows.universe import IndexArray, universe
+
+#: ``progress(label, done, total)``: ``done`` of the ``total`` secrets of a strategy are settled.
+Progress = Callable[[str, int, int], None]
+Counts = npt.NDArray[np.int64]
+T = TypeVar("T")
+
+#: How long to wait for a Dask scheduler to answer.
+SCHEDULER_TIMEOUT = "10s"
+#: A random strategy's secrets are dealt out in at most this many chunks.
+CHUNKS = 64
+#: Plot formats, by file extension.
+PLOT_FORMATS = (".png", ".svg")
+#: The chart has a group of bars per guess count up to the worst case of the strategies whose
+#: worst case is at most ``SHORT_TAIL`` (``EXACT_UP_TO`` if there are none)...
+SHORT_TAIL = 24
+EXACT_UP_TO = 10
+#: ... and past it, this many groups of geometrically growing ranges.
+BINS_PAST = 14
+#: Up to this many bar widths (a group's bars and a gap, times the groups), bars show counts.
+LABELLED_SLOTS = 60
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyResult:
+    """The figures of one strategy. ``average`` and ``worst`` count solved secrets only;
+    ``unsolved`` games hit the guess cap (``average`` is ``None`` when none was solved)."""
+
+    name: str
+    total: int
+    average: float | None
+    worst: int
+    at_worst: int
+    distribution: dict[int, int]
+    secrets: int
+    unsolved: int
+    seconds: float
+
+    @classmethod
+    def from_counts(cls, name: str, counts: Counts, seconds: float) -> StrategyResult:
+        """The figures of ``counts[i]`` guesses per secret (``outcomes.UNSOLVED`` past the cap)."""
+        spread = distribution(counts)
+        solved = sum(spread.values())
+        total = sum(guesses * n for guesses, n in spread.items())
+        worst = max(spread, default=0)
+        return cls(
+            name, total, total / solved if solved else None, worst, spread.get(worst, 0),
+            spread, len(counts), len(counts) - solved, seconds,
+        )  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON values (distribution keys become strings)."""
+        return {
+            "name": self.name, "total": self.total, "average": self.average,
+            "worst": self.worst, "at_worst": self.at_worst,
+            "distribution": {str(k): v for k, v in self.distribution.items()},
+            "secrets": self.secrets, "unsolved": self.unsolved,
+            "seconds": round(self.seconds, 3),
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A strategy that cannot play the variant, and why."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BenchReport:
+    """Every strategy's figures over the same secrets of one variant."""
+
+    rules: Rules
+    results: tuple[StrategyResult, ...]
+    skipped: tuple[Skipped, ...] = ()
+    #: How many secrets were drawn at random, or ``None`` when every secret was played.
+    sample: int | None = None
+    seed: int | None = None
+    #: Games of random strategies were given up after this many guesses.
+    max_guesses: int = DEFAULT_MAX_GUESSES
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: ``{"rules": spec, "strategies": [...], "skipped": [...], ...}``."""
+        return {
+            "rules": self.rules.spec,
+            "sample": self.sample,
+            "seed": self.seed,
+            "max_guesses": self.max_guesses,
+            "strategies": [r.to_json() for r in self.results],
+            "skipped": [{"name": s.name, "reason": s.reason} for s in self.skipped],
+        }
+
+    def to_csv(self) -> str:
+        """One row per strategy; the distribution reads ``1:1 2:6 3:62 ...``."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        fields = ["name", "total", "average", "worst", "at_worst", "secrets", "unsolved"]
+        writer.writerow(["rules", *fields, "seconds", "distribution"])
+        for r in self.results:
+            row = r.to_json()
+            writer.writerow([self.rules.spec, *(row[f] for f in fields), row["seconds"], spread(r)])
+        return out.getvalue()
+
+    def plot(self, path: str | Path) -> None:
+        """Draw the distributions side by side as grouped bars (PNG or SVG, by extension).
+
+        Each guess count up to the worst case of the short-tailed strategies (those that
+        never need more than ``SHORT_TAIL`` guesses) has its own group of bars. Past it (a
+        random strategy's tail may reach thousands of guesses) the groups are ranges growing
+        geometrically, ``BINS_PAST`` of them in all (``chart_groups``), so the chart stays
+        readable whatever the tail. Games that hit the guess cap get a last group, ``unsolved``.
+        """
+        _draw(self, check_plot_path(path))
+
+
+def spread(result: StrategyResult, limit: int = 12) -> str:
+    """The distribution as ``1:1 2:6 3:62``; a long one in decades, ``1-9:5 10-99:40 ...``."""
+    items = result.distribution.items()
+    if len(result.distribution) <= limit:
+        return " ".join(f"{k}:{n}" for k, n in items)
+    decades: dict[int, int] = {}
+    for guesses, n in items:
+        decade = len(str(guesses)) - 1
+        decades[decade] = decades.get(decade, 0) + n
+    return " ".join(f"{10**d}-{10 ** (d + 1) - 1}:{n}" for d, n in sorted(decades.items()))
+
+
+def check_plot_path(path: str | Path) -> Path:
+    """``path`` if its extension names a format the chart can be drawn in."""
+    path = Path(path)
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise BullsCowsError(
+            f"plot file {str(path)!r}: cannot draw a {path.suffix or 'extensionless'} file; "
+            f"name it with {' or '.join(PLOT_FORMATS)}"
+        )
+    return path
+
+
+def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArray:
+    """``size`` distinct secrets drawn at random (the same ones for the same seed), in order.
+
+    >>> mm = Rules.parse("mm")
+    >>> a, b = sample_secrets(mm, 3, seed=1), sample_secrets(mm, 3, seed=1)
+    >>> len(set(a.tolist())), bool((a == b).all())
+    (3, True)
+    """
+    if size < 1:
+        raise BullsCowsError(f"sample of {size}: a sample needs at least 1 secret")
+    if size >= rules.size:
+        return universe(rules).all()
+    chosen = np.random.default_rng(seed).choice(rules.size, size=size, replace=False)
+    return np.sort(chosen).astype(np.int64)
+
+
+def run_bench(
+    rules: Rules,
+    strategy_names: Sequence[str] | None = None,
+    *,
+    secrets: IndexArray | None = None,
+    sample: int | None = None,
+    seed: int | None = None,
+    consistent_only: bool = False,
+    max_guesses: int = DEFAULT_MAX_GUESSES,
+    executor: Executor | None = None,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> BenchReport:
+    """Play each named strategy (all registered ones by default) against the same secrets.
+
+    The secrets are ``secrets`` (universe indices), a ``sample`` of that many drawn with
+    ``seed``, or every code. ``seed`` also seeds the games of random strategies, which are
+    given up after ``max_guesses``; without one, a seed is drawn and kept in the report.
+    The work runs on ``executor`` if given, else on ``jobs`` local processes, or on the Dask
+    cluster whose scheduler is at ``scheduler``.
+    """
+    names = list(dict.fromkeys(STRATEGIES if strategy_names is None else strategy_names))
+    strategies = [get_strategy(name, consistent_only=consistent_only) for name in names]
+    if max_guesses < 1:
+        raise BullsCowsError(f"max guesses {max_guesses}: a game needs at least 1 guess")
+    if secrets is not None and sample is not None:
+        raise BullsCowsError("give either the secrets or a sample size, not both")
+    if seed is None and (sample is not None or not all(s.deterministic for s in strategies)):
+        # One seed for the whole run, reported, so that any run can be repeated.
+        seed = random.SystemRandom().getrandbits(32)
+    targets = _targets(rules, secrets, sample, seed)
+    results, skipped = [], []
+    with _executor(executor, jobs, scheduler) as pool:
+        for strategy in strategies:
+            reason = strategy.problem(rules)
+            if reason is not None:
+                skipped.append(Skipped(strategy.label, reason))
+                continue
+            start = time.perf_counter()
+            counts = _counts(rules, strategy, targets, seed, max_guesses, pool, progress)
+            seconds = time.perf_counter() - start
+            results.append(StrategyResult.from_counts(strategy.label, counts, seconds))
+    sampled = len(targets) if sample is not None and len(targets) < rules.size else None
+    return BenchReport(rules, tuple(results), tuple(skipped), sampled, seed, max_guesses)
+
+
+def _targets(
+    rules: Rules, secrets: IndexArray | None, sample: int | None, seed: int | None
+) -> IndexArray:
+    if sample is not None:
+        return sample_secrets(rules, sample, seed)
+    if secrets is None:
+        return universe(rules).all()
+    targets = np.unique(np.asarray(secrets, dtype=np.int64))
+    if len(targets) == 0:
+        raise BullsCowsError("no secrets to play against")
+    if targets[0] < 0 or targets[-1] >= rules.size:
+        bad = int(targets[0] if targets[0] < 0 else targets[-1])
+        raise CodeError(f"secret index {bad}: {rules.spec} has indices 0 to {rules.size - 1}")
+    return targets
+
+
+@contextmanager
+def _executor(
+    given: Executor | None, jobs: int, scheduler: str | None
+) -> Iterator[Executor | None]:
+    """The executor to use; one made here is shut down on the way out (a given one is not)."""
+    if jobs < 1:
+        raise BullsCowsError(f"jobs {jobs}: give at least 1")
+    if sum((given is not None, jobs > 1, scheduler is not None)) > 1:
+        raise BullsCowsError("give one of an executor, jobs > 1 or a Dask scheduler")
+    if given is not None or (jobs == 1 and scheduler is None):
+        yield given
+        return
+    if scheduler is None:
+        # Spawned, not forked: forking a process whose compiled kernels run threads is unsafe.
+        pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
+        try:
+            yield pool
+        finally:
+            pool.shutdown(cancel_futures=True)
+        return
+    client = _dask_client(scheduler)
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+
+
+def _dask_client(address: str) -> Any:
+    try:
+        from dask.distributed import Client as connect
+    except ImportError:
+        raise BullsCowsError(
+            f"scheduler {address!r}: Dask is not installed (pip install 'dask[distributed]')"
+        ) from None
+    try:
+        client: Any = connect  # distributed has no type hints
+        return client(address, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, ValueError, TypeError) as error:
+        raise BullsCowsError(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+
+
+def _counts(
+    rules: Rules,
+    strategy: Strategy,
+    targets: IndexArray,
+    seed: int | None,
+    max_guesses: int,
+    pool: Executor | None,
+    progress: Progress | None,
+) -> Counts:
+    """Guesses per secret of ``targets``, spread over ``pool`` as independent tasks."""
+    label, name = strategy.label, strategy.name
+    options = (rules, name, getattr(strategy, "consistent_only", False))
+    counts = np.zeros(len(targets), dtype=np.int64)
+    parts: list[npt.NDArray[np.intp]] = []  # where each task's secrets stand in ``targets``
+    tasks: list[tuple[Callable[..., Counts], tuple[Any, ...]]] = []
+    if strategy.deterministic and not strategy.ignores_replies:
+        first = strategy.next_guess(Knowledge.start(rules), random.Random(0))
+        replies = universe(rules).score_row(first, targets)
+        win = Feedback.win(rules.length).index(rules.length)
+        counts[replies == win] = 1
+        for reply in np.unique(replies[replies != win]):
+            part = np.flatnonzero(replies == reply)
+            parts.append(part)
+            tasks.append((_walk_part, (*options, first, int(reply), targets[part])))
+    else:
+        for part in np.array_split(np.arange(len(targets)), min(CHUNKS, len(targets))):
+            parts.append(part)
+            tasks.append((_play_chunk, (*options, targets[part], seed, max_guesses)))
+    # The largest tasks start first, so that no straggler starts last.
+    order = sorted(range(len(tasks)), key=lambda i: -len(parts[i]))
+    done = len(targets) - sum(len(p) for p in parts)
+    if progress:
+        progress(label, done, len(targets))
+    for i, result in _run([tasks[i] for i in order], pool):
+        counts[parts[order[i]]] = result
+        done += len(parts[order[i]])
+        if progress:
+            progress(label, done, len(targets))
+    return counts
+
+
+def _run(
+    tasks: list[tuple[Callable[..., T], tuple[Any, ...]]], pool: Executor | None
+) -> Iterator[tuple[int, T]]:
+    """``(i, result of task i)`` as the tasks finish."""
+    if pool is None:
+        for i, (function, args) in enumerate(tasks):
+            yield i, function(*args)
+        return
+    futures: dict[Future[T], int] = {pool.submit(f, *args): i for i, (f, args) in enumerate(tasks)}
+    try:
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _walk_part(
+    rules: Rules, name: str, consistent_only: bool, first: int, reply: int, targets: IndexArray
+) -> Counts:
+    """Guess counts of ``targets``, all of which gave ``reply`` to the first guess ``first``."""
+    strategy = get_strategy(name, consistent_only=consistent_only)
+    start = Knowledge.start(rules)
+    part = start.candidates[start.universe.score_row(first) == reply]
+    step = Step(start.code(first), Feedback.from_index(reply, rules.length))
+    return walk(Knowledge(rules, (step,), part), strategy, targets, 2)
+
+
+def _play_chunk(
+    rules: Rules,
+    name: str,
+    consistent_only: bool,
+    secrets: IndexArray,
+    seed: int | None,
+    max_guesses: int,
+) -> Counts:
+    """Guess counts of one game per secret, each seeded from ``seed`` and its secret."""
+    strategy = get_strategy(name, consistent_only=consistent_only)
+    return play_games(rules, strategy, secrets, seed, max_guesses)
+
+
+# --- the chart ----------------------------------------------------------------------------------
+
+
+def chart_groups(worst: int, exact: int = EXACT_UP_TO) -> list[tuple[int, int]]:
+    """The x-axis groups ``(first, last)`` for guess counts up to ``worst`` (see ``plot``):
+    one per guess count up to ``exact``, then ``BINS_PAST`` geometrically growing ranges.
+
+    >>> chart_groups(4)
+    [(1, 1), (2, 2), (3, 3), (4, 4)]
+    >>> chart_groups(100, 9)[8:12]
+    [(9, 9), (10, 11), (12, 13), (14, 15)]
+    """
+    single = [(g, g) for g in range(1, min(worst, exact) + 1)]
+    if worst <= exact:
+        return single
+    edges = np.geomspace(exact + 1, worst + 1, BINS_PAST + 1)
+    bounds = sorted(set(edges.round().astype(int).tolist()) | {exact + 1, worst + 1})
+    return single + [(a, b - 1) for a, b in itertools.pairwise(bounds)]
+
+
+def _draw(report: BenchReport, path: Path) -> None:
+    # The object-oriented API draws without pyplot, so no global backend is chosen.
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+
+    if not report.results:
+        raise BullsCowsError(f"nothing to plot: no strategy could play {report.rules.spec}")
+    # Every guess count of the short-tailed strategies gets its own group.
+    exact = max((r.worst for r in report.results if r.worst <= SHORT_TAIL), default=EXACT_UP_TO)
+    groups = chart_groups(max(r.worst for r in report.results), exact)
+    labels = [str(a) if a == b else f"{a}-{b}" for a, b in groups]
+    heights = [[sum(r.distribution.get(g, 0) for g in range(a, b + 1)) for a, b in groups]
+               for r in report.results]  # fmt: skip
+    if any(r.unsolved for r in report.results):
+        labels.append(f"unsolved\n(> {report.max_guesses:,})")
+        for row, r in zip(heights, report.results, strict=True):
+            row.append(r.unsolved)
+    n = len(report.results)
+    width = 0.8 / n
+    slots = len(labels) * (n + 1)  # a bar's width each, with a gap between groups
+    wide = min(18.0, max(9.0, 4.5 + 0.22 * slots))
+    figure = Figure(figsize=(wide, 6.0), layout="constrained")
+    axes = figure.add_subplot()
+    palette = colormaps["tab10" if n <= 10 else "tab20"]
+    x = np.arange(len(labels))
+    for i, (row, r) in enumerate(zip(heights, report.results, strict=True)):
+        average = "-" if r.average is None else f"{r.average:.3f}"
+        offset = (i - (n - 1) / 2) * width
+        bars = axes.bar(x + offset, row, width, color=palette(i % palette.N),
+                        label=f"{r.name} (average {average})")  # fmt: skip
+        if slots <= LABELLED_SLOTS:  # counts on the bars, so that 1 secret shows
+            axes.bar_label(bars, [f"{h:,}" if h else "" for h in row], fontsize=7)
+    ranged = groups[-1][0] != groups[-1][1]
+    axes.set_xticks(x, labels, rotation=45 if ranged else 0, ha="right" if ranged else "center")
+    axes.set_xlabel("guesses needed" + (" (ranges grow geometrically)" if ranged else ""))
+    axes.set_ylabel("number of secrets")
+    secrets = report.results[0].secrets
+    which = f"a sample of {secrets:,}" if report.sample is not None else f"all {secrets:,}"
+    axes.set_title(f"{report.rules.spec}: {report.rules.describe()} ({which} secrets)")
+    figure.legend(loc="outside right upper")  # beside the bars, never over them
+    axes.grid(axis="y", alpha=0.3)
+    axes.set_axisbelow(True)
+    try:
+        figure.savefig(path, format=path.suffix.lower()[1:])
+    except OSError as error:
+        raise BullsCowsError(f"cannot write the chart to {str(path)!r}: {error}") from None
+
+
+__all__ = [
+    "BenchReport",
+    "Progress",
+    "Skipped",
+    "StrategyResult",
+    "chart_groups",
+    "check_plot_path",
+    "run_bench",
+    "sample_secrets",
+    "spread",
+]

@@ -1,0 +1,185 @@
+"""``bullscows bench``: how many guesses each strategy needs, over every secret of a variant."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from bullscows.bench import BenchReport, check_plot_path, run_bench, spread
+from bullscows.cli.common import variant_options
+from bullscows.errors import BullsCowsError
+from bullscows.outcomes import DEFAULT_MAX_GUESSES
+from bullscows.rules import Rules
+
+
+def _strategy_names(
+    ctx: click.Context, param: click.Parameter, names: tuple[str, ...]
+) -> list[str]:
+    """The names asked for, ``all`` (or none) standing for every registered strategy."""
+    from bullscows.strategies import STRATEGIES
+
+    if not names or "all" in names:
+        return list(STRATEGIES)
+    unknown = [name for name in names if name not in STRATEGIES]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown strategy {unknown[0]!r}; strategies: all, {', '.join(STRATEGIES)}"
+        )
+    return list(dict.fromkeys(names))
+
+
+def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """Checked before the run, so that a bad file name does not waste a long benchmark."""
+    if value is None:
+        return None
+    try:
+        path = check_plot_path(value)
+    except BullsCowsError as error:
+        raise click.BadParameter(str(error)) from None
+    if not path.parent.is_dir():
+        raise click.BadParameter(f"{value!r}: the folder {str(path.parent)!r} does not exist")
+    return path
+
+
+@click.command()
+@variant_options
+@click.option(
+    "--strategy",
+    "strategy_names",
+    multiple=True,
+    metavar="NAME",
+    callback=_strategy_names,
+    help="A strategy to measure (repeatable), or 'all' (the default).",
+)
+@click.option(
+    "--consistent-only", is_flag=True, help="Heuristics guess only codes that fit every reply."
+)
+@click.option(
+    "--sample", type=click.IntRange(min=1), metavar="N", help="Play N secrets drawn at random."
+)
+@click.option("--seed", type=int, help="Seed for the sample and for random strategies' games.")
+@click.option(
+    "--max-guesses",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_GUESSES,
+    show_default=True,
+    help="A game of a random strategy is given up (unsolved) after this many guesses.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Run on this many local processes.",
+)
+@click.option("--scheduler", metavar="ADDRESS", help="Run on the Dask cluster of this scheduler.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the figures as CSV.")
+@click.option(
+    "--plot",
+    metavar="FILE",
+    callback=_plot_path,
+    help="Also draw the distributions to FILE (.png or .svg).",
+)
+def bench(
+    rules: Rules,
+    strategy_names: list[str],
+    consistent_only: bool,
+    sample: int | None,
+    seed: int | None,
+    max_guesses: int,
+    jobs: int,
+    scheduler: str | None,
+    as_json: bool,
+    as_csv: bool,
+    plot: Path | None,
+) -> None:
+    """Measure strategies: total, average and worst number of guesses over every secret.
+
+    \b
+    bullscows bench --rules mm --strategy minimax --strategy simple
+    bullscows bench --rules bc --jobs 4 --plot bc.png
+    bullscows bench --rules bc5 --sample 500 --seed 1 --scheduler tcp://host:8786
+    """
+    if as_json and as_csv:
+        raise click.UsageError("give --json or --csv, not both")
+    if jobs > 1 and scheduler is not None:
+        raise click.UsageError("give --jobs or --scheduler, not both")
+    with _progress_bars() as progress:
+        report = run_bench(
+            rules, strategy_names, sample=sample, seed=seed, consistent_only=consistent_only,
+            max_guesses=max_guesses, jobs=jobs, scheduler=scheduler, progress=progress,
+        )  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    elif as_csv:
+        click.echo(report.to_csv(), nl=False)
+    else:
+        _print_table(report)
+    if plot is not None:
+        report.plot(plot)
+        click.echo(f"Chart written to {plot}", err=True)
+
+
+@contextmanager
+def _progress_bars() -> Iterator[Callable[[str, int, int], None]]:
+    """A progress callback drawing one bar per strategy on stderr (when it is a terminal)."""
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn())
+    bars = Progress(*columns, TimeElapsedColumn(), console=console, transient=True,
+                    disable=not console.is_terminal)  # fmt: skip
+    tasks: dict[str, TaskID] = {}
+
+    def update(label: str, done: int, total: int) -> None:
+        if label not in tasks:
+            tasks[label] = bars.add_task(label, total=total)
+        bars.update(tasks[label], completed=done)
+
+    with bars:
+        yield update
+
+
+def _print_table(report: BenchReport) -> None:
+    console = Console(highlight=False, markup=False, emoji=False)
+    rules = report.rules
+    secrets = report.results[0].secrets if report.results else rules.size
+    which = f"a sample of {secrets:,}" if report.sample is not None else f"all {secrets:,}"
+    seed = "" if report.seed is None else f", seed {report.seed}"
+    title = f"{rules.spec}: {rules.describe()} ({which} secrets{seed})"
+    table = Table(title=title, caption="distribution: guesses:secrets", box=None,
+                  pad_edge=False, header_style="bold underline")  # fmt: skip
+    unsolved = any(r.unsolved for r in report.results)
+    # In a narrow terminal the headers, names and distributions wrap at spaces.
+    words = [len(word) for r in report.results for word in r.name.split()]
+    table.add_column("strategy", min_width=max(words, default=8))
+    for name in ("total", "average", "worst", "at worst"):
+        table.add_column(name, justify="right")
+    table.add_column("distribution", min_width=12)
+    if unsolved:
+        table.add_column("unsolved", justify="right")
+    table.add_column("seconds", justify="right")
+    for r in report.results:
+        average = "-" if r.average is None else f"{r.average:.3f}"
+        row = [r.name, f"{r.total:,}", average, f"{r.worst:,}", f"{r.at_worst:,}", spread(r)]
+        table.add_row(*row, *([f"{r.unsolved:,}"] if unsolved else []), f"{r.seconds:.2f}")
+    if report.results:
+        wide = console.options.update_width(10_000)
+        if console.measure(table, options=wide).minimum > console.width:
+            table.collapse_padding = True  # one space between columns rather than cropping
+        console.print(table)
+    for skipped in report.skipped:
+        console.print(f"{skipped.name}: not played: {skipped.reason}")

@@ -1,0 +1,145 @@
+"""Hints: a strategy's next guess, and why, in terms of how it splits the codes still possible.
+
+A guess sorts the remaining codes into parts, one per reply it could get; the part that is left
+is the one of the reply actually given. A good guess leaves no large part.
+
+>>> from bullscows.strategies import get_strategy
+>>> hint = give_hint(Knowledge.start(Rules.parse("mm")), get_strategy("minimax"))
+>>> hint.guess, hint.largest, hint.count, hint.is_candidate
+(Code('1122', Rules.parse('mm')), 256, 13, True)
+>>> hint.parts[:2]
+((Feedback(bulls=0, cows=0), 256), (Feedback(bulls=0, cows=1), 256))
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from bullscows.codes import Code
+from bullscows.feedback import Feedback, counted
+from bullscows.knowledge import Knowledge, Step
+from bullscows.rules import Rules
+from bullscows.strategies import Strategy
+
+#: ``Hint.describe`` lists at most this many parts, largest first, so many to a line.
+PARTS_SHOWN = 6
+PARTS_PER_LINE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A guess and how its replies would split the ``remaining`` codes still possible.
+
+    ``parts`` pairs each reply the guess can get with how many of those codes give it, largest
+    part first (equal parts in reply order: fewer bulls, then fewer cows, first).
+    """
+
+    guess: Code
+    remaining: int
+    is_candidate: bool
+    parts: tuple[tuple[Feedback, int], ...]
+
+    @property
+    def largest(self) -> int:
+        """The most codes any reply could leave."""
+        return self.parts[0][1]
+
+    @property
+    def count(self) -> int:
+        """How many different replies the guess can get (non-empty parts)."""
+        return len(self.parts)
+
+    @property
+    def expected(self) -> float:
+        """How many codes the reply leaves on average, when every remaining code is as likely
+        to be the secret: the sum of the squared part sizes over ``remaining``.
+
+        >>> Hint(Code("0123"), 4, True, ((Feedback(0, 2), 3), (Feedback(4, 0), 1))).expected
+        2.5
+        """
+        return sum(n * n for _, n in self.parts) / self.remaining
+
+    def describe(self, style: str = "words") -> list[str]:
+        """Lines for a person, replies written in ``style`` (see ``feedback.STYLES``).
+
+        >>> hint = Hint(Code("0123"), 4, False, ((Feedback(0, 1), 3), (Feedback(0, 2), 1)))
+        >>> for line in hint.describe("bc"):
+        ...     print(line)
+        Try 0123; it cannot be the secret itself.
+          Of the 4 codes still possible, its reply would leave at most 3 (2.5 on average).
+          2 parts: 0B1C: 3; 0B2C: 1
+        """
+        if self.remaining == 1:
+            return [f"Try {self.guess}; it is the only code still possible."]
+        outcome = (
+            "it could be the secret" if self.is_candidate else "it cannot be the secret itself"
+        )
+        lines = [
+            f"Try {self.guess}; {outcome}.",
+            f"  Of the {counted(self.remaining, 'code')} still possible, its reply would leave "
+            f"at most {self.largest} ({self.expected:.1f} on average).",
+        ]
+        shown = [f"{reply.format(style)}: {n}" for reply, n in self.parts[:PARTS_SHOWN]]
+        head = f"  {counted(self.count, 'part')}: "
+        for start in range(0, len(shown), PARTS_PER_LINE):
+            lead = head if start == 0 else " " * len(head)
+            end = ";" if start + PARTS_PER_LINE < len(shown) else ""
+            lines.append(lead + "; ".join(shown[start : start + PARTS_PER_LINE]) + end)
+        if self.count > PARTS_SHOWN:
+            lines[-1] += f"; and {self.count - PARTS_SHOWN} more"
+        return lines
+
+
+def explain_guess(knowledge: Knowledge, guess: Code) -> Hint:
+    """How ``guess`` splits the codes ``knowledge`` still allows.
+
+    >>> rules = Rules.parse("bc")
+    >>> k = Knowledge.start(rules).after(Code("0123"), Feedback(0, 0))
+    >>> hint = explain_guess(k, Code("4567"))
+    >>> hint.remaining, hint.largest, hint.parts[0]
+    (360, 88, (Feedback(bulls=0, cows=3), 88))
+    """
+    if knowledge.is_contradictory:
+        raise ValueError("no code fits the replies so far; there is nothing to split")
+    rules: Rules = knowledge.rules
+    replies = knowledge.universe.score_row(guess.index, knowledge.candidates)
+    sizes = np.bincount(replies, minlength=rules.replies)
+    order = sorted(np.flatnonzero(sizes).tolist(), key=lambda r: (-int(sizes[r]), r))
+    parts = tuple((Feedback.from_index(r, rules.length), int(sizes[r])) for r in order)
+    is_candidate = bool(np.isin(guess.index, knowledge.candidates))
+    return Hint(guess, len(knowledge), is_candidate, parts)
+
+
+def give_hint(knowledge: Knowledge, strategy: Strategy, rng: random.Random | None = None) -> Hint:
+    """The guess ``strategy`` would make next, explained (see ``explain_guess``)."""
+    index = strategy.next_guess(knowledge, rng or random.Random())
+    return explain_guess(knowledge, knowledge.code(index))
+
+
+@dataclass
+class Advisor:
+    """Gives the hints of one game and counts them.
+
+    Asking again before the next guess gives the same hint again and does not count twice.
+
+    >>> from bullscows.strategies import get_strategy
+    >>> advisor = Advisor(get_strategy("simple"))
+    >>> k = Knowledge.start(Rules.parse("bc"))
+    >>> advisor.hint(k).guess == advisor.hint(k).guess, advisor.given
+    (True, 1)
+    """
+
+    strategy: Strategy
+    rng: random.Random = field(default_factory=random.Random)
+    given: int = field(default=0, init=False)
+    _hints: dict[tuple[Step, ...], Hint] = field(default_factory=dict, init=False, repr=False)
+
+    def hint(self, knowledge: Knowledge) -> Hint:
+        """The strategy's next guess for this position, explained."""
+        if knowledge.history not in self._hints:
+            self._hints[knowledge.history] = give_hint(knowledge, self.strategy, self.rng)
+            self.given += 1
+        return self._hints[knowledge.history]

@@ -1,0 +1,127 @@
+"""``bullscows bench``, run in-process."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from bullscows.cli import main
+from bullscows.strategies import STRATEGIES
+
+TWO = ("bench", "--rules", "mm", "--strategy", "minimax", "--strategy", "simple")
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), env={"COLUMNS": "200", "NO_COLOR": "1"})
+
+
+def row(lines: list[str], name: str) -> list[str]:
+    """The cells of a strategy's row (cells are two or more spaces apart)."""
+    line = next(line for line in lines if line.startswith(f"{name} "))
+    return re.split(r"\s{2,}", line.strip())
+
+
+def test_table() -> None:
+    result = run(*TWO)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "mm: 4 symbols of 1-6, repeats allowed (all 1,296 secrets)" in lines[0]
+    header = next(line for line in lines if "strategy" in line)
+    for column in ("total", "average", "worst", "at worst", "distribution", "seconds"):
+        assert column in header
+    minimax = row(lines, "minimax")
+    assert minimax[:6] == ["minimax", "5,801", "4.476", "5", "694", "1:1 2:6 3:62 4:533 5:694"]
+    assert float(minimax[6]) >= 0
+    assert row(lines, "simple")[:2] == ["simple", "7,471"]
+    assert "Traceback" not in result.output
+
+
+def test_json() -> None:
+    result = run(*TWO, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rules"] == "mm"
+    minimax, simple = data["strategies"]
+    fields = {"name", "total", "average", "worst", "at_worst", "distribution", "secrets"}
+    assert fields | {"unsolved", "seconds"} <= set(minimax)
+    assert (minimax["name"], minimax["total"], minimax["worst"], minimax["at_worst"]) == (
+        "minimax",
+        5801,
+        5,
+        694,
+    )
+    assert minimax["distribution"] == {"1": 1, "2": 6, "3": 62, "4": 533, "5": 694}
+    assert (simple["name"], simple["secrets"]) == ("simple", 1296)
+
+
+def test_csv() -> None:
+    result = run(*TWO, "--csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [(row["name"], row["total"]) for row in rows] == [
+        ("minimax", "5801"),
+        ("simple", "7471"),
+    ]
+
+
+def test_all_strategies_on_a_tiny_variant_as_json() -> None:
+    result = run("bench", "--rules", "p3c4n", "--strategy", "all", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    names = [s["name"] for s in data["strategies"]] + [s["name"] for s in data["skipped"]]
+    assert sorted(names) == sorted(STRATEGIES)
+    assert all(s["secrets"] == 24 for s in data["strategies"])
+
+
+def test_sample_and_seed_are_reproducible() -> None:
+    args = ("bench", "--rules", "mm", "--strategy", "random-consistent", "--sample", "40")
+    first = json.loads(run(*args, "--seed", "5", "--json").stdout)
+    again = json.loads(run(*args, "--seed", "5", "--json").stdout)
+    assert first["strategies"][0]["distribution"] == again["strategies"][0]["distribution"]
+    assert first["sample"] == 40 and first["strategies"][0]["secrets"] == 40
+
+
+def test_plot(tmp_path: Path) -> None:
+    path = tmp_path / "out.png"
+    result = run(*TWO, "--plot", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "5,801" in result.stdout
+    assert str(path) in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("options", "quoted"),
+    [
+        (["--strategy", "knuth"], "'knuth'"),
+        (["--strategy", "minimax", "--plot", "out.txt"], "'out.txt'"),
+        (["--strategy", "minimax", "--plot", "no/such/folder/out.png"], "'no/such/folder'"),
+        (["--strategy", "minimax", "--json", "--csv"], "--json or --csv"),
+        (["--strategy", "minimax", "--jobs", "2", "--scheduler", "tcp://x:1"], "not both"),
+        (["--jobs", "0"], "--jobs"),
+        (["--sample", "0"], "--sample"),
+        (["--rules", "zz"], "'zz'"),
+    ],
+)
+def test_bad_options_exit_2(options: list[str], quoted: str) -> None:
+    result = run("bench", "--rules", "p3c4n", *options)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1 and quoted in errors[0], result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_help() -> None:
+    result = run("bench", "--help")
+    assert result.exit_code == 0
+    for option in ("--strategy", "--consistent-only", "--sample", "--seed", "--max-guesses"):
+        assert option in result.stdout
+    for option in ("--jobs", "--scheduler", "--json", "--csv", "--plot", "--rules"):
+        assert option in result.stdout
