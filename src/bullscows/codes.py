@@ -50,6 +50,22 @@ class Code:
             )
         return cls("".join(rules.symbols[d] for d in digits), rules)
 
+    @classmethod
+    def of_index(cls, index: int, rules: Rules) -> Code:
+        """The code at ``index`` in the variant's order, built without parsing its text.
+
+        >>> Code.of_index(5039, Rules.parse("bc"))
+        Code('9876')
+        """
+        from bullscows.universe import universe
+
+        digits = tuple(int(d) for d in universe(rules).codes[index])
+        code = object.__new__(cls)
+        object.__setattr__(code, "text", "".join(rules.symbols[d] for d in digits))
+        object.__setattr__(code, "rules", rules)
+        object.__setattr__(code, "digits", digits)
+        return code
+
     @property
     def index(self) -> int:
         """The code's position in the variant's order (its universe index)."""

@@ -93,7 +93,8 @@ class Knowledge:
         return [self.code(int(i)) for i in chosen]
 
     def code(self, index: int) -> Code:
-        return Code(self.universe.text(index), self.rules)
+        """The code at universe ``index``."""
+        return Code.of_index(index, self.rules)
 
     def explain(self) -> Contradiction:
         """Why no code fits (see ``explain_contradiction``)."""

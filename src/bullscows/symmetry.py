@@ -74,14 +74,24 @@ def guess_classes(knowledge: Knowledge) -> IndexArray:
     if not knowledge.history:
         opening = opening_representatives(rules)
         return universe.all() if opening is None else opening
-    guesses = tuple(sorted({step.guess.digits for step in knowledge.history}))
-    group = _history_group(rules, guesses)
-    unguessed = _free_symbols(rules, guesses)
-    if not group and all(len(g) < 2 for g in unguessed):
-        return universe.all()
-    if not group:
+    played = tuple(step.guess.digits for step in knowledge.history)
+    unguessed = _free_symbols(rules, frozenset(d for g in played for d in g))
+    if not _has_symmetry(rules, played):
+        if all(len(g) < 2 for g in unguessed):
+            return universe.all()
         return _relabelling_classes(rules, unguessed)
-    return _group_classes(rules, guesses)
+    return _group_classes(rules, tuple(sorted(set(played))))
+
+
+@lru_cache(maxsize=8192)
+def _has_symmetry(rules: Rules, played: tuple[Digits, ...]) -> bool:
+    """Whether some symmetry other than relabelling free symbols fixes every guess played.
+
+    More guesses only remove symmetries, so once a prefix has none, no longer history has.
+    """
+    if len(played) > 1 and not _has_symmetry(rules, played[:-1]):
+        return False
+    return bool(_history_group(rules, tuple(sorted(set(played)))))
 
 
 def _signature(rules: Rules, symbol: int) -> tuple[int, ...]:
@@ -89,9 +99,9 @@ def _signature(rules: Rules, symbol: int) -> tuple[int, ...]:
     return tuple(i for i in range(rules.length) if s in rules.allowed_at(i))
 
 
-def _free_symbols(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[tuple[int, ...], ...]:
-    """Never-guessed symbols, grouped by the positions that allow them."""
-    used = {d for g in guesses for d in g}
+@lru_cache(maxsize=1024)
+def _free_symbols(rules: Rules, used: frozenset[int]) -> tuple[tuple[int, ...], ...]:
+    """Never-guessed symbols (not in ``used``), grouped by the positions that allow them."""
     groups: dict[tuple[int, ...], list[int]] = {}
     for symbol in range(len(rules.symbols)):
         if symbol not in used:
@@ -174,4 +184,5 @@ def _relabelling_classes(rules: Rules, free: tuple[tuple[int, ...], ...]) -> Ind
 
 @lru_cache(maxsize=256)
 def _group_classes(rules: Rules, guesses: tuple[Digits, ...]) -> IndexArray:
-    return _class_minima(rules, _history_group(rules, guesses), _free_symbols(rules, guesses))
+    used = frozenset(d for g in guesses for d in g)
+    return _class_minima(rules, _history_group(rules, guesses), _free_symbols(rules, used))

@@ -35,6 +35,8 @@ class Universe:
         self.codes = enumerate_codes(rules)
         self.keys = code_keys(self.codes, len(rules.symbols))
         self.pos_masks, self.sym_masks = build_masks(self.codes, rules)
+        self._all = np.arange(len(self.codes), dtype=np.int64)
+        self._all.flags.writeable = False
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -72,8 +74,8 @@ class Universe:
         return "".join(self.rules.symbols[d] for d in self.codes[index])
 
     def all(self) -> IndexArray:
-        """Every index, in order."""
-        return np.arange(len(self.codes), dtype=np.int64)
+        """Every index, in order (a shared read-only array)."""
+        return self._all
 
     # --- scoring ------------------------------------------------------------------------
     def score_matrix(self, rows: IndexArray, cols: IndexArray) -> ReplyArray:

@@ -87,13 +87,54 @@ HEURISTICS = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}
 #: ``n log2 n`` is summed in fixed point with this scale, so equal entropies tie exactly.
 ENTROPY_SCALE = 2.0**32
 _LANES = 4
-_MAX_SLOTS = 128  # (length + 1) ** 2 for length 10 is 121
+_FEW = 64
 
 
 @njit(cache=True, inline="always")
-def _tally(buf, slots, row):
-    lanes = np.zeros((_LANES, _MAX_SLOTS), dtype=np.int64)
+def _tally_cost(buf, slots, row, lanes, heuristic, nlogn):
+    """Fill ``row`` with the part sizes and return the heuristic's cost (0 if ``heuristic < 0``)."""
+    if buf.shape[0] >= _FEW:
+        _tally(buf, slots, row, lanes)
+        return _cost(row, heuristic, nlogn) if heuristic >= 0 else 0
+    # Few candidates: one histogram, and the cost kept up to date as each part grows, rather
+    # than summed over every reply slot afterwards. ``row`` comes in all zero (see below).
+    cost = 0
+    if heuristic == 0:
+        for b in buf:
+            row[b] += 1
+            cost = max(cost, row[b])
+    elif heuristic == 1:
+        for b in buf:
+            cost += 2 * row[b] + 1
+            row[b] += 1
+    elif heuristic == 2:
+        for b in buf:
+            cost += nlogn[row[b] + 1] - nlogn[row[b]]
+            row[b] += 1
+    elif heuristic == 3:
+        for b in buf:
+            if row[b] == 0:
+                cost -= 1
+            row[b] += 1
+    else:
+        for b in buf:
+            row[b] += 1
+    return cost
+
+
+@njit(cache=True, inline="always")
+def _clear(buf, row):
+    """Zero the parts ``_tally_cost`` filled: cheaper than zeroing every slot when few are."""
+    if buf.shape[0] >= _FEW:
+        return
+    for b in buf:
+        row[b] = 0
+
+
+@njit(cache=True, inline="always")
+def _tally(buf, slots, row, lanes):
     m = buf.shape[0]
+    lanes[:, :slots] = 0
     j = 0
     while j + _LANES <= m:
         lanes[0, buf[j]] += 1
@@ -140,14 +181,16 @@ def _partition_block_1(
     pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, start, stop
 ):
     buf = np.empty(pos_c.shape[0], dtype=np.uint8)
-    row = np.empty(slots, dtype=np.int64)
+    row = np.zeros(slots, dtype=np.int64)
+    lanes = np.empty((_LANES, slots), dtype=np.int64)
     for i in range(start, stop):
         _replies_1(pos_g[i], sym_g[i], pos_c, sym_c, length, buf)
-        _tally(buf, slots, row)
+        cost = _tally_cost(buf, slots, row, lanes, heuristic, nlogn)
         if heuristic < 0:
             sizes[i, :] = row
         else:
-            costs[i] = _cost(row, heuristic, nlogn)
+            costs[i] = cost
+        _clear(buf, row)
 
 
 @njit(cache=True)
@@ -155,14 +198,16 @@ def _partition_block_words(
     pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, start, stop
 ):
     buf = np.empty(pos_c.shape[0], dtype=np.uint8)
-    row = np.empty(slots, dtype=np.int64)
+    row = np.zeros(slots, dtype=np.int64)
+    lanes = np.empty((_LANES, slots), dtype=np.int64)
     for i in range(start, stop):
         _replies_words(pos_g, sym_g, i, pos_c, sym_c, length, buf)
-        _tally(buf, slots, row)
+        cost = _tally_cost(buf, slots, row, lanes, heuristic, nlogn)
         if heuristic < 0:
             sizes[i, :] = row
         else:
-            costs[i] = _cost(row, heuristic, nlogn)
+            costs[i] = cost
+        _clear(buf, row)
 
 
 @njit(cache=True, parallel=True)
@@ -261,6 +306,83 @@ def _partitions(
 
 _NO_TABLE = np.zeros(1, dtype=np.int64)
 
+# Few candidates: a part's size is also how many candidates share each one's reply, so every
+# cost is a sum or maximum of those multiplicities (expected size: their sum; minimax: their
+# maximum; entropy: the sum of their logarithms; most parts: how many replies come first).
+# Counting them compares replies pairwise, across a strip of guesses at a time: loops of byte
+# comparisons that vectorise, where a histogram per guess would not.
+
+#: The pairwise kernel serves nodes with at most this many candidates.
+PAIRWISE_MAX = 48
+_STRIP = 512
+
+
+@njit(cache=True)
+def _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, start, stop):
+    m = pos_c.shape[0]
+    replies = np.empty((m, _STRIP), dtype=np.uint8)
+    shared = np.empty((m, _STRIP), dtype=np.uint8)
+    for first in range(start, stop, _STRIP):
+        width = min(_STRIP, stop - first)
+        for j in range(m):
+            p, s = pos_c[j], sym_c[j]
+            for i in range(width):
+                g = first + i
+                replies[j, i] = length * _popcount(pos_g[g] & p) + _popcount(sym_g[g] & s)
+        for j in range(m):
+            # shared[j] counts the candidates with j's reply: all of them, or (most parts)
+            # only those before j, so that zero marks the first of each part.
+            others = j if heuristic == 3 else m
+            rj, sj = replies[j], shared[j]
+            for i in range(width):
+                sj[i] = 0
+            for k in range(others):
+                rk = replies[k]
+                for i in range(width):
+                    sj[i] += np.uint8(1) if rj[i] == rk[i] else np.uint8(0)
+        total = costs[first : first + width]
+        total[:] = 0
+        for j in range(m):
+            sj = shared[j]
+            if heuristic == 0:
+                for i in range(width):
+                    total[i] = max(total[i], sj[i])
+            elif heuristic == 1:
+                for i in range(width):
+                    total[i] += sj[i]
+            elif heuristic == 2:
+                for i in range(width):
+                    total[i] += logs[sj[i]]
+            else:
+                for i in range(width):
+                    total[i] -= 1 if sj[i] == 0 else 0
+
+
+@njit(cache=True, parallel=True)
+def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, chunks):
+    n = pos_g.shape[0]
+    for c in prange(chunks):
+        _pairwise_block_1(
+            pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs,
+            c * n // chunks, (c + 1) * n // chunks,
+        )  # fmt: skip
+
+
+def _pairwise_costs(
+    pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, heuristic: int
+) -> npt.NDArray[np.int64]:
+    pos_g, sym_g, pos_c, sym_c = (
+        np.ascontiguousarray(m[:, 0]) for m in (pos_g, sym_g, pos_c, sym_c)
+    )
+    logs = log_table(pos_c.shape[0])
+    costs = np.zeros(pos_g.shape[0], dtype=np.int64)
+    chunks = _chunks(pos_g.shape[0], pos_c.shape[0] ** 2 // 8 + 1)
+    if chunks:
+        _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, chunks)
+    else:
+        _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, 0, len(costs))
+    return costs
+
 
 def partition_sizes(
     pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, slots: int
@@ -271,12 +393,17 @@ def partition_sizes(
     return sizes
 
 
-def nlogn_table(largest: int) -> npt.NDArray[np.int64]:
-    """``round(n * log2(n) * ENTROPY_SCALE)`` for n = 0 .. largest."""
+def log_table(largest: int) -> npt.NDArray[np.int64]:
+    """``round(log2(n) * ENTROPY_SCALE)`` for n = 0 .. largest (0 for n = 0)."""
     n = np.arange(largest + 1, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.where(n > 0, n * np.log2(np.maximum(n, 1)), 0.0)
-    return np.round(values * ENTROPY_SCALE).astype(np.int64)
+    return np.round(np.log2(np.maximum(n, 1)) * ENTROPY_SCALE).astype(np.int64)
+
+
+def nlogn_table(largest: int) -> npt.NDArray[np.int64]:
+    """``n * log_table(n)``: a part of n codes adds this to the entropy cost; summed over the
+    codes rather than the parts (each adds ``log_table`` of its part's size), it is the same
+    integer, so both kernels' costs tie exactly."""
+    return np.arange(largest + 1, dtype=np.int64) * log_table(largest)
 
 
 def guess_costs(
@@ -284,6 +411,8 @@ def guess_costs(
 ) -> npt.NDArray[np.int64]:
     """The heuristic's cost (lower is better) of each guess against the candidates."""
     number = HEURISTICS[heuristic]
+    if pos_c.shape[0] <= PAIRWISE_MAX and _one_word(pos_g, sym_g):
+        return _pairwise_costs(pos_g, sym_g, pos_c, sym_c, length, number)
     nlogn = nlogn_table(pos_c.shape[0]) if number == 2 else _NO_TABLE
     costs = np.zeros(pos_g.shape[0], dtype=np.int64)
     dummy = np.zeros((1, 1), dtype=np.int64)

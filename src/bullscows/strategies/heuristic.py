@@ -20,12 +20,15 @@ mm, logik, ...) reaches the budget; 6 distinct digits of 10, or 5 digits with re
 from __future__ import annotations
 
 import random
+from functools import cache
 from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
+from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
+from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray
@@ -46,6 +49,38 @@ def guesses_to_score(knowledge: Knowledge, consistent_only: bool = False) -> Ind
         return guesses[knowledge.is_candidate[guesses]]
     room = max(1, PAIR_BUDGET // len(candidates))
     return candidates[:: -(-len(candidates) // room)]
+
+
+#: Nodes with at most this many candidates look for a guess at the lowest possible cost first.
+FEW_CANDIDATES = 1000
+#: The first block of guesses scanned for one at the lowest possible cost (blocks then double).
+FIRST_BLOCK = 512
+
+
+@cache
+def reply_count(rules: Rules) -> int:
+    """How many replies the variant allows (at least as many as any guess can get)."""
+    n = rules.length
+    return sum(
+        Feedback(b, c).problem(rules) is None for b in range(n + 1) for c in range(n + 1 - b)
+    )
+
+
+def lowest_cost(heuristic: str, candidates: int, replies: int) -> int:
+    """The cost of the most even split of ``candidates`` codes over ``replies`` replies: no
+    guess costs less (all four costs are convex or monotone in the part sizes)."""
+    from bullscows._kernels.compiled import nlogn_table
+
+    parts = min(candidates, replies)
+    q, r = divmod(candidates, parts)
+    if heuristic == "minimax":
+        return q + (1 if r else 0)
+    if heuristic == "expected-size":
+        return r * (q + 1) ** 2 + (parts - r) * q**2
+    if heuristic == "entropy":
+        table = nlogn_table(q + 1)
+        return int(r * table[q + 1] + (parts - r) * table[q])
+    return -parts
 
 
 def best_guess(
@@ -72,16 +107,26 @@ class PartitionHeuristic(Strategy):
 
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         universe, candidates = knowledge.universe, knowledge.candidates
-        if len(candidates) <= knowledge.rules.replies:
-            # A candidate that leaves at most one code per reply cannot be beaten or tied by
-            # a non-candidate; the lowest such candidate is the rule's choice.
-            worst = universe.guess_costs(candidates, candidates, "minimax")
-            perfect = np.flatnonzero(worst == 1)
-            if len(perfect):
-                return int(candidates[perfect[0]])
         guesses = guesses_to_score(knowledge, self.consistent_only)
-        cost = universe.guess_costs(guesses, candidates, self.heuristic)
-        return best_guess(guesses, cost, knowledge.is_candidate)
+        if len(candidates) > FEW_CANDIDATES:
+            cost = universe.guess_costs(guesses, candidates, self.heuristic)
+            return best_guess(guesses, cost, knowledge.is_candidate)
+        # No guess can cost less than an even split over every reply the variant has. A
+        # candidate at that bound wins outright; failing one, the first guess found at the
+        # bound wins, so the scan stops there.
+        bound = lowest_cost(self.heuristic, len(candidates), reply_count(knowledge.rules))
+        own = universe.guess_costs(candidates, candidates, self.heuristic)
+        if own.min() == bound:
+            return int(candidates[np.flatnonzero(own == bound)[0]])
+        costs = []
+        start, block = 0, FIRST_BLOCK
+        while start < len(guesses):
+            cost = universe.guess_costs(guesses[start : start + block], candidates, self.heuristic)
+            costs.append(cost)
+            if cost.min() == bound:
+                return int(guesses[start + np.flatnonzero(cost == bound)[0]])
+            start, block = start + block, block * 2
+        return best_guess(guesses, np.concatenate(costs), knowledge.is_candidate)
 
     def __repr__(self) -> str:
         options = ", consistent_only=True" if self.consistent_only else ""
