@@ -35,6 +35,10 @@ class Universe:
         self.codes = enumerate_codes(rules)
         self.keys = code_keys(self.codes, len(rules.symbols))
         self.pos_masks, self.sym_masks = build_masks(self.codes, rules)
+        # What the kernels take: one-word masks (every classic variant) as flat arrays.
+        one_word = self.pos_masks.shape[1] == 1 and self.sym_masks.shape[1] == 1
+        self._pos = np.ascontiguousarray(self.pos_masks[:, 0]) if one_word else self.pos_masks
+        self._sym = np.ascontiguousarray(self.sym_masks[:, 0]) if one_word else self.sym_masks
         self._all = np.arange(len(self.codes), dtype=np.int64)
         self._all.flags.writeable = False
 
@@ -86,8 +90,8 @@ class Universe:
         out = np.empty((len(rows), len(cols)), dtype=np.uint8)
         if out.size:
             compiled.score_matrix(
-                self.pos_masks[rows], self.sym_masks[rows],
-                self.pos_masks[cols], self.sym_masks[cols],
+                self._pos[rows], self._sym[rows],
+                self._pos[cols], self._sym[cols],
                 self.length, out,
             )  # fmt: skip
         return out
@@ -106,8 +110,8 @@ class Universe:
         if len(guesses) == 0:
             return np.zeros((0, self.rules.replies), dtype=np.int64)
         return compiled.partition_sizes(
-            self.pos_masks[guesses], self.sym_masks[guesses],
-            self.pos_masks[candidates], self.sym_masks[candidates],
+            self._pos[guesses], self._sym[guesses],
+            self._pos[candidates], self._sym[candidates],
             self.length, self.rules.replies,
         )  # fmt: skip
 
@@ -122,9 +126,9 @@ class Universe:
             return np.zeros(0, dtype=np.int64)
         every = len(guesses) == len(self.codes)  # then guesses is every index, in order
         return compiled.guess_costs(
-            self.pos_masks if every else self.pos_masks[guesses],
-            self.sym_masks if every else self.sym_masks[guesses],
-            self.pos_masks[candidates], self.sym_masks[candidates],
+            self._pos if every else self._pos[guesses],
+            self._sym if every else self._sym[guesses],
+            self._pos[candidates], self._sym[candidates],
             self.length, self.rules.replies, heuristic,
         )  # fmt: skip
 

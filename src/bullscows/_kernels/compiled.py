@@ -11,6 +11,8 @@ The reply index ``bulls * (length + 1) + cows`` is then ``length * bulls + commo
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numba
 import numpy as np
 import numpy.typing as npt
@@ -252,7 +254,12 @@ Masks = npt.NDArray[np.uint64]
 
 
 def _one_word(*masks: Masks) -> bool:
-    return all(m.shape[1] == 1 for m in masks)
+    """Masks are given as rows of words, or (one word each) as a flat array."""
+    return all(m.ndim == 1 or m.shape[1] == 1 for m in masks)
+
+
+def _flat(masks: Masks) -> Masks:
+    return masks if masks.ndim == 1 else np.ascontiguousarray(masks[:, 0])
 
 
 def score_matrix(
@@ -262,8 +269,8 @@ def score_matrix(
     chunks, rows = _chunks(pos_a.shape[0], pos_b.shape[0]), pos_a.shape[0]
     if _one_word(pos_a, sym_a):
         args = (
-            np.ascontiguousarray(pos_a[:, 0]), np.ascontiguousarray(sym_a[:, 0]),
-            np.ascontiguousarray(pos_b[:, 0]), np.ascontiguousarray(sym_b[:, 0]),
+            _flat(pos_a), _flat(sym_a),
+            _flat(pos_b), _flat(sym_b),
             length, out,
         )  # fmt: skip
         if chunks:
@@ -283,9 +290,7 @@ def _partitions(
 ) -> None:  # fmt: skip
     chunks, rows = _chunks(pos_g.shape[0], pos_c.shape[0]), pos_g.shape[0]
     if _one_word(pos_g, sym_g):
-        pos_g, sym_g, pos_c, sym_c = (
-            np.ascontiguousarray(m[:, 0]) for m in (pos_g, sym_g, pos_c, sym_c)
-        )
+        pos_g, sym_g, pos_c, sym_c = (_flat(m) for m in (pos_g, sym_g, pos_c, sym_c))
         if chunks:
             _partition_parallel_1(
                 pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, chunks
@@ -371,9 +376,7 @@ def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, co
 def _pairwise_costs(
     pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, heuristic: int
 ) -> npt.NDArray[np.int64]:
-    pos_g, sym_g, pos_c, sym_c = (
-        np.ascontiguousarray(m[:, 0]) for m in (pos_g, sym_g, pos_c, sym_c)
-    )
+    pos_g, sym_g, pos_c, sym_c = (_flat(m) for m in (pos_g, sym_g, pos_c, sym_c))
     logs = log_table(pos_c.shape[0])
     costs = np.zeros(pos_g.shape[0], dtype=np.int64)
     chunks = _chunks(pos_g.shape[0], pos_c.shape[0] ** 2 // 8 + 1)
@@ -393,17 +396,23 @@ def partition_sizes(
     return sizes
 
 
+@lru_cache(maxsize=64)
 def log_table(largest: int) -> npt.NDArray[np.int64]:
-    """``round(log2(n) * ENTROPY_SCALE)`` for n = 0 .. largest (0 for n = 0)."""
+    """``round(log2(n) * ENTROPY_SCALE)`` for n = 0 .. largest (0 for n = 0); read-only."""
     n = np.arange(largest + 1, dtype=np.float64)
-    return np.round(np.log2(np.maximum(n, 1)) * ENTROPY_SCALE).astype(np.int64)
+    table = np.round(np.log2(np.maximum(n, 1)) * ENTROPY_SCALE).astype(np.int64)
+    table.flags.writeable = False
+    return table
 
 
+@lru_cache(maxsize=64)
 def nlogn_table(largest: int) -> npt.NDArray[np.int64]:
     """``n * log_table(n)``: a part of n codes adds this to the entropy cost; summed over the
     codes rather than the parts (each adds ``log_table`` of its part's size), it is the same
     integer, so both kernels' costs tie exactly."""
-    return np.arange(largest + 1, dtype=np.int64) * log_table(largest)
+    table = np.arange(largest + 1, dtype=np.int64) * log_table(largest)
+    table.flags.writeable = False
+    return table
 
 
 def guess_costs(
