@@ -211,7 +211,7 @@ def test_an_unknown_or_unfit_strategy_is_a_usage_error(spawn: Spawn) -> None:
     game.expect_text("unknown strategy 'psychic'")
     assert game.finish() == 2
     game = spawn("play", "--rules", "mm", "--hint", "--strategy", "cows")
-    game.expect_text("--strategy cows: cows needs codes without repeated symbols")
+    game.expect_text("Invalid value for --strategy: cows needs codes without repeated symbols")
     assert game.finish() == 2
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 from click.testing import CliRunner, Result
 
-from bullscows import Rules
+from bullscows import Code, Rules, score
 from bullscows.cli import main
 
 from .conftest import (
@@ -332,3 +332,32 @@ def test_interactive_unknown_strategy_is_a_usage_error(spawn: Spawn) -> None:
     game = spawn("solve", "--strategy", "clairvoyant")
     game.expect_text("unknown strategy 'clairvoyant'")
     assert game.finish() == 2
+
+
+def test_consistent_only_and_unfit_strategies() -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["solve", "--plain", "--rules", "mm", "--strategy", "cows"])
+    assert result.exit_code == 2
+    assert "cows needs codes without repeated symbols" in result.output
+    secret = Code("3456", Rules.parse("mm"))
+    replies = []
+    guesses: list[str] = []
+    # Drive a consistent-only entropy game: every guess after the first must fit the replies.
+    for _ in range(8):
+        result = runner.invoke(
+            main,
+            ["solve", "--plain", "--rules", "mm", "--strategy", "entropy", "--consistent-only"],
+            input="".join(r + "\n" for r in replies),
+        )
+        guesses = result.stdout.split()
+        last = Code(guesses[-1], Rules.parse("mm"))
+        reply = score(secret, last)
+        if reply.bulls == 4:
+            break
+        replies.append(f"{reply.bulls} {reply.cows}")
+    assert guesses[-1] == "3456"
+    for i, guess in enumerate(guesses[1:], 1):
+        code = Code(guess, Rules.parse("mm"))
+        for earlier, reply in zip(guesses[:i], replies[:i], strict=True):
+            got = score(code, Code(earlier, Rules.parse("mm")))
+            assert f"{got.bulls} {got.cows}" == reply

@@ -90,23 +90,44 @@ def build_rules(
         raise click.UsageError(str(error)) from None
 
 
-def _strategy_named(ctx: click.Context, param: click.Parameter, name: str) -> Any:
-    from bullscows.strategies import get_strategy
+def strategy_option(function: F) -> F:
+    """``--strategy`` and ``--consistent-only``: the command receives the ``Strategy`` itself.
 
-    try:
-        return get_strategy(name)
-    except BullsCowsError as error:
-        raise click.BadParameter(str(error)) from None
+    An unknown name, or a strategy that cannot play the variant, is a usage error (exit 2).
+    """
+    options = [
+        click.option(
+            "--strategy",
+            default="minimax",
+            show_default=True,
+            help="How the computer guesses (`bullscows strategies` lists them).",
+        ),
+        click.option(
+            "--consistent-only",
+            is_flag=True,
+            help="Heuristic strategies guess only codes that could be the secret.",
+        ),
+    ]
 
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from bullscows.strategies import get_strategy
 
-#: ``--strategy``: the command receives the ``Strategy`` itself; an unknown name exits 2.
-strategy_option = click.option(
-    "--strategy",
-    default="minimax",
-    show_default=True,
-    callback=_strategy_named,
-    help="How the computer guesses (`bullscows strategies` lists them).",
-)
+        name, consistent_only = kwargs.pop("strategy"), kwargs.pop("consistent_only")
+        try:
+            strategy = get_strategy(name, consistent_only=consistent_only)
+        except BullsCowsError as error:
+            raise click.BadParameter(str(error), param_hint="--strategy") from None
+        rules = kwargs.get("rules")
+        problem = strategy.problem(rules) if rules is not None else None
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="--strategy")
+        kwargs["strategy"] = strategy
+        return function(*args, **kwargs)
+
+    for option in reversed(options):
+        wrapper = option(wrapper)
+    return wrapper  # type: ignore[return-value]
 
 
 def play_options(function: F) -> F:

@@ -12,7 +12,7 @@ from bullscows.feedback import counted
 from bullscows.hints import Advisor
 from bullscows.rules import Rules
 from bullscows.sessions import Adversary, Codemaker
-from bullscows.strategies import Strategy, get_strategy
+from bullscows.strategies import Strategy
 
 
 @click.command()
@@ -25,11 +25,6 @@ from bullscows.strategies import Strategy, get_strategy
 )
 @strategy_option
 @click.option(
-    "--consistent-only",
-    is_flag=True,
-    help="With --hint: propose only codes that could be the secret.",
-)
-@click.option(
     "--adversary",
     is_flag=True,
     help="The computer picks no secret: each reply keeps as many codes possible as it can.",
@@ -40,7 +35,6 @@ def play(
     reply_style: str,
     hint: bool,
     strategy: Strategy,
-    consistent_only: bool,
     adversary: bool,
 ) -> None:
     """Break the computer's secret code.
@@ -48,11 +42,6 @@ def play(
     Type a guess at each prompt; 'history' shows your guesses, 'hint' (with --hint) proposes
     one and says why, 'quit' gives up and reveals the secret.
     """
-    if consistent_only:
-        strategy = get_strategy(strategy.name, consistent_only=True)
-    problem = strategy.problem(rules) if hint else None
-    if problem is not None:
-        raise click.UsageError(f"--strategy {strategy.name}: {problem}")
     terminal = Terminal()
     game = Adversary(rules, rng=rng) if adversary else Codemaker(rules, rng=rng)
     advisor = Advisor(strategy, rng) if hint else None
