@@ -14,7 +14,7 @@ from bullscows._kernels import reference
 from bullscows.errors import RulesError
 from bullscows.feedback import Feedback
 from bullscows.rules import DEFAULT_ALPHABET, Rules
-from bullscows.universe import Universe
+from bullscows.universe import Universe, universe
 
 MAX_SIZE = 20_000
 SAMPLE = 40
@@ -167,3 +167,40 @@ def test_filtering_never_drops_the_secret(rules: Rules, data: st.DataObject) -> 
         for code in gone[:SAMPLE]:
             assert Feedback(*reference.score(u.codes[guess], u.codes[code])) != reply
         candidates = kept
+
+
+def test_warm_up_compiles_every_kernel_a_game_uses() -> None:
+    from bullscows._kernels import compiled
+
+    compiled.warm_up()
+    for kernel in (
+        compiled._score_block_1,
+        compiled._score_parallel_1,
+        compiled._partition_block_1,
+        compiled._partition_parallel_1,
+        compiled._pairwise_block_1,
+        compiled._pairwise_parallel_1,
+        compiled._canonical_block,
+        compiled._canonical_parallel,
+    ):
+        assert kernel.signatures, kernel
+
+
+def test_serial_and_parallel_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bullscows._kernels import compiled
+
+    u = universe(Rules.parse("bc"))
+    guesses, candidates = u.all()[::7], u.all()[::3]
+    results = []
+    for threshold in (0, 1 << 62):  # everything parallel, then everything serial
+        monkeypatch.setattr(compiled, "SERIAL_PAIRS", threshold)
+        results.append(
+            (
+                u.score_matrix(guesses, candidates),
+                u.partition_sizes(guesses, candidates),
+                u.guess_costs(guesses, candidates[:20], "entropy"),
+                u.guess_costs(guesses, candidates, "most-parts"),
+            )
+        )
+    for parallel, serial in zip(*results, strict=True):
+        assert np.array_equal(parallel, serial)

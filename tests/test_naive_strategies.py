@@ -291,6 +291,6 @@ def test_solve_plain_with_each(args: list[str], rules: Rules, secret: str) -> No
 
 def test_solve_plain_cows_refuses_mastermind() -> None:
     result = CliRunner().invoke(main, ["solve", "--plain", "--strategy", "cows", "--rules", "mm"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a strategy unfit for the variant is a usage error
     assert "cows needs codes without repeated symbols" in result.stderr
     assert "Traceback" not in result.output

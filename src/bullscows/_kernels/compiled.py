@@ -11,7 +11,9 @@ The reply index ``bulls * (length + 1) + cows`` is then ``length * bulls + commo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import numba
 import numpy as np
@@ -60,24 +62,6 @@ def _score_block_words(pos_a, sym_a, pos_b, sym_b, length, out, start, stop):
     for i in range(start, stop):
         for j in range(pos_b.shape[0]):
             out[i, j] = _index_words(pos_a, sym_a, i, pos_b, sym_b, j, length)
-
-
-@njit(cache=True, parallel=True)
-def _score_parallel_1(pos_a, sym_a, pos_b, sym_b, length, out, chunks):
-    n = pos_a.shape[0]
-    for c in prange(chunks):
-        _score_block_1(
-            pos_a, sym_a, pos_b, sym_b, length, out, c * n // chunks, (c + 1) * n // chunks
-        )
-
-
-@njit(cache=True, parallel=True)
-def _score_parallel_words(pos_a, sym_a, pos_b, sym_b, length, out, chunks):
-    n = pos_a.shape[0]
-    for c in prange(chunks):
-        _score_block_words(
-            pos_a, sym_a, pos_b, sym_b, length, out, c * n // chunks, (c + 1) * n // chunks
-        )
 
 
 # Partitions: the reply indices of one guess against the candidates go to a byte buffer (a loop
@@ -212,42 +196,72 @@ def _partition_block_words(
         _clear(buf, row)
 
 
+#: Work (pairs) below which a kernel runs on the calling thread: waking the other threads
+#: costs more than it saves, and the parallel drivers then need no compiling at all.
+SERIAL_PAIRS = 1 << 16
+#: Blocks a parallel call is cut into, per thread (several, to balance uneven rows).
+BLOCKS_PER_THREAD = 4
+
+
+def _run(
+    kernel: Callable[..., None],
+    driver: Callable[..., None],
+    args: tuple[Any, ...],
+    rows: int,
+    pairs: int,
+) -> None:
+    """``kernel(*args, start, stop)`` over ``range(rows)``: in one call on this thread when the
+    work is small, else through its ``driver``, which spreads blocks over numba's threads."""
+    threads = numba.get_num_threads()
+    if pairs < SERIAL_PAIRS or rows < 2 or threads < 2:
+        kernel(*args, 0, rows)
+    else:
+        driver(*args, min(rows, BLOCKS_PER_THREAD * threads))
+
+
+# The parallel drivers: each cuts its rows into blocks and runs its kernel on each, in parallel.
+
+
+@njit(cache=True, parallel=True)
+def _score_parallel_1(pos_a, sym_a, pos_b, sym_b, length, out, blocks):
+    n = pos_a.shape[0]
+    for b in prange(blocks):
+        _score_block_1(
+            pos_a, sym_a, pos_b, sym_b, length, out, b * n // blocks, (b + 1) * n // blocks
+        )
+
+
+@njit(cache=True, parallel=True)
+def _score_parallel_words(pos_a, sym_a, pos_b, sym_b, length, out, blocks):
+    n = pos_a.shape[0]
+    for b in prange(blocks):
+        _score_block_words(
+            pos_a, sym_a, pos_b, sym_b, length, out, b * n // blocks, (b + 1) * n // blocks
+        )
+
+
 @njit(cache=True, parallel=True)
 def _partition_parallel_1(
-    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, chunks
+    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
 ):
     n = pos_g.shape[0]
-    for c in prange(chunks):
+    for b in prange(blocks):
         _partition_block_1(
             pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
-            c * n // chunks, (c + 1) * n // chunks,
+            b * n // blocks, (b + 1) * n // blocks,
         )  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def _partition_parallel_words(
-    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, chunks
+    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
 ):
     n = pos_g.shape[0]
-    for c in prange(chunks):
+    for b in prange(blocks):
         _partition_block_words(
             pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
-            c * n // chunks, (c + 1) * n // chunks,
+            b * n // blocks, (b + 1) * n // blocks,
         )  # fmt: skip
-
-
-#: Work (pairs) below which a kernel runs on the calling thread: waking the other threads
-#: costs more than it saves, and much more on a busy machine.
-SERIAL_PAIRS = 1 << 16
-#: Blocks a parallel call is cut into (several per thread, to balance uneven rows).
-CHUNKS_PER_THREAD = 8
-
-
-def _chunks(rows: int, cols: int) -> int:
-    """0 to run serially, else how many blocks to spread over the threads."""
-    if rows * cols < SERIAL_PAIRS or rows < 2:
-        return 0
-    return min(rows, CHUNKS_PER_THREAD * numba.get_num_threads())
 
 
 Masks = npt.NDArray[np.uint64]
@@ -266,21 +280,13 @@ def score_matrix(
     pos_a: Masks, sym_a: Masks, pos_b: Masks, sym_b: Masks, length: int, out: npt.NDArray[np.uint8]
 ) -> None:
     """``out[i, j]`` = reply index of code ``i`` of a against code ``j`` of b."""
-    chunks, rows = _chunks(pos_a.shape[0], pos_b.shape[0]), pos_a.shape[0]
+    rows, pairs = pos_a.shape[0], pos_a.shape[0] * pos_b.shape[0]
     if _one_word(pos_a, sym_a):
-        args = (
-            _flat(pos_a), _flat(sym_a),
-            _flat(pos_b), _flat(sym_b),
-            length, out,
-        )  # fmt: skip
-        if chunks:
-            _score_parallel_1(*args, chunks)
-        else:
-            _score_block_1(*args, 0, rows)
-    elif chunks:
-        _score_parallel_words(pos_a, sym_a, pos_b, sym_b, length, out, chunks)
+        args = (_flat(pos_a), _flat(sym_a), _flat(pos_b), _flat(sym_b), length, out)
+        _run(_score_block_1, _score_parallel_1, args, rows, pairs)
     else:
-        _score_block_words(pos_a, sym_a, pos_b, sym_b, length, out, 0, rows)
+        args = (pos_a, sym_a, pos_b, sym_b, length, out)
+        _run(_score_block_words, _score_parallel_words, args, rows, pairs)
 
 
 def _partitions(
@@ -288,28 +294,18 @@ def _partitions(
     heuristic: int, nlogn: npt.NDArray[np.int64],
     sizes: npt.NDArray[np.int64], costs: npt.NDArray[np.int64],
 ) -> None:  # fmt: skip
-    chunks, rows = _chunks(pos_g.shape[0], pos_c.shape[0]), pos_g.shape[0]
+    rows, pairs = pos_g.shape[0], pos_g.shape[0] * pos_c.shape[0]
     if _one_word(pos_g, sym_g):
-        pos_g, sym_g, pos_c, sym_c = (_flat(m) for m in (pos_g, sym_g, pos_c, sym_c))
-        if chunks:
-            _partition_parallel_1(
-                pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, chunks
-            )
-        else:
-            _partition_block_1(
-                pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, 0, rows
-            )
-    elif chunks:
-        _partition_parallel_words(
-            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, chunks
-        )
+        masks = (_flat(pos_g), _flat(sym_g), _flat(pos_c), _flat(sym_c))
+        args = (*masks, length, slots, heuristic, nlogn, sizes, costs)
+        _run(_partition_block_1, _partition_parallel_1, args, rows, pairs)
     else:
-        _partition_block_words(
-            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, 0, rows
-        )
+        args = (pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs)
+        _run(_partition_block_words, _partition_parallel_words, args, rows, pairs)
 
 
 _NO_TABLE = np.zeros(1, dtype=np.int64)
+_NO_TABLE.flags.writeable = False  # typed like the (read-only) cached tables: one compilation
 
 # Few candidates: a part's size is also how many candidates share each one's reply, so every
 # cost is a sum or maximum of those multiplicities (expected size: their sum; minimax: their
@@ -318,7 +314,7 @@ _NO_TABLE = np.zeros(1, dtype=np.int64)
 # comparisons that vectorise, where a histogram per guess would not.
 
 #: The pairwise kernel serves nodes with at most this many candidates.
-PAIRWISE_MAX = 48
+PAIRWISE_MAX = 32
 _STRIP = 512
 
 
@@ -364,12 +360,12 @@ def _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs
 
 
 @njit(cache=True, parallel=True)
-def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, chunks):
+def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, blocks):
     n = pos_g.shape[0]
-    for c in prange(chunks):
+    for b in prange(blocks):
         _pairwise_block_1(
             pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs,
-            c * n // chunks, (c + 1) * n // chunks,
+            b * n // blocks, (b + 1) * n // blocks,
         )  # fmt: skip
 
 
@@ -379,11 +375,10 @@ def _pairwise_costs(
     pos_g, sym_g, pos_c, sym_c = (_flat(m) for m in (pos_g, sym_g, pos_c, sym_c))
     logs = log_table(pos_c.shape[0])
     costs = np.zeros(pos_g.shape[0], dtype=np.int64)
-    chunks = _chunks(pos_g.shape[0], pos_c.shape[0] ** 2 // 8 + 1)
-    if chunks:
-        _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, chunks)
-    else:
-        _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, 0, len(costs))
+    args = (pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs)
+    # The pairwise work grows as the square of the candidates, in cheap vector steps.
+    pairs = pos_g.shape[0] * pos_c.shape[0] ** 2 // 8
+    _run(_pairwise_block_1, _pairwise_parallel_1, args, pos_g.shape[0], pairs)
     return costs
 
 
@@ -392,7 +387,8 @@ def partition_sizes(
 ) -> npt.NDArray[np.int64]:
     """``sizes[i, r]`` = how many candidates give reply index ``r`` to guess ``i``."""
     sizes = np.zeros((pos_g.shape[0], slots), dtype=np.int64)
-    _partitions(pos_g, sym_g, pos_c, sym_c, length, slots, -1, _NO_TABLE, sizes, _NO_TABLE)
+    unused = np.zeros(1, dtype=np.int64)
+    _partitions(pos_g, sym_g, pos_c, sym_c, length, slots, -1, _NO_TABLE, sizes, unused)
     return sizes
 
 
@@ -429,20 +425,40 @@ def guess_costs(
     return costs
 
 
-@njit(cache=True, parallel=True)
-def canonical_keys(codes, perms, tables, free_group, free_labels, base):
+def canonical_keys(
+    codes: npt.NDArray[np.int64], perms: npt.NDArray[np.int64], tables: npt.NDArray[np.int64],
+    free_group: npt.NDArray[np.int64], free_labels: npt.NDArray[np.int64], base: int,
+) -> npt.NDArray[np.int64]:  # fmt: skip
     """For each code, the smallest key (mixed-radix number) of its images under a group.
 
     Element ``e`` maps code ``c`` to ``tables[e][c[perms[e]]]``; then the free symbols (those
     with ``free_group[s] >= 0``) are renamed, in order of first appearance, to the lowest labels
     of their group (``free_labels[g]``, padded with -1).
     """
-    n, length = codes.shape
-    keys = np.empty(n, dtype=np.int64)
+    keys = np.empty(codes.shape[0], dtype=np.int64)
+    args = (codes, perms, tables, free_group, free_labels, base, keys)
+    pairs = codes.shape[0] * perms.shape[0]
+    _run(_canonical_block, _canonical_parallel, args, codes.shape[0], pairs)
+    return keys
+
+
+@njit(cache=True, parallel=True)
+def _canonical_parallel(codes, perms, tables, free_group, free_labels, base, keys, blocks):
+    n = codes.shape[0]
+    for b in prange(blocks):
+        _canonical_block(
+            codes, perms, tables, free_group, free_labels, base, keys,
+            b * n // blocks, (b + 1) * n // blocks,
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _canonical_block(codes, perms, tables, free_group, free_labels, base, keys, start, stop):
+    length = codes.shape[1]
     groups = free_labels.shape[0]
-    for i in prange(n):
-        renamed = np.full(base, -1, dtype=np.int64)
-        used = np.zeros(max(groups, 1), dtype=np.int64)
+    renamed = np.full(base, -1, dtype=np.int64)
+    used = np.zeros(max(groups, 1), dtype=np.int64)
+    for i in range(start, stop):
         best = np.int64(-1)
         for e in range(perms.shape[0]):
             renamed[:] = -1
@@ -460,4 +476,27 @@ def canonical_keys(codes, perms, tables, free_group, free_labels, base):
             if best < 0 or key < best:
                 best = key
         keys[i] = best
-    return keys
+
+
+def warm_up() -> None:
+    """Compile every kernel a game uses (or load it from numba's cache) on tiny inputs.
+
+    The first run on a machine compiles for a few seconds; interactive commands call this in
+    the background while a person reads the first prompt, so no move waits for it.
+    """
+    masks = np.array([1, 2, 4], dtype=np.uint64)
+    out = np.zeros((3, 3), dtype=np.uint8)
+    _score_block_1(masks, masks, masks, masks, 1, out, 0, 3)
+    _score_parallel_1(masks, masks, masks, masks, 1, out, 2)
+    sizes, costs = np.zeros((3, 4), dtype=np.int64), np.zeros(3, dtype=np.int64)
+    table, logs = nlogn_table(3), log_table(3)
+    _partition_block_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 0, 3)
+    _partition_parallel_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 2)
+    _pairwise_block_1(masks, masks, masks, masks, 1, 0, logs, costs, 0, 3)
+    _pairwise_parallel_1(masks, masks, masks, masks, 1, 0, logs, costs, 2)
+    codes = np.zeros((3, 1), dtype=np.int64)
+    group = np.zeros((1, 1), dtype=np.int64)
+    keys = np.zeros(3, dtype=np.int64)
+    free = np.full(1, -1, dtype=np.int64)
+    _canonical_block(codes, group, group, free, group, 1, keys, 0, 3)
+    _canonical_parallel(codes, group, group, free, group, 1, keys, 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -160,10 +161,23 @@ def computer_player_options(function: F) -> F:
     return variant_options(play_options(strategy_option(function)))
 
 
+def warm_up_in_background() -> None:
+    """Compile the scoring kernels on another thread while the game starts (see
+    ``_kernels.compiled.warm_up``): the first run on a machine then waits for nothing."""
+
+    def warm() -> None:
+        from bullscows._kernels import compiled
+
+        compiled.warm_up()
+
+    threading.Thread(target=warm, name="bullscows-warm-up", daemon=True).start()
+
+
 class Terminal:
     """Reads commands and writes lines for an interactive game."""
 
     def __init__(self) -> None:
+        warm_up_in_background()
         # No markup: what a person typed is printed as typed, brackets and all.
         self.console = Console(highlight=False, markup=False, emoji=False)
 
