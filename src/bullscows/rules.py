@@ -138,9 +138,11 @@ class Rules:
         '4 symbols of 1-6, repeats allowed'
         """
         text = (
-            f"{self.length} symbols of {describe_symbols(self.symbols)}, repeats allowed"
+            f"{self.length} {_symbol_word(self.length)} of {describe_symbols(self.symbols)}, "
+            "repeats allowed"
             if self.repeats
-            else f"{self.length} distinct symbols of {describe_symbols(self.symbols)}"
+            else f"{self.length} distinct {_symbol_word(self.length)} of "
+            f"{describe_symbols(self.symbols)}"
         )
         if self.allowed is not None:
             limits = ", ".join(
@@ -158,6 +160,10 @@ class Rules:
     def replies(self) -> int:
         """How many feedback indices the variant uses: ``(length + 1) ** 2``."""
         return (self.length + 1) ** 2
+
+
+def _symbol_word(length: int) -> str:
+    return "symbol" if length == 1 else "symbols"
 
 
 def _check_length(length: int) -> None:

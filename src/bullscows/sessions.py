@@ -56,19 +56,11 @@ def random_secret(rules: Rules, rng: random.Random) -> Code:
     return knowledge.code(rng.randrange(len(knowledge)))
 
 
-class Codemaker:
-    """The computer holds a secret; each guess gets its true reply."""
+class _Replier:
+    """What every codemaker shares: the replies given so far, as knowledge."""
 
-    def __init__(
-        self, rules: Rules, secret: Code | str | None = None, rng: random.Random | None = None
-    ) -> None:
-        self.rules = rules
-        self.secret = (
-            random_secret(rules, rng or random.Random())
-            if secret is None
-            else as_code(secret, rules)
-        )
-        self.knowledge = Knowledge.start(rules)
+    rules: Rules
+    knowledge: Knowledge
 
     @property
     def history(self) -> tuple[Step, ...]:
@@ -83,6 +75,21 @@ class Codemaker:
         """How many codes still fit the replies given so far (the ``--hint``)."""
         return len(self.knowledge)
 
+
+class Codemaker(_Replier):
+    """The computer holds a secret; each guess gets its true reply."""
+
+    def __init__(
+        self, rules: Rules, secret: Code | str | None = None, rng: random.Random | None = None
+    ) -> None:
+        self.rules = rules
+        self.secret = (
+            random_secret(rules, rng or random.Random())
+            if secret is None
+            else as_code(secret, rules)
+        )
+        self.knowledge = Knowledge.start(rules)
+
     def guess(self, code: Code | str) -> Feedback:
         """Score a guess against the secret and remember it."""
         if self.solved:
@@ -94,7 +101,7 @@ class Codemaker:
         return feedback
 
 
-class Adversary:
+class Adversary(_Replier):
     """A codemaker that picks no secret: each reply keeps as many codes possible as any could.
 
     The replies are always consistent: at every moment some code gives all of them, and
@@ -116,19 +123,6 @@ class Adversary:
         self.rng = rng or random.Random()
         self.knowledge = Knowledge.start(rules)
         self._secret: Code | None = None
-
-    @property
-    def history(self) -> tuple[Step, ...]:
-        return self.knowledge.history
-
-    @property
-    def solved(self) -> bool:
-        return self.knowledge.is_solved
-
-    @property
-    def remaining(self) -> int:
-        """How many codes still fit the replies given so far."""
-        return len(self.knowledge)
 
     @property
     def secret(self) -> Code:

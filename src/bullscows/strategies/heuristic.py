@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -95,9 +94,6 @@ def best_guess(
 class PartitionHeuristic(Strategy):
     """Knuth's rule with a heuristic over partition sizes (lower cost is better)."""
 
-    #: The heuristic's number in the compiled kernel (see ``_kernels.compiled.HEURISTICS``).
-    heuristic: ClassVar[str]
-
     def __init__(self, consistent_only: bool = False) -> None:
         self.consistent_only = consistent_only
 
@@ -109,19 +105,19 @@ class PartitionHeuristic(Strategy):
         universe, candidates = knowledge.universe, knowledge.candidates
         guesses = guesses_to_score(knowledge, self.consistent_only)
         if len(candidates) > FEW_CANDIDATES:
-            cost = universe.guess_costs(guesses, candidates, self.heuristic)
+            cost = universe.guess_costs(guesses, candidates, self.name)
             return best_guess(guesses, cost, knowledge.is_candidate)
         # No guess can cost less than an even split over every reply the variant has. A
         # candidate at that bound wins outright; failing one, the first guess found at the
         # bound wins, so the scan stops there.
-        bound = lowest_cost(self.heuristic, len(candidates), reply_count(knowledge.rules))
-        own = universe.guess_costs(candidates, candidates, self.heuristic)
+        bound = lowest_cost(self.name, len(candidates), reply_count(knowledge.rules))
+        own = universe.guess_costs(candidates, candidates, self.name)
         if own.min() == bound:
             return int(candidates[np.flatnonzero(own == bound)[0]])
         costs = []
         start, block = 0, FIRST_BLOCK
         while start < len(guesses):
-            cost = universe.guess_costs(guesses[start : start + block], candidates, self.heuristic)
+            cost = universe.guess_costs(guesses[start : start + block], candidates, self.name)
             costs.append(cost)
             if cost.min() == bound:
                 return int(guesses[start + np.flatnonzero(cost == bound)[0]])
@@ -137,7 +133,6 @@ class Minimax(PartitionHeuristic):
     """Knuth (1976): the smallest largest part."""
 
     name = "minimax"
-    heuristic = "minimax"
     summary = "Knuth: the guess whose largest part of the remaining codes is smallest"
 
 
@@ -145,7 +140,6 @@ class ExpectedSize(PartitionHeuristic):
     """Irving (1979): the smallest expected size of the part the secret falls in."""
 
     name = "expected-size"
-    heuristic = "expected-size"
     summary = "Irving: the guess with the smallest sum of squared part sizes"
 
 
@@ -153,7 +147,6 @@ class Entropy(PartitionHeuristic):
     """The most information: the largest entropy of the part sizes."""
 
     name = "entropy"
-    heuristic = "entropy"
     summary = "the guess whose part sizes have the largest entropy"
 
 
@@ -161,5 +154,4 @@ class MostParts(PartitionHeuristic):
     """Kooi (2005): the most non-empty parts."""
 
     name = "most-parts"
-    heuristic = "most-parts"
     summary = "Kooi: the guess that splits the remaining codes into the most parts"
