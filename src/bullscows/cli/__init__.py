@@ -27,6 +27,7 @@ COMMANDS = {
     "rules": ("bullscows.cli.info", "rules", "List the preset variants, or describe one."),
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),
     "bench": ("bullscows.cli.bench", "bench", "Measure the strategies over every secret."),
+    "tree": ("bullscows.cli.tree", "tree", "Build, print or check a strategy's decision tree."),
 }
 
 

@@ -29,16 +29,18 @@ from bullscows.rules import Rules
 def _strategy_names(
     ctx: click.Context, param: click.Parameter, names: tuple[str, ...]
 ) -> list[str]:
-    """The names asked for, ``all`` (or none) standing for every registered strategy."""
-    from bullscows.strategies import STRATEGIES
+    """The names asked for, ``all`` (or none) standing for every registered strategy; each
+    other name (``tree:FILE.json`` included) must give a strategy."""
+    from bullscows.errors import BullsCowsError
+    from bullscows.strategies import STRATEGIES, get_strategy
 
     if not names or "all" in names:
         return list(STRATEGIES)
-    unknown = [name for name in names if name not in STRATEGIES]
-    if unknown:
-        raise click.BadParameter(
-            f"unknown strategy {unknown[0]!r}; strategies: all, {', '.join(STRATEGIES)}"
-        )
+    for name in names:
+        try:
+            get_strategy(name)
+        except BullsCowsError as error:
+            raise click.BadParameter(f"{error} (or all)") from None
     return list(dict.fromkeys(names))
 
 

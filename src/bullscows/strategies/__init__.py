@@ -4,11 +4,14 @@
 'Knuth: the guess whose largest part of the remaining codes is smallest'
 >>> get_strategy("entropy", consistent_only=True).label
 'entropy (consistent only)'
+
+A name ``tree:PATH`` plays the decision tree saved in the JSON file ``PATH`` (see
+``bullscows.tree``); its rules are checked by ``problem(rules)`` and when it is first used.
 """
 
 from __future__ import annotations
 
-from bullscows.errors import StrategyError
+from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.basic import RandomConsistent, Simple
 from bullscows.strategies.heuristic import (
@@ -19,6 +22,8 @@ from bullscows.strategies.heuristic import (
     PartitionHeuristic,
 )
 from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
+from bullscows.strategies.tree_strategy import PREFIX as TREE_PREFIX
+from bullscows.strategies.tree_strategy import TreeStrategy
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls
@@ -42,12 +47,23 @@ def get_strategy(name: str, *, consistent_only: bool = False) -> Strategy:
 
     ``consistent_only`` restricts a heuristic's guesses to the remaining candidates; the other
     strategies guess candidates anyway (or ignore replies altogether) and are not changed by it.
+    ``tree:PATH`` loads the decision tree saved at ``PATH`` (``consistent_only`` is ignored).
     """
+    if name.startswith(TREE_PREFIX):
+        path = name[len(TREE_PREFIX) :]
+        if not path:
+            raise StrategyError(f"strategy {name!r}: give the tree file, e.g. tree:mm.json")
+        try:
+            return TreeStrategy.from_file(path)
+        except StrategyError:
+            raise
+        except BullsCowsError as error:
+            raise StrategyError(f"strategy {name!r}: {error}") from None
     try:
         cls = STRATEGIES[name]
     except KeyError:
         raise StrategyError(
-            f"unknown strategy {name!r}; strategies: {', '.join(STRATEGIES)}"
+            f"unknown strategy {name!r}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json"
         ) from None
     if issubclass(cls, PartitionHeuristic):
         return cls(consistent_only=consistent_only)

@@ -1,0 +1,83 @@
+"""A strategy that plays a saved decision tree (see ``bullscows.tree``).
+
+``get_strategy("tree:PATH")`` loads the tree from the JSON file at ``PATH``. The strategy's
+``name`` is that whole string, so that it can be made again from its name (``bench`` does so
+in each worker); its ``label`` shows only the file name.
+
+>>> from bullscows.rules import Rules
+>>> from bullscows.tree import build_tree
+>>> from bullscows.strategies import get_strategy
+>>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("simple"))
+>>> strategy = TreeStrategy(tree, "simple.json")
+>>> strategy.label, strategy.problem(Rules.parse("mm"))
+('tree:simple.json', 'tree file simple.json is for p2c3n, not mm')
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bullscows.errors import ContradictionError, StrategyError
+from bullscows.knowledge import Knowledge
+from bullscows.rules import Rules
+from bullscows.strategies.base import Strategy
+from bullscows.tree import DecisionTree, load_tree
+
+#: Names of the form ``tree:PATH`` name a tree file.
+PREFIX = "tree:"
+
+
+class TreeStrategy(Strategy):
+    """Follows a decision tree along the replies of the history."""
+
+    name = "tree"
+    summary = "the guesses of a decision tree saved by `bullscows tree --out` (tree:FILE.json)"
+
+    def __init__(self, tree: DecisionTree, path: str | Path) -> None:
+        self.tree = tree
+        self.path = Path(path)
+        # The instance's name carries the file, so that get_strategy(name) makes it again.
+        self.__dict__["name"] = PREFIX + str(path)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> TreeStrategy:
+        """The strategy of the tree saved at ``path``."""
+        return cls(load_tree(Path(path)), path)
+
+    @property
+    def label(self) -> str:
+        return PREFIX + self.path.name
+
+    def problem(self, rules: Rules) -> str | None:
+        if rules != self.tree.rules:
+            return f"tree file {self.path.name} is for {self.tree.rules.spec}, not {rules.spec}"
+        return None
+
+    def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
+        """The tree's guess after the history's guesses and replies."""
+        problem = self.problem(knowledge.rules)
+        if problem is not None:
+            raise StrategyError(problem)
+        if knowledge.is_contradictory:
+            raise ContradictionError("no code fits the replies so far", knowledge.explain())
+        node = self.tree.root
+        length = knowledge.rules.length
+        for number, step in enumerate(knowledge.history, start=1):
+            played = node.guess
+            if step.guess.index != played:
+                expected = knowledge.code(played)
+                raise StrategyError(
+                    f"guess #{number} was {step.guess}, but the tree {self.path.name} plays "
+                    f"{expected} there; it can only follow its own guesses"
+                )
+            if step.feedback.is_win(length):
+                raise StrategyError(f"guess #{number} {step.guess} won: the game is over")
+            following = node.branches.get(step.feedback.index(length))
+            if following is None:
+                raise StrategyError(
+                    f"the tree {self.path.name} has no branch for reply "
+                    f"{step.feedback} to guess #{number} {step.guess}"
+                )
+            node = following
+        return node.guess

@@ -1,0 +1,526 @@
+"""Decision trees: a deterministic strategy written out once, guess by guess, reply by reply.
+
+A tree has one node per position the strategy can reach: the node's guess, and one branch per
+reply that some secret gives to it. The all-bulls reply has no branch (the game is over), so a
+leaf is a node whose guess is the only secret that reaches it.
+
+Trees are saved as strict JSON (``DecisionTree.to_json``) in this schema, version 1::
+
+    {
+      "format": "bullscows-tree",
+      "version": 1,
+      "rules": "mm",                   # a rules spec, as Rules.parse reads it
+      "strategy": "minimax",           # the label of the strategy the tree was built from
+      "objective": "strategy",         # how it was made: "strategy" is a strategy's own play
+                                       # (a search may write e.g. "optimal-total")
+      "summary": {"total": 5801, "average": 4.476, "worst": 5, "at_worst": 694,
+                  "distribution": {"1": 1, "2": 6, ...}, "secrets": 1296, "nodes": 1378},
+      "tree": {"guess": "1122",
+               "replies": {"0 0": {"guess": "3345", "replies": {...}},
+                           "0 1": ...,
+                           ...}}
+    }
+
+Codes are written as text of the variant; a reply key is bulls, a space, then cows (``"1 2"``);
+a leaf is ``{"guess": "1234"}`` (``"replies"`` absent or empty). The summary uses the field
+names of ``bullscows bench --json``; ``nodes`` counts the guess nodes, leaves included. The
+summary is optional when reading; ``check_tree`` compares a stated one with the tree's play.
+A tree more than a few hundred guesses deep (brute force) is too deep for JSON here.
+
+>>> from bullscows.strategies import get_strategy
+>>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
+>>> tree.summary().total, tree.summary().nodes
+(13, 6)
+>>> load_tree(tree.to_json()) == tree
+True
+>>> check_tree(tree).problems
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge, Step
+from bullscows.rules import Rules
+from bullscows.universe import IndexArray, universe
+
+if TYPE_CHECKING:  # bullscows.strategies imports this module (for tree:FILE strategies)
+    from bullscows.strategies.base import Strategy
+
+FORMAT = "bullscows-tree"
+VERSION = 1
+#: A tree with more nodes than this is not built (brute force on a large variant would be).
+MAX_NODES = 2_000_000
+_REPLY_KEY = re.compile(r"(\d+) (\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A guess (universe index) and the subtree after each reply index other than all bulls.
+
+    ``branches`` is not to be changed once the tree is built.
+    """
+
+    guess: int
+    branches: dict[int, Node] = field(default_factory=dict)
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.branches
+
+
+@dataclass(frozen=True, slots=True)
+class TreeSummary:
+    """What a tree gives over every secret, with the field names of ``bench``'s JSON."""
+
+    total: int
+    average: float
+    worst: int
+    at_worst: int
+    distribution: dict[int, int]
+    secrets: int
+    nodes: int
+
+    @classmethod
+    def from_counts(cls, counts: npt.NDArray[np.int64], nodes: int) -> TreeSummary:
+        """The summary of ``counts[i]`` guesses for secret ``i`` (every count at least 1)."""
+        values, times = np.unique(counts, return_counts=True)
+        spread = {int(v): int(t) for v, t in zip(values, times, strict=True)}
+        total = int(counts.sum())
+        worst = max(spread, default=0)
+        average = total / len(counts) if len(counts) else 0.0
+        return cls(total, average, worst, spread.get(worst, 0), spread, len(counts), nodes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total, "average": self.average, "worst": self.worst,
+            "at_worst": self.at_worst,
+            "distribution": {str(k): v for k, v in sorted(self.distribution.items())},
+            "secrets": self.secrets, "nodes": self.nodes,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: object) -> TreeSummary:
+        """Read a stored summary; a malformed one is a ``BullsCowsError``."""
+        try:
+            assert isinstance(data, dict)
+            spread = data["distribution"]
+            assert isinstance(spread, dict)
+            ints = ("total", "worst", "at_worst", "secrets", "nodes")
+            assert all(type(data[k]) is int for k in ints)
+            assert isinstance(data["average"], int | float)
+            return cls(
+                data["total"], float(data["average"]), data["worst"], data["at_worst"],
+                {int(k): int(v) for k, v in spread.items()}, data["secrets"], data["nodes"],
+            )  # fmt: skip
+        except (AssertionError, KeyError, ValueError, TypeError):
+            raise BullsCowsError(
+                f"tree summary {json.dumps(data)[:200]}: expected total, average, worst, "
+                "at_worst, distribution, secrets and nodes"
+            ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTree:
+    """A strategy's whole play on one variant.
+
+    ``stated`` is the summary the tree came with (from its file, or from the build); it is what
+    ``check_tree`` compares with what the tree really gives, and is left out of equality.
+    """
+
+    rules: Rules
+    strategy: str
+    objective: str
+    root: Node
+    stated: TreeSummary | None = field(default=None, compare=False)
+
+    def nodes(self) -> Iterator[tuple[int, Node]]:
+        """Every node with its depth (the root is at depth 1), depth first."""
+        stack = [(1, self.root)]
+        while stack:
+            depth, node = stack.pop()
+            yield depth, node
+            stack.extend((depth + 1, child) for _, child in sorted(node.branches.items())[::-1])
+
+    def summary(self) -> TreeSummary:
+        """Total, average and worst number of guesses over every secret, and the node count.
+
+        Worked out by playing every secret down the tree; a tree that does not break every
+        secret has no summary (``check_tree`` says why).
+        """
+        counts, problems = _trace(self)
+        if problems:
+            raise BullsCowsError(f"the tree is not valid: {problems[0]}")
+        return TreeSummary.from_counts(counts, sum(1 for _ in self.nodes()))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tree as JSON values (see the module docstring for the schema)."""
+        u = universe(self.rules)
+        n = self.rules.length
+
+        def encode(node: Node) -> dict[str, Any]:
+            out: dict[str, Any] = {"guess": u.text(node.guess)}
+            if node.branches:
+                out["replies"] = {}
+            return out
+
+        top = encode(self.root)
+        stack = [(self.root, top)]
+        while stack:
+            node, out = stack.pop()
+            for reply, child in sorted(node.branches.items()):
+                b, c = divmod(reply, n + 1)
+                out["replies"][f"{b} {c}"] = encoded = encode(child)
+                stack.append((child, encoded))
+        return {
+            "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
+            "strategy": self.strategy, "objective": self.objective,
+            "summary": self.summary().to_json(), "tree": top,
+        }  # fmt: skip
+
+    def to_json(self, indent: int | None = None) -> str:
+        """The tree as JSON text; compact unless ``indent`` is given."""
+        data = self.to_dict()
+        try:
+            separators = (",", ":") if indent is None else None
+            return json.dumps(data, indent=indent, separators=separators, allow_nan=False)
+        except RecursionError:
+            raise BullsCowsError(
+                f"the tree is {self.summary().worst} guesses deep: too deep to write as JSON"
+            ) from None
+
+    def save(self, path: str | Path) -> None:
+        """Write the tree as JSON to ``path``."""
+        try:
+            Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+        except OSError as error:
+            raise BullsCowsError(f"cannot write the tree to {str(path)!r}: {error}") from None
+
+
+def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") -> DecisionTree:
+    """The decision tree of a deterministic ``strategy`` on ``rules``.
+
+    Walked as ``outcomes.walk`` does (iteratively): a part of one code is guessed next when the
+    strategy plays a sole candidate, so that code is a leaf without asking the strategy.
+    """
+    if not strategy.deterministic:
+        raise StrategyError(
+            f"strategy {strategy.label!r} is random: it has no decision tree; "
+            "choose a deterministic one"
+        )
+    problem = strategy.problem(rules)
+    if problem is not None:
+        raise StrategyError(problem)
+    u = universe(rules)
+    win = Feedback.win(rules.length).index(rules.length)
+    settles = strategy.plays_sole_candidate
+    rng = random.Random(0)
+    start = Knowledge.start(rules)
+    root = Node(strategy.next_guess(start, rng))
+    stack = [(start, root)]
+    made = 1
+    while stack:
+        knowledge, node = stack.pop()
+        replies = u.score_row(node.guess, knowledge.candidates)
+        guess = knowledge.code(node.guess)
+        for reply in np.unique(replies).tolist():
+            if reply == win:
+                continue
+            part = knowledge.candidates[replies == reply]
+            step = Step(guess, Feedback.from_index(reply, rules.length))
+            after = Knowledge(rules, (*knowledge.history, step), part)
+            if settles and len(part) == 1:
+                node.branches[reply] = Node(int(part[0]))
+            else:
+                node.branches[reply] = child = Node(strategy.next_guess(after, rng))
+                stack.append((after, child))
+            made += 1
+            if made > MAX_NODES:
+                raise BullsCowsError(
+                    f"the tree of {strategy.label} on {rules.spec} has more than "
+                    f"{MAX_NODES:,} nodes; it is not built"
+                )
+    tree = DecisionTree(rules, strategy.label, objective, root)
+    return DecisionTree(rules, strategy.label, objective, root, tree.summary())
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def load_tree(source: str | Path) -> DecisionTree:
+    """A tree from a JSON file (a path) or from JSON text, checked for form but not for play.
+
+    Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path.
+
+    >>> load_tree('{"format": "bullscows-tree", "version": 2}')
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: tree: version 2 is not supported (this program reads version 1)
+    """
+    if isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
+        where = f"tree file {str(source)!r}"
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BullsCowsError(f"cannot read {where}: {error}") from None
+    else:
+        where, text = "tree", source
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BullsCowsError(f"{where} is not JSON: {error}") from None
+    except RecursionError:
+        raise BullsCowsError(f"{where} is nested too deeply to read") from None
+    return _from_dict(data, where)
+
+
+def _from_dict(data: object, where: str) -> DecisionTree:
+    if not isinstance(data, dict):
+        raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise BullsCowsError(
+            f"{where}: format {data.get('format')!r} is not {FORMAT!r}; not a decision tree"
+        )
+    if data.get("version") != VERSION:
+        raise BullsCowsError(
+            f"{where}: version {data.get('version')!r} is not supported "
+            f"(this program reads version {VERSION})"
+        )
+    spec = data.get("rules")
+    if not isinstance(spec, str):
+        raise BullsCowsError(f"{where}: 'rules' must be a rules spec such as 'mm', got {spec!r}")
+    try:
+        rules = Rules.parse(spec)
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: unknown rules: {error}") from None
+    strategy, objective = data.get("strategy"), data.get("objective")
+    for key, value in (("strategy", strategy), ("objective", objective)):
+        if not isinstance(value, str):
+            raise BullsCowsError(f"{where}: {key!r} must be text, got {value!r}")
+    assert isinstance(strategy, str) and isinstance(objective, str)
+    stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
+    root = _read_nodes(data.get("tree"), rules, where)
+    return DecisionTree(rules, strategy, objective, root, stated)
+
+
+def _read_nodes(top: object, rules: Rules, where: str) -> Node:
+    """The nodes under ``top``, read without recursion (a tree may be thousands deep)."""
+    root = _read_node(top, rules, where, "the root")
+    stack = [(top, root, "the root")]
+    while stack:
+        raw, node, path = stack.pop()
+        assert isinstance(raw, dict)
+        replies = raw.get("replies") or {}
+        if not isinstance(replies, dict):
+            raise BullsCowsError(f"{where}: 'replies' at {path} must be an object")
+        for key, child_raw in replies.items():
+            reply = _read_reply(key, rules, where, path)
+            guess = universe(rules).text(node.guess)
+            child_path = f"{'' if path == 'the root' else path + ' '}{guess} {key!r}"
+            child = _read_node(child_raw, rules, where, child_path)
+            node.branches[reply] = child
+            stack.append((child_raw, child, child_path))
+    return root
+
+
+def _read_node(raw: object, rules: Rules, where: str, path: str) -> Node:
+    if not isinstance(raw, dict) or not isinstance(raw.get("guess"), str):
+        raise BullsCowsError(f"{where}: the node at {path} needs a 'guess' (a code as text)")
+    unknown = set(raw) - {"guess", "replies"}
+    if unknown:
+        raise BullsCowsError(f"{where}: the node at {path} has unknown keys {sorted(unknown)}")
+    try:
+        return Node(Code(raw["guess"], rules).index)
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: at {path}: {error}") from None
+
+
+def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
+    match = _REPLY_KEY.fullmatch(key)
+    if match is None:
+        raise BullsCowsError(
+            f"{where}: reply key {key!r} at {path} cannot be read; write bulls, a space, "
+            "then cows, e.g. '1 2'"
+        )
+    feedback = Feedback(int(match[1]), int(match[2]))
+    problem = feedback.problem(rules)
+    if problem is None and feedback.is_win(rules.length):
+        problem = "all bulls ends the game and has no branch"
+    if problem is not None:
+        raise BullsCowsError(f"{where}: reply key {key!r} at {path}: {problem}")
+    return feedback.index(rules.length)
+
+
+# --- checking -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """What ``check_tree`` found: the problems (none for a valid tree) and the real summary."""
+
+    problems: list[str]
+    summary: TreeSummary | None
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "problems": self.problems,
+            "summary": None if self.summary is None else self.summary.to_json(),
+        }
+
+
+#: ``check_tree`` lists at most this many problems of each kind.
+SHOWN = 10
+
+
+def check_tree(tree: DecisionTree) -> CheckReport:
+    """Play every secret of the variant down the tree, scoring each guess afresh.
+
+    Problems: a secret that leaves the tree (its true reply has no branch), a branch no secret
+    reaches, a code that is a leaf twice, and a stated summary that differs from the real one.
+    """
+    counts, problems = _trace(tree)
+    leaves: dict[int, int] = {}
+    nodes = 0
+    for _, node in tree.nodes():
+        nodes += 1
+        if node.is_leaf:
+            leaves[node.guess] = leaves.get(node.guess, 0) + 1
+    u = universe(tree.rules)
+    twice = [f"{u.text(g)} ({n} leaves)" for g, n in leaves.items() if n > 1]
+    if twice:
+        problems.append("codes that are a leaf more than once: " + _listed(twice))
+    if problems:
+        return CheckReport(problems, None)
+    real = TreeSummary.from_counts(counts, nodes)
+    if tree.stated is not None and not _same(tree.stated, real):
+        problems.append(
+            f"the stated summary {_figures(tree.stated)} differs from the tree's {_figures(real)}"
+        )
+    return CheckReport(problems, real)
+
+
+def _same(stated: TreeSummary, real: TreeSummary) -> bool:
+    """Equal figures; the average only to within rounding (a file may hold a rounded one)."""
+    close = math.isclose(stated.average, real.average, rel_tol=1e-9)
+    return close and replace(stated, average=real.average) == real
+
+
+def _figures(s: TreeSummary) -> str:
+    spread = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
+    return (
+        f"(total {s.total}, worst {s.worst}, at worst {s.at_worst}, secrets {s.secrets}, "
+        f"nodes {s.nodes}, distribution {spread}, average {s.average:.6g})"
+    )
+
+
+def _listed(items: list[str]) -> str:
+    more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
+    return ", ".join(items[:SHOWN]) + more
+
+
+def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Guesses per secret (0 for a secret that leaves the tree) and the problems met."""
+    rules = tree.rules
+    u = universe(rules)
+    win = Feedback.win(rules.length).index(rules.length)
+    counts = np.zeros(len(u), dtype=np.int64)
+    lost: list[str] = []
+    unreachable: list[str] = []
+    stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.all(), 1, "")]
+    while stack:
+        node, secrets, depth, path = stack.pop()
+        here = f"{path} {u.text(node.guess)}".strip()
+        replies = u.score_row(node.guess, secrets)
+        counts[secrets[replies == win]] = depth
+        given = set(np.unique(replies).tolist()) - {win}
+        for reply in sorted(given - set(node.branches)):
+            who = secrets[replies == reply]
+            key = _key(reply, rules.length)
+            lost.append(
+                f"after {here}, reply {key!r} (secrets {', '.join(u.text(s) for s in who[:3])}"
+                f"{', ...' if len(who) > 3 else ''}) has no branch"
+            )
+        for reply, child in sorted(node.branches.items()):
+            if reply not in given:
+                unreachable.append(f"after {here}, reply {_key(reply, rules.length)!r}")
+                continue
+            key = _key(reply, rules.length)
+            stack.append((child, secrets[replies == reply], depth + 1, f"{here} {key!r}"))
+    problems = []
+    if lost:
+        problems.append(f"{len(lost)} replies leave the tree: " + _listed(lost))
+    if unreachable:
+        problems.append(f"{len(unreachable)} branches no secret reaches: " + _listed(unreachable))
+    return counts, problems
+
+
+def _key(reply: int, length: int) -> str:
+    b, c = divmod(reply, length + 1)
+    return f"{b} {c}"
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def render_text(tree: DecisionTree, style: str = "pair", max_depth: int | None = None) -> list[str]:
+    """The tree as indented lines: a guess, then each reply (in ``style``) and what follows it.
+
+    A leaf reads ``reply -> code``; subtrees below ``max_depth`` guesses are cut (``...``).
+
+    >>> from bullscows.strategies import get_strategy
+    >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("simple"))
+    >>> print("\\n".join(render_text(tree, "bc")))
+    01
+      0B1C: 12
+        0B1C -> 20
+      0B2C -> 10
+      1B0C: 02
+        0B1C -> 21
+    """
+    u = universe(tree.rules)
+    n = tree.rules.length
+    lines: list[str] = []
+    # Items to print, last first: a ready line, or a node whose replies come next.
+    stack: list[str | tuple[Node, int]] = [(tree.root, 1)]
+    lines.append(u.text(tree.root.guess))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        node, depth = item
+        if not node.branches:
+            continue
+        indent = "  " * depth
+        if max_depth is not None and depth >= max_depth:
+            lines.append(indent + "...")
+            continue
+        todo: list[str | tuple[Node, int]] = []
+        for reply, child in sorted(node.branches.items()):
+            said = Feedback.from_index(reply, n).format(style)
+            if child.is_leaf:
+                todo.append(f"{indent}{said} -> {u.text(child.guess)}")
+            else:
+                todo.append(f"{indent}{said}: {u.text(child.guess)}")
+                todo.append((child, depth + 1))
+        stack.extend(reversed(todo))
+    return lines

@@ -1,0 +1,192 @@
+"""``bullscows tree``, and playing a saved tree with ``--strategy tree:FILE``, run in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from bullscows import Rules
+from bullscows.cli import main
+
+from .conftest import reply
+
+MM = Rules.parse("mm")
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(
+        main, list(args), input=input, env={"COLUMNS": "200", "NO_COLOR": "1"}
+    )
+
+
+@pytest.fixture(scope="module")
+def mm_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("trees") / "mm.json"
+    result = run("tree", "--rules", "mm", "--strategy", "minimax", "--out", str(path))
+    assert result.exit_code == 0, result.output
+    assert f"Tree written to {path}" in result.stderr
+    return path
+
+
+def test_summary_lines() -> None:
+    result = run("tree", "--rules", "mm")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "mm: 4 symbols of 1-6, repeats allowed (1,296 secrets)"
+    cells = {line.split()[0]: line.split(maxsplit=1)[1] for line in lines[1:]}
+    assert cells["strategy"] == "minimax"
+    assert cells["total"] == "5,801"
+    assert cells["worst"] == "5"
+    assert cells["distribution"] == "1:1 2:6 3:62 4:533 5:694"
+    assert cells["nodes"] == "1,378"
+
+
+def test_json_summary_uses_the_bench_field_names() -> None:
+    result = run("tree", "--rules", "p2c3n", "--strategy", "simple", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["name"] == "simple"
+    assert data["rules"] == "p2c3n"
+    assert (data["total"], data["worst"], data["at_worst"], data["secrets"]) == (13, 3, 2, 6)
+    assert data["distribution"] == {"1": 1, "2": 3, "3": 2}
+    assert data["nodes"] == 6
+
+
+def test_out_writes_a_valid_tree(mm_file: Path) -> None:
+    data = json.loads(mm_file.read_text())
+    assert data["format"] == "bullscows-tree"
+    assert data["tree"]["guess"] == "1122"
+    result = run("tree", "--check", str(mm_file))
+    assert result.exit_code == 0, result.output
+    assert "a valid tree of minimax on mm" in result.stdout
+    assert "total 5,801" in result.stdout
+
+
+def test_check_json_report(mm_file: Path) -> None:
+    result = run("tree", "--check", str(mm_file), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["valid"] is True
+    assert report["problems"] == []
+    assert report["summary"]["total"] == 5801
+
+
+def test_check_a_corrupted_tree_exits_1(mm_file: Path, tmp_path: Path) -> None:
+    data = json.loads(mm_file.read_text())
+    del data["tree"]["replies"]["0 4"]
+    data["summary"]["total"] = 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = run("tree", "--check", str(bad))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "not a valid tree" in result.stderr
+    assert "'0 4'" in result.stderr and "no branch" in result.stderr
+    as_json = run("tree", "--check", str(bad), "--json")
+    assert as_json.exit_code == 1
+    report = json.loads(as_json.stdout)
+    assert report["valid"] is False and report["summary"] is None
+    assert any("'0 4'" in problem for problem in report["problems"])
+
+
+def test_check_a_file_that_is_not_a_tree(tmp_path: Path) -> None:
+    bad = tmp_path / "bench.json"
+    bad.write_text('{"rules": "mm", "strategies": []}')
+    result = run("tree", "--check", str(bad))
+    assert result.exit_code == 1
+    assert "format None is not 'bullscows-tree'" in result.stderr
+    missing = run("tree", "--check", str(tmp_path / "none.json"), "--json")
+    assert missing.exit_code == 1
+    assert "cannot read tree file" in json.loads(missing.stdout)["problems"][0]
+
+
+def test_text_format() -> None:
+    result = run("tree", "--rules", "mm", "--format", "text", "--depth", "2")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1122"
+    assert "  0 4 -> 2211" in lines
+    assert "    ..." in lines
+    styled = run("tree", "--rules", "p2c3n", "--format", "text", "--reply-style", "bc")
+    assert styled.stdout.splitlines()[:2] == ["01", "  0B1C: 12"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--strategy", "random"], "is random: it has no decision tree"),
+        (["--strategy", "random-consistent"], "is random"),
+        (["--strategy", "psychic"], "unknown strategy 'psychic'"),
+        (["--json", "--format", "text"], "not both"),
+        (["--depth", "2"], "--depth goes with --format text"),
+        (["--check", "x.json", "--out", "y.json"], "--check reads a tree"),
+    ],
+)
+def test_usage_errors(args: list[str], message: str) -> None:
+    result = run("tree", "--rules", "p2c3n", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_a_tree_for_another_variant_is_refused(mm_file: Path) -> None:
+    result = run("tree", "--rules", "bc", "--strategy", f"tree:{mm_file}")
+    assert result.exit_code == 2
+    assert "tree file mm.json is for mm, not bc" in result.stderr
+
+
+def test_help() -> None:
+    result = run("tree", "--help")
+    assert result.exit_code == 0
+    for option in ("--out", "--check", "--format", "--depth", "--json", "--strategy"):
+        assert option in result.stdout
+
+
+@pytest.mark.parametrize("secret", ["1122", "6543", "3456"])
+def test_solve_plays_a_saved_tree(mm_file: Path, secret: str) -> None:
+    args = ["solve", "--plain", "--rules", "mm", "--strategy", f"tree:{mm_file}"]
+    replies: list[str] = []
+    for _ in range(6):
+        result = run(*args, input="".join(f"{r}\n" for r in replies))
+        guesses = result.stdout.splitlines()
+        if result.exit_code == 0:
+            assert guesses[-1] == secret
+            assert len(guesses) <= 5
+            return
+        assert "input ended" in result.stderr, result.output
+        bulls, cows = reply(secret, guesses[-1], MM)
+        replies.append(f"{bulls} {cows}")
+    raise AssertionError(f"not solved: {replies}")
+
+
+def test_tree_from_a_tree_is_the_same(mm_file: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again.json"
+    result = run("tree", "--rules", "mm", "--strategy", f"tree:{mm_file}", "--out", str(again))
+    assert result.exit_code == 0, result.output
+    first, second = json.loads(mm_file.read_text()), json.loads(again.read_text())
+    assert second["strategy"] == "tree:mm.json"
+    assert first["tree"] == second["tree"] and first["summary"] == second["summary"]
+
+
+def test_bench_plays_a_saved_tree(mm_file: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "--rules",
+            "mm",
+            "--strategy",
+            f"tree:{mm_file}",
+            "--strategy",
+            "minimax",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["strategies"]
+    assert [r["total"] for r in rows] == [5801, 5801]
+    assert rows[0]["distribution"] == rows[1]["distribution"]
+    bad = CliRunner().invoke(main, ["bench", "--rules", "mm", "--strategy", "tree:nowhere.json"])
+    assert bad.exit_code == 2

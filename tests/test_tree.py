@@ -1,0 +1,340 @@
+"""Decision trees: built from a strategy, saved as JSON, read back, checked and played."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bullscows.bench import run_bench
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge
+from bullscows.outcomes import distribution, guess_counts
+from bullscows.rules import Rules
+from bullscows.strategies import STRATEGIES, get_strategy
+from bullscows.strategies.tree_strategy import TreeStrategy
+from bullscows.tree import (
+    DecisionTree,
+    build_tree,
+    check_tree,
+    load_tree,
+    render_text,
+)
+
+MM = Rules.parse("mm")
+DETERMINISTIC = [name for name, cls in STRATEGIES.items() if cls.deterministic]
+SMALL = ["p2c3n", "p3c4r", "moo3,2,4", "p3c5n:nolead"]
+
+
+@pytest.fixture(scope="module")
+def mm_minimax() -> DecisionTree:
+    return build_tree(MM, get_strategy("minimax"))
+
+
+def test_deterministic_strategies_are_known() -> None:
+    assert {"simple", "minimax", "entropy", "brute-force"} <= set(DETERMINISTIC)
+
+
+def test_minimax_tree_of_mastermind(mm_minimax: DecisionTree) -> None:
+    # Knuth's strategy (lowest code among ties): 5801 guesses in all, never more than 5.
+    s = mm_minimax.summary()
+    assert (s.total, s.worst, s.at_worst, s.secrets) == (5801, 5, 694, 1296)
+    assert s.distribution == {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}
+    assert s.nodes == sum(1 for _ in mm_minimax.nodes()) == 1378
+    assert Code.of_index(mm_minimax.root.guess, MM).text == "1122"
+    assert mm_minimax.stated == s
+
+
+@pytest.mark.parametrize("spec", ["mm", *SMALL])
+@pytest.mark.parametrize("name", DETERMINISTIC)
+def test_tree_matches_the_strategy_and_checks(name: str, spec: str) -> None:
+    rules = Rules.parse(spec)
+    strategy = get_strategy(name)
+    if spec == "mm" and strategy.ignores_replies:
+        pytest.skip("a reply-blind strategy's tree on mm has about a million nodes")
+    tree = build_tree(rules, strategy)
+    assert tree.summary().distribution == distribution(guess_counts(rules, get_strategy(name)))
+    report = check_tree(tree)
+    assert report.valid, report.problems
+    assert report.summary == tree.summary()
+    assert load_tree(tree.to_json()) == tree
+
+
+def test_consistent_only_label() -> None:
+    tree = build_tree(MM, get_strategy("entropy", consistent_only=True))
+    assert tree.strategy == "entropy (consistent only)"
+    assert json.loads(tree.to_json())["strategy"] == "entropy (consistent only)"
+
+
+def test_random_strategies_have_no_tree() -> None:
+    with pytest.raises(StrategyError, match="random"):
+        build_tree(MM, get_strategy("random-consistent"))
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def test_json_schema(mm_minimax: DecisionTree) -> None:
+    data = json.loads(mm_minimax.to_json())
+    assert data["format"] == "bullscows-tree"
+    assert data["version"] == 1
+    assert (data["rules"], data["strategy"], data["objective"]) == ("mm", "minimax", "strategy")
+    assert data["summary"]["total"] == 5801
+    assert data["summary"]["distribution"]["5"] == 694
+    assert set(data["summary"]) == {
+        "total", "average", "worst", "at_worst", "distribution", "secrets", "nodes",
+    }  # fmt: skip
+    root = data["tree"]
+    assert root["guess"] == "1122"
+    assert "4 0" not in root["replies"]  # all bulls is implicit
+    assert all(len(key.split(" ")) == 2 for key in root["replies"])
+
+
+def test_json_round_trip_through_a_file(mm_minimax: DecisionTree, tmp_path: Path) -> None:
+    path = tmp_path / "mm.json"
+    mm_minimax.save(path)
+    loaded = load_tree(path)
+    assert loaded == mm_minimax
+    assert loaded.stated == mm_minimax.summary()
+    assert load_tree(str(path)) == mm_minimax
+
+
+def test_a_leaf_may_omit_replies() -> None:
+    text = json.dumps({
+        "format": "bullscows-tree", "version": 1, "rules": "p1c2n", "strategy": "by hand",
+        "objective": "strategy", "tree": {"guess": "0", "replies": {"0 0": {"guess": "1"}}},
+    })  # fmt: skip
+    tree = load_tree(text)
+    assert tree.stated is None
+    assert check_tree(tree).valid
+    assert tree.summary().total == 3
+
+
+# --- check_tree catches corruption ------------------------------------------------------------
+
+
+def corrupt(tree: DecisionTree, edit: Any) -> DecisionTree:
+    data = json.loads(tree.to_json())
+    edit(data)
+    return load_tree(json.dumps(data))
+
+
+def leaves_of_one_node(top: dict[str, Any]) -> list[dict[str, Any]]:
+    """The leaves under the first node (depth first) that has at least two."""
+    stack = [top]
+    while stack:
+        node = stack.pop()
+        children = list(node.get("replies", {}).values())
+        leaves = [child for child in children if "replies" not in child]
+        if len(leaves) >= 2:
+            return leaves
+        stack.extend(children)
+    raise AssertionError("no node has two leaves")
+
+
+def test_check_catches_a_wrong_reply_key(mm_minimax: DecisionTree) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        replies = data["tree"]["replies"]
+        replies["1 3"] = replies.pop("0 4")  # 1122 can never get 1 bull 3 cows from a code
+
+    report = check_tree(corrupt(mm_minimax, edit))
+    assert not report.valid
+    text = " ".join(report.problems)
+    assert "'0 4'" in text and "no branch" in text
+    assert "no secret reaches" in text and "'1 3'" in text
+
+
+def test_check_catches_a_missing_secret(mm_minimax: DecisionTree) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        replies = data["tree"]["replies"]["0 4"]
+        assert "replies" not in replies  # a leaf: 2211
+        del data["tree"]["replies"]["0 4"]
+
+    report = check_tree(corrupt(mm_minimax, edit))
+    assert not report.valid
+    assert any("2211" in p and "no branch" in p for p in report.problems)
+    with pytest.raises(BullsCowsError, match="not valid"):
+        corrupt(mm_minimax, edit).summary()
+
+
+def test_check_catches_a_secret_at_two_leaves(mm_minimax: DecisionTree) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        first, second, *_ = leaves_of_one_node(data["tree"])
+        first["guess"] = second["guess"]
+
+    report = check_tree(corrupt(mm_minimax, edit))
+    assert not report.valid
+    assert any("leaf more than once" in p for p in report.problems)
+
+
+def test_check_catches_a_wrong_summary(mm_minimax: DecisionTree) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        data["summary"]["total"] = 5800
+
+    report = check_tree(corrupt(mm_minimax, edit))
+    assert len(report.problems) == 1
+    assert "total 5800" in report.problems[0] and "total 5801" in report.problems[0]
+
+
+def test_check_catches_a_wrong_node_count(mm_minimax: DecisionTree) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        data["summary"]["nodes"] = 1
+
+    assert "nodes 1," in check_tree(corrupt(mm_minimax, edit)).problems[0]
+
+
+# --- load errors -------------------------------------------------------------------------------
+
+GOOD: dict[str, Any] = {
+    "format": "bullscows-tree", "version": 1, "rules": "p2c3n", "strategy": "simple",
+    "objective": "strategy", "tree": {"guess": "01", "replies": {"0 2": {"guess": "10"}}},
+}  # fmt: skip
+
+
+def variant(**changes: Any) -> str:
+    return json.dumps({**GOOD, **changes})
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "is not JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        (variant(format="bullscows-bench"), "format 'bullscows-bench' is not 'bullscows-tree'"),
+        (variant(version=2), "version 2 is not supported"),
+        (variant(rules="p9c2n"), "unknown rules"),
+        (variant(rules=4), "'rules' must be a rules spec"),
+        (variant(strategy=None), "'strategy' must be text"),
+        (variant(tree={"guess": "011"}), "code '011' has 3 symbols"),
+        (variant(tree={"guess": "00"}), "'0' appears twice"),
+        (variant(tree={"replies": {}}), "needs a 'guess'"),
+        (variant(tree={"guess": "01", "reply": {}}), "unknown keys ['reply']"),
+        (variant(tree={"guess": "01", "replies": {"0B2C": {"guess": "10"}}}), "'0B2C'"),
+        (variant(tree={"guess": "01", "replies": {"3 0": {"guess": "10"}}}), "make 3"),
+        (variant(tree={"guess": "01", "replies": {"2 0": {"guess": "10"}}}), "all bulls"),
+        (variant(tree={"guess": "01", "replies": {"0 2": {"guess": "13"}}}), "'3' is not"),
+        (variant(summary={"total": 1}), "expected total, average"),
+    ],
+)
+def test_load_errors(text: str, message: str) -> None:
+    with pytest.raises(BullsCowsError) as error:
+        load_tree(text)
+    assert message in str(error.value)
+
+
+def test_load_error_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(BullsCowsError, match="cannot read tree file"):
+        load_tree(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("nonsense")
+    with pytest.raises(BullsCowsError, match=r"tree file '.*bad.json' is not JSON"):
+        load_tree(bad)
+
+
+def test_load_error_says_where_in_the_tree() -> None:
+    tree = {"guess": "01", "replies": {"0 1": {"guess": "12", "replies": {"x": {"guess": "20"}}}}}
+    with pytest.raises(BullsCowsError, match="reply key 'x' at 01 '0 1'"):
+        load_tree(variant(tree=tree))
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def test_render_text(mm_minimax: DecisionTree) -> None:
+    lines = render_text(mm_minimax, "bc")
+    assert lines[0] == "1122"
+    assert "  0B4C -> 2211" in lines
+    assert sum(1 for line in lines if "->" in line) + 1 <= len(lines)
+    cut = render_text(mm_minimax, "pair", max_depth=1)
+    assert cut == ["1122", "  ..."]
+    two = render_text(mm_minimax, "pair", max_depth=2)
+    assert "  0 0: 3345" in two and "    ..." in two
+    assert not any(line.startswith("      ") for line in two)
+
+
+# --- playing a tree ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mm_file(mm_minimax: DecisionTree, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("trees") / "mm-minimax.json"
+    mm_minimax.save(path)
+    return path
+
+
+def test_tree_strategy_by_name(mm_file: Path) -> None:
+    strategy = get_strategy(f"tree:{mm_file}", consistent_only=True)
+    assert isinstance(strategy, TreeStrategy)
+    assert strategy.label == "tree:mm-minimax.json"
+    assert strategy.deterministic
+    assert strategy.problem(MM) is None
+    assert strategy.problem(Rules.parse("bc")) == "tree file mm-minimax.json is for mm, not bc"
+    assert get_strategy(strategy.name).label == strategy.label
+
+
+def test_tree_strategy_names_that_fail(tmp_path: Path) -> None:
+    with pytest.raises(StrategyError, match="give the tree file"):
+        get_strategy("tree:")
+    with pytest.raises(StrategyError, match="cannot read tree file"):
+        get_strategy(f"tree:{tmp_path / 'none.json'}")
+
+
+def test_tree_strategy_follows_the_tree(mm_file: Path, mm_minimax: DecisionTree) -> None:
+    strategy = get_strategy(f"tree:{mm_file}")
+    rng = random.Random(0)
+    start = Knowledge.start(MM)
+    assert strategy.next_guess(start, rng) == mm_minimax.root.guess
+    after = start.after(Code("1122", MM), Feedback(0, 0))
+    assert Code.of_index(strategy.next_guess(after, rng), MM).text == "3345"
+    assert guess_counts(MM, strategy).sum() == 5801
+
+
+def test_tree_strategy_refuses_a_history_off_the_tree(mm_file: Path) -> None:
+    strategy = get_strategy(f"tree:{mm_file}")
+    rng = random.Random(0)
+    start = Knowledge.start(MM)
+    with pytest.raises(StrategyError, match=r"guess #1 was 1234, but the tree .* plays 1122"):
+        strategy.next_guess(start.after(Code("1234", MM), Feedback(0, 0)), rng)
+    with pytest.raises(StrategyError, match="is for mm, not bc"):
+        strategy.next_guess(Knowledge.start(Rules.parse("bc")), rng)
+
+
+def test_bench_of_a_tree_equals_its_strategy(mm_file: Path) -> None:
+    # bullscows bench --strategy checks names against the registry; the library takes any name.
+    report = run_bench(MM, ["minimax", f"tree:{mm_file}"])
+    direct, played = report.results
+    assert played.name == "tree:mm-minimax.json"
+    assert (played.total, played.worst, played.at_worst, played.distribution) == (
+        direct.total, direct.worst, direct.at_worst, direct.distribution,
+    )  # fmt: skip
+
+
+def test_bench_skips_a_tree_of_another_variant(mm_file: Path) -> None:
+    report = run_bench(Rules.parse("p2c3n"), [f"tree:{mm_file}"])
+    assert report.results == ()
+    assert report.skipped[0].reason == "tree file mm-minimax.json is for mm, not p2c3n"
+
+
+def test_counts_per_secret_agree(mm_minimax: DecisionTree) -> None:
+    strategy = TreeStrategy(mm_minimax, "mm.json")
+    secrets = np.array([0, 7, 1295], dtype=np.int64)
+    expected = guess_counts(MM, get_strategy("minimax"), secrets)
+    assert guess_counts(MM, strategy, secrets).tolist() == expected.tolist()
+
+
+def test_check_allows_an_average_written_out_in_full(mm_minimax: DecisionTree) -> None:
+    def edit(data: dict[str, Any]) -> None:
+        data["summary"]["average"] = 5801 / 1296
+
+    assert check_tree(corrupt(mm_minimax, edit)).valid
+
+    def rounded(data: dict[str, Any]) -> None:
+        data["summary"]["average"] = 4.476
+
+    assert "average 4.476)" in check_tree(corrupt(mm_minimax, rounded)).problems[0]
