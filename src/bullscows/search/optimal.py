@@ -1,0 +1,354 @@
+"""Exhaustive branch-and-bound search for an optimal decision tree.
+
+The cost of a tree is the total number of guesses over every secret (the final all-bulls guess
+counts). At a node with candidate set ``C`` and a guess ``g`` the cost is ``|C|`` (everybody
+makes this guess; the secret equal to ``g``, if any, ends there) plus the best cost of every
+part of ``C`` that ``g``'s non-winning replies leave.
+
+Pruning: each part is first charged its ideal cost (``bounds.lower_bounds``) and guesses are
+tried in increasing order of that bound (ties: smallest sum of squared part sizes, then a guess
+that may win), so a good tree is found early and every guess whose bound reaches the best so far
+is skipped. A guess's parts are then charged a bound one guess deeper (the lowest such bound
+over every guess at the part, remembered per set), which alone rejects most guesses; the parts
+left are solved largest first, each with the budget the others' bounds leave, and a guess is
+abandoned as soon as its cost reaches the best. Guesses equivalent under the symmetries of a
+short history count once (``symmetry.guess_classes``), as do guesses that split ``C`` in exactly
+the same way. Solved sets are remembered with their depth budget (exact costs, and lower bounds
+from failed searches). Shortcuts: one code costs 1, two cost 3, a candidate that splits the rest
+into single codes costs ``2|C| - 1``, which no tree beats, and when the guess of lowest bound
+leaves parts of at most two codes its bound is exact, hence optimal.
+
+The ``"worst"`` objective searches under depth caps ``d = shallowest possible, d + 1, ...``;
+the first cap that admits a tree gives the lowest worst case and, under it, the lowest total.
+
+>>> result = optimal_tree(Rules.parse("moo2,2"))
+>>> result.total, result.worst, result.distribution
+(8, 3, {1: 1, 2: 2, 3: 1})
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows._kernels import search_kernels
+from bullscows.codes import Code
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge, Step
+from bullscows.rules import Rules
+from bullscows.search.bounds import INFEASIBLE, lower_bounds
+from bullscows.search.tree import Tree, distribution, leaf
+from bullscows.strategies.heuristic import reply_count
+from bullscows.symmetry import guess_classes
+from bullscows.universe import IndexArray, universe
+
+Objective = Literal["total", "worst"]
+#: Called every so often with (nodes searched, best total found at the root or None, seconds).
+Progress = Callable[[int, int | None, float], None]
+
+#: Histories up to this many guesses reduce the guesses by symmetry (deeper it rarely pays).
+SYMMETRY_DEPTH = 2
+#: Nodes searched between two progress reports.
+PROGRESS_EVERY = 10_000
+#: The largest universe searched (its full score matrix is held in memory).
+MAX_SEARCH_CODES = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class OptimalResult:
+    """An optimal tree and its figures: ``distribution`` maps guesses needed to secrets."""
+
+    rules: Rules
+    objective: Objective
+    max_depth: int | None
+    consistent_only: bool
+    total: int
+    worst: int
+    distribution: dict[int, int]
+    nodes: int
+    seconds: float
+    tree: Tree = field(repr=False)
+
+
+def optimal_tree(
+    rules: Rules,
+    objective: Objective = "total",
+    max_depth: int | None = None,
+    consistent_only: bool = False,
+    progress: Progress | None = None,
+) -> OptimalResult:
+    """The tree with the lowest total (``"total"``), or the lowest worst case and then the
+    lowest total (``"worst"``), with no secret needing more than ``max_depth`` guesses.
+
+    With ``consistent_only`` every guess must be a code still possible. Raises ``ValueError``
+    when no tree fits within ``max_depth``.
+    """
+    if objective not in ("total", "worst"):
+        raise ValueError(f"objective {objective!r}: use 'total' or 'worst'")
+    if max_depth is not None and max_depth < 1:
+        raise ValueError(f"max_depth {max_depth}: a tree needs at least 1 guess")
+    if rules.size > MAX_SEARCH_CODES:
+        raise ValueError(
+            f"{rules.describe()} has {rules.size:,} codes; the search handles at most "
+            f"{MAX_SEARCH_CODES:,}"
+        )
+    start = time.perf_counter()
+    search = _Search(rules, objective, max_depth, consistent_only, progress, start)
+    everything = universe(rules).all()
+    if objective == "total":
+        depths = [max_depth] if max_depth is not None else [search.unlimited]
+    else:
+        shallowest = search.shallowest(len(everything))
+        deepest = max_depth if max_depth is not None else len(everything)
+        depths = list(range(shallowest, deepest + 1))
+    for depth in depths:
+        found = search.solve(everything, depth, INFEASIBLE, ())
+        if found is not None:
+            cost, tree = found
+            spread = distribution(search.scores, search.win, tree, everything)
+            return OptimalResult(
+                rules, objective, max_depth, consistent_only,
+                total=cost, worst=max(spread), distribution=spread, nodes=search.nodes,
+                seconds=time.perf_counter() - start, tree=tree,
+            )  # fmt: skip
+    raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
+
+
+class _Search:
+    """The state of one search: score matrix, bound table, memo and counters."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        objective: Objective,
+        max_depth: int | None,
+        consistent_only: bool,
+        progress: Progress | None,
+        start: float,
+    ) -> None:
+        u = universe(rules)
+        self.rules = rules
+        self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
+        self.win = rules.length * (rules.length + 1)
+        self.slots = rules.replies
+        self.capped = max_depth is not None or objective == "worst"
+        # Depths past the table's last row bound no tighter than its last row.
+        replies = reply_count(rules)
+        self.bounds = lower_bounds(replies, len(u), self.shallowest(len(u), replies) + 1)
+        self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
+        self.consistent_only = consistent_only
+        self.progress = progress
+        self.start = start
+        self.nodes = 0
+        self.root_best: int | None = None
+        self.exact: dict[tuple[bytes, int], tuple[int, Tree]] = {}
+        self.floor: dict[tuple[bytes, int], int] = {}
+        self.marks = np.zeros(len(u), dtype=bool)
+        self.classes: dict[tuple[int, ...], IndexArray] = {}
+        self.looked: set[tuple[bytes, int]] = set()
+
+    def shallowest(self, codes: int, replies: int | None = None) -> int:
+        """The fewest guesses within which some tree could settle ``codes`` codes."""
+        fan = max((replies or reply_count(self.rules)) - 1, 1)
+        depth, capacity, width = 1, 1, 1
+        while capacity < codes:
+            width *= fan
+            capacity += width
+            depth += 1
+        return depth
+
+    def bound_row(self, depth: int) -> npt.NDArray[np.int64]:
+        row: npt.NDArray[np.int64] = self.bounds[min(depth, len(self.bounds) - 1)]
+        return row
+
+    def guesses(self, codes: IndexArray, history: tuple[tuple[int, int], ...]) -> IndexArray:
+        """The guesses worth scoring: one per symmetry class on short histories."""
+        if len(history) <= SYMMETRY_DEPTH:
+            played = tuple(sorted({guess for guess, _ in history}))
+            classes = self.classes.get(played)
+            if classes is None:
+                # The classes depend only on the guesses played, not on the replies.
+                steps = tuple(
+                    Step(Code.of_index(g, self.rules), Feedback.win(self.rules.length))
+                    for g in played
+                )
+                classes = guess_classes(Knowledge(self.rules, steps, codes))
+                self.classes[played] = classes
+            if self.consistent_only:
+                self.marks[codes] = True
+                classes = classes[self.marks[classes]]
+                self.marks[codes] = False
+            return classes
+        return codes if self.consistent_only else universe(self.rules).all()
+
+    def solve(
+        self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
+    ) -> tuple[int, Tree] | None:
+        """The optimal (cost, tree) for ``codes`` within ``depth`` guesses if it costs less
+        than ``limit``, else ``None`` (then no tree costs less than ``limit``)."""
+        n = len(codes)
+        if n == 1:
+            return (1, leaf(int(codes[0]))) if limit > 1 and depth >= 1 else None
+        if n == 2:
+            if limit <= 3 or depth < 2:
+                return None
+            a, b = int(codes[0]), int(codes[1])
+            return 3, {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
+        if self.bound_row(depth)[n] >= limit:
+            return None
+        key = (codes.tobytes(), depth)
+        known = self.exact.get(key)
+        if known is not None:
+            return known if known[0] < limit else None
+        if self.floor.get(key, 0) >= limit:
+            return None
+        self.count_node()
+        found = self._perfect(codes) if 2 * n - 1 < limit else None
+        if found is None:
+            found = self._branch(codes, depth, limit, history)
+        if found is None:
+            self.floor[key] = limit
+        else:
+            self.exact[key] = found
+        return found
+
+    def count_node(self) -> None:
+        """One more set whose guesses were scored; report progress every so often."""
+        self.nodes += 1
+        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
+            self.progress(self.nodes, self.root_best, time.perf_counter() - self.start)
+
+    def _perfect(self, codes: IndexArray) -> tuple[int, Tree] | None:
+        """A candidate splitting the others into single codes: cost ``2n - 1``, optimal."""
+        row = search_kernels.perfect_candidate(self.scores, codes, self.slots)
+        if row < 0:
+            return None
+        guess = int(codes[row])
+        replies = self.scores[guess, codes]
+        branches = {int(replies[j]): leaf(int(c)) for j, c in enumerate(codes) if j != row}
+        return 2 * len(codes) - 1, {"guess": guess, "replies": branches}
+
+    def _branch(
+        self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
+    ) -> tuple[int, Tree] | None:
+        child = depth - 1 if self.capped else depth
+        guesses = self.guesses(codes, history)
+        bounds, spreads, solved, largest = search_kernels.guess_bounds(
+            self.scores, guesses, codes, self.bound_row(child), self.slots, self.win
+        )
+        hopeful = np.flatnonzero(bounds < limit)
+        # Lowest bound first; then the most even split; then a guess that may win.
+        order = hopeful[np.lexsort((-solved[hopeful], spreads[hopeful], bounds[hopeful]))]
+        if len(order) and largest[order[0]] <= 2:
+            # Parts of one or two codes cost exactly their bound: the lowest bound is optimal.
+            return self._small_parts(codes, int(guesses[order[0]]), int(bounds[order[0]]))
+        best, best_tree = limit, None
+        tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
+        for i in order.tolist():
+            if bounds[i] >= best:
+                break
+            guess = int(guesses[i])
+            replies = self.scores[guess, codes]
+            split = replies.tobytes()
+            if split in tried:
+                continue
+            tried.add(split)
+            found = self._try(codes, guess, replies, int(bounds[i]), child, best, history)
+            if found is not None:
+                best, best_tree = found
+                if not history:
+                    self.root_best = best
+        return None if best_tree is None else (best, best_tree)
+
+    def _small_parts(self, codes: IndexArray, guess: int, cost: int) -> tuple[int, Tree]:
+        """The tree of a guess that leaves parts of at most two codes (which cost 1 and 3)."""
+        replies = self.scores[guess, codes]
+        parts: dict[int, list[int]] = {}
+        for reply, code in zip(replies.tolist(), codes.tolist(), strict=True):
+            if reply != self.win:
+                parts.setdefault(reply, []).append(code)
+        branches: dict[int, Tree] = {}
+        for reply, part in sorted(parts.items()):
+            first = leaf(part[0])
+            if len(part) == 2:
+                first["replies"][int(self.scores[part[0], part[1]])] = leaf(part[1])
+            branches[reply] = first
+        return cost, {"guess": guess, "replies": branches}
+
+    def _try(
+        self,
+        codes: IndexArray,
+        guess: int,
+        replies: npt.NDArray[np.uint8],
+        bound: int,
+        depth: int,
+        limit: int,
+        history: tuple[tuple[int, int], ...],
+    ) -> tuple[int, Tree] | None:
+        """The cost and tree of ``guess`` if below ``limit``, parts solved largest first."""
+        order = np.argsort(replies, kind="stable")
+        ordered = replies[order]
+        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        starts = np.concatenate(([0], cuts))
+        stops = np.concatenate((cuts, [len(codes)]))
+        parts = [
+            (int(stop - begin), int(ordered[begin]), codes[order[begin:stop]])
+            for begin, stop in zip(starts.tolist(), stops.tolist(), strict=True)
+            if int(ordered[begin]) != self.win
+        ]
+        parts.sort(key=lambda part: -part[0])
+        row = self.bound_row(depth)
+        total = bound
+        # Every part's one-guess-ahead bound first: a guess often fails on these alone.
+        owns = []
+        for size, reply, part in parts:
+            own = int(row[size])
+            if size >= 3:
+                ahead = self.lookahead(part, depth, (*history, (guess, reply)))
+                total += ahead - own
+                own = ahead
+                if total >= limit:
+                    return None
+            owns.append(own)
+        branches: dict[int, Tree] = {}
+        for (_, reply, part), own in zip(parts, owns, strict=True):
+            found = self.solve(part, depth, limit - (total - own), (*history, (guess, reply)))
+            if found is None:
+                return None
+            total += found[0] - own
+            if total >= limit:
+                return None
+            branches[reply] = found[1]
+        return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
+
+    def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
+        """A lower bound on the cost of ``codes``: the lowest bound over every guess (or the
+        exact cost or a better bound when known)."""
+        key = (codes.tobytes(), depth)
+        known = self.exact.get(key)
+        if known is not None:
+            return known[0]
+        floor = self.floor.get(key, 0)
+        if key in self.looked:
+            return floor
+        self.looked.add(key)
+        self.count_node()
+        guesses = self.guesses(codes, history)
+        child = depth - 1 if self.capped else depth
+        bounds, _, _, largest = search_kernels.guess_bounds(
+            self.scores, guesses, codes, self.bound_row(child), self.slots, self.win
+        )
+        lowest = int(bounds.min())
+        exact = np.flatnonzero((bounds == lowest) & (largest <= 2))
+        if len(exact) and lowest < INFEASIBLE:
+            # Parts of one or two codes cost exactly their bound, and no guess bounds lower.
+            self.exact[key] = self._small_parts(codes, int(guesses[exact[0]]), lowest)
+            return lowest
+        floor = max(floor, lowest)
+        self.floor[key] = floor
+        return floor

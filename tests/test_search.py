@@ -1,0 +1,221 @@
+"""The branch-and-bound search against a plain brute force, and the published Mastermind optima."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+import pytest
+
+from bullscows._kernels import search_kernels
+from bullscows.rules import Rules
+from bullscows.search import OptimalResult, Tree, optimal_tree
+from bullscows.search import optimal as optimal_module
+from bullscows.universe import universe
+
+TINY = ["moo2,2", "p2c3r", "p2c4n", "p3c3r", "p3c4n", "moo2,3,3", "p4c4n", "p3c5n"]
+INFINITE = 10**9
+
+
+def brute_force(spec: str, depth: int | None, consistent_only: bool) -> int:
+    """The least total over every tree, by trying every guess at every node (memoised only)."""
+    best = _brute_solver(spec, consistent_only)
+    everything = tuple(range(Rules.parse(spec).size))
+    return best(everything, len(everything) if depth is None else depth)
+
+
+@cache
+def _brute_solver(spec: str, consistent_only: bool) -> Callable[[tuple[int, ...], int], int]:
+    rules = Rules.parse(spec)
+    u = universe(rules)
+    scores = u.score_matrix(u.all(), u.all()).tolist()
+    win = rules.length * (rules.length + 1)
+    everything = tuple(range(len(u)))
+
+    @cache
+    def best(codes: tuple[int, ...], budget: int) -> int:
+        """The least total for ``codes`` within ``budget`` guesses (INFINITE if none)."""
+        if budget == 0:
+            return INFINITE
+        if len(codes) == 1:
+            return 1
+        lowest = INFINITE
+        for guess in codes if consistent_only else everything:
+            parts: dict[int, list[int]] = {}
+            for code in codes:
+                parts.setdefault(scores[guess][code], []).append(code)
+            if len(parts) == 1 and guess not in codes:
+                continue  # learns nothing
+            cost = len(codes) + sum(
+                best(tuple(part), budget - 1) for reply, part in parts.items() if reply != win
+            )
+            lowest = min(lowest, cost)
+        return lowest
+
+    return best
+
+
+def play(result: OptimalResult) -> dict[int, int]:
+    """Play every secret through the tree; check each guess, return {guesses: secrets}."""
+    rules = result.rules
+    u = universe(rules)
+    win = rules.length * (rules.length + 1)
+    found: dict[int, int] = {}
+    for secret in range(len(u)):
+        node: Tree = result.tree
+        possible = u.all()
+        guesses = 1
+        while True:
+            guess = node["guess"]
+            if result.consistent_only:
+                assert guess in possible
+            reply = int(u.score_row(guess, np.array([secret]))[0])
+            if reply == win:
+                break
+            possible = possible[u.score_row(guess, possible) == reply]
+            node = node["replies"][reply]
+            guesses += 1
+        found[guesses] = found.get(guesses, 0) + 1
+    return dict(sorted(found.items()))
+
+
+def check(result: OptimalResult) -> None:
+    """The figures of a result agree with its tree."""
+    spread = play(result)
+    assert spread == result.distribution
+    assert result.total == sum(k * v for k, v in spread.items())
+    assert result.worst == max(spread)
+    assert sum(spread.values()) == result.rules.size
+    if result.max_depth is not None:
+        assert result.worst <= result.max_depth
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_total_is_optimal(spec: str) -> None:
+    result = optimal_tree(Rules.parse(spec))
+    check(result)
+    assert result.total == brute_force(spec, None, False)
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_consistent_only_is_optimal(spec: str) -> None:
+    result = optimal_tree(Rules.parse(spec), consistent_only=True)
+    check(result)
+    assert result.total == brute_force(spec, None, True)
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_depth_cap_is_optimal(spec: str) -> None:
+    unlimited = optimal_tree(Rules.parse(spec))
+    for depth in range(unlimited.worst - 1, unlimited.worst + 1):
+        expected = brute_force(spec, depth, False)
+        if expected >= INFINITE:
+            with pytest.raises(ValueError, match="within"):
+                optimal_tree(Rules.parse(spec), max_depth=depth)
+            continue
+        result = optimal_tree(Rules.parse(spec), max_depth=depth)
+        check(result)
+        assert result.total == expected
+
+
+@pytest.mark.parametrize("spec", TINY)
+def test_worst_then_total(spec: str) -> None:
+    result = optimal_tree(Rules.parse(spec), objective="worst")
+    check(result)
+    shallowest = next(d for d in range(1, 20) if brute_force(spec, d, False) < INFINITE)
+    assert result.worst == shallowest
+    assert result.total == brute_force(spec, shallowest, False)
+
+
+@pytest.mark.parametrize("spec", ["p3c4n", "moo2,3,3"])
+def test_worst_consistent_only(spec: str) -> None:
+    result = optimal_tree(Rules.parse(spec), objective="worst", consistent_only=True)
+    check(result)
+    shallowest = next(d for d in range(1, 20) if brute_force(spec, d, True) < INFINITE)
+    assert (result.worst, result.total) == (shallowest, brute_force(spec, shallowest, True))
+
+
+def test_worst_can_beat_the_lowest_total_tree() -> None:
+    # 4 distinct of 4: the lowest total, 86, is reachable within 5 guesses as well as with 6.
+    result = optimal_tree(Rules.parse("p4c4n"), objective="worst")
+    check(result)
+    assert (result.worst, result.total) == (5, 86)
+
+
+def test_a_larger_variant_agrees_with_its_tree() -> None:
+    check(optimal_tree(Rules.parse("p3c6r")))
+
+
+def test_guess_bounds_kernel_matches_numpy() -> None:
+    rules = Rules.parse("mm")
+    u = universe(rules)
+    scores = u.score_matrix(u.all(), u.all())
+    row = np.arange(0, 2 * rules.size + 1, 2, dtype=np.int64)  # any table: here 2n
+    codes = np.sort(np.random.default_rng(7).choice(rules.size, 40, replace=False))
+    guesses = np.arange(0, rules.size, 3, dtype=np.int64)
+    bounds, spreads, solved, largest = search_kernels.guess_bounds(
+        scores, guesses, codes, row, rules.replies, 20
+    )
+    counts = np.array([np.bincount(scores[g, codes], minlength=rules.replies) for g in guesses])
+    won, counts[:, 20] = counts[:, 20].copy(), 0
+    expected = len(codes) + row[counts].sum(axis=1)
+    useless = (won == 0) & (counts.max(axis=1) == len(codes))
+    assert (bounds == np.where(useless, search_kernels.USELESS, expected)).all()
+    assert (spreads == (counts**2).sum(axis=1)).all()
+    assert (solved == won).all()
+    assert (largest == counts.max(axis=1)).all()
+
+
+def test_perfect_candidate_kernel() -> None:
+    rules = Rules.parse("mm")
+    u = universe(rules)
+    scores = u.score_matrix(u.all(), u.all())
+    codes = np.array([u.index((0, 0, 0, 0)), u.index((0, 0, 0, 1)), u.index((0, 0, 1, 1))])
+    # 0000 answers 3 bulls to 0001 and 2 bulls to 0011: it tells them apart.
+    assert search_kernels.perfect_candidate(scores, codes, rules.replies) == 0
+    # Each of 0001, 0010, 0100, 1000 gets 2 bulls 2 cows from the other three: none is perfect.
+    alike = np.array([u.index(d) for d in [(0, 0, 0, 1), (0, 0, 1, 0), (0, 1, 0, 0), (1, 0, 0, 0)]])
+    assert search_kernels.perfect_candidate(scores, np.sort(alike), rules.replies) == -1
+    rng = np.random.default_rng(3)
+    for size in range(3, 12):
+        codes = np.sort(rng.choice(rules.size, size, replace=False))
+        block = scores[np.ix_(codes, codes)]
+        perfect = [i for i in range(size) if len(set(block[i].tolist())) == size]
+        expected = perfect[0] if perfect else -1
+        assert search_kernels.perfect_candidate(scores, codes, rules.replies) == expected
+
+
+def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 1)
+    seen: list[tuple[int, int | None, float]] = []
+    optimal_tree(Rules.parse("p3c5n"), progress=lambda *report: seen.append(report))
+    assert seen
+    nodes = [n for n, _, _ in seen]
+    assert nodes == sorted(nodes)
+    assert all(seconds >= 0 for _, _, seconds in seen)
+
+
+def test_bad_arguments_raise() -> None:
+    rules = Rules.parse("p2c3r")
+    with pytest.raises(ValueError, match="objective"):
+        optimal_tree(rules, objective="average")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_depth"):
+        optimal_tree(rules, max_depth=0)
+    with pytest.raises(ValueError, match="within 2 guesses"):
+        optimal_tree(Rules.parse("p3c4n"), max_depth=2)
+    with pytest.raises(ValueError, match="codes"):
+        optimal_tree(Rules.parse("p5c10n"))
+
+
+def test_mastermind_lowest_total_is_koyama_lai() -> None:
+    result = optimal_tree(Rules.parse("mm"))
+    check(result)
+    assert (result.total, result.worst) == (5625, 6)
+
+
+def test_mastermind_within_five_guesses_is_koyama_lai() -> None:
+    # Knuth: 5 guesses always suffice and 4 do not; the lowest total within 5 is 5626.
+    result = optimal_tree(Rules.parse("mm"), objective="worst")
+    check(result)
+    assert (result.worst, result.total) == (5, 5626)
