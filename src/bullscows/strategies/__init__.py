@@ -22,6 +22,7 @@ from bullscows.strategies.heuristic import (
     PartitionHeuristic,
 )
 from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
+from bullscows.strategies.optimal_strategy import OptimalSearch, OptimalTotal, OptimalWorst
 from bullscows.strategies.tree_strategy import PREFIX as TREE_PREFIX
 from bullscows.strategies.tree_strategy import TreeStrategy
 
@@ -37,6 +38,8 @@ STRATEGIES: dict[str, type[Strategy]] = {
         RandomGuess,
         BruteForce,
         CowsOnly,
+        OptimalTotal,
+        OptimalWorst,
     )
 }
 DEFAULT_STRATEGY = "minimax"
@@ -65,7 +68,7 @@ def get_strategy(name: str, *, consistent_only: bool = False) -> Strategy:
         raise StrategyError(
             f"unknown strategy {name!r}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json"
         ) from None
-    if issubclass(cls, PartitionHeuristic):
+    if issubclass(cls, PartitionHeuristic | OptimalSearch):
         return cls(consistent_only=consistent_only)
     return cls()
 

@@ -1,0 +1,74 @@
+"""The optimal strategies: the exhaustive search's trees, played through every command."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows import Code, Rules, score
+from bullscows.cli import main
+from bullscows.errors import StrategyError
+from bullscows.knowledge import Knowledge
+from bullscows.outcomes import guess_counts
+from bullscows.sessions import Codebreaker, random_secret
+from bullscows.strategies import get_strategy
+
+MM = Rules.parse("mm")
+
+
+@pytest.mark.parametrize(
+    ("name", "total", "worst"), [("optimal", 5625, 6), ("optimal-worst", 5626, 5)]
+)
+def test_mastermind_optima(name: str, total: int, worst: int) -> None:
+    counts = guess_counts(MM, get_strategy(name))
+    assert (int(counts.sum()), int(counts.max())) == (total, worst)
+
+
+def test_optimal_never_loses_to_a_heuristic() -> None:
+    for spec in ("p3c4n", "p3c3r", "moo3,3,2"):
+        rules = Rules.parse(spec)
+        best = guess_counts(rules, get_strategy("optimal")).sum()
+        for heuristic in ("minimax", "expected-size", "entropy", "most-parts"):
+            assert best <= guess_counts(rules, get_strategy(heuristic)).sum(), (spec, heuristic)
+
+
+def test_bulls_and_cows_is_refused_for_now() -> None:
+    problem = get_strategy("optimal").problem(Rules.parse("bc"))
+    assert problem is not None and "5,040 codes" in problem
+    result = CliRunner().invoke(main, ["solve", "--plain", "--strategy", "optimal"])
+    assert result.exit_code == 2
+    assert "optimal cannot search" in result.output
+
+
+def test_solve_plays_optimally() -> None:
+    rng = random.Random(4)
+    for _ in range(3):
+        secret = random_secret(MM, rng)
+        breaker = Codebreaker(MM, "optimal-worst", rng)
+        while not breaker.solved:
+            breaker.reply(score(secret, breaker.suggest()))
+        assert len(breaker.history) <= 5
+
+
+def test_a_foreign_guess_is_a_clear_error() -> None:
+    knowledge = Knowledge.start(MM).after(
+        Code("1234", MM), score(Code("5566", MM), Code("1234", MM))
+    )
+    with pytest.raises(StrategyError, match="can only continue its own games"):
+        get_strategy("optimal").next_guess(knowledge, random.Random(0))
+
+
+def test_tree_command_writes_the_optimal_tree(tmp_path: Path) -> None:
+    out = tmp_path / "mm-optimal.json"
+    runner = CliRunner()
+    result = runner.invoke(
+        main, ["tree", "--rules", "mm", "--strategy", "optimal", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["summary"]["total"] == 5625
+    checked = runner.invoke(main, ["tree", "--check", str(out)])
+    assert checked.exit_code == 0, checked.output
