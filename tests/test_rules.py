@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Callable
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bullscows.errors import BullsCowsError, RulesError
@@ -21,6 +21,7 @@ from bullscows.rules import (
     preset,
 )
 from bullscows.universe import enumerate_codes
+from variants import variant_with_limits
 
 GREEK = "\u03b1\u03b2\u03b3"
 # Printable symbols that are legal in an alphabet, including a few that look like spec syntax.
@@ -42,16 +43,7 @@ def variants(draw: st.DrawFn, max_length: int = 5, max_symbols: int = 8) -> Rule
             )
         )
     )
-    allowed = None
-    if draw(st.booleans()):
-        allowed = tuple(
-            "".join(draw(st.sets(st.sampled_from(symbols), min_size=1))) for _ in range(length)
-        )
-    try:
-        return Rules(length, symbols, repeats, allowed)
-    except RulesError:
-        assume(False)  # per-position limits that leave no code without repeats
-        raise
+    return variant_with_limits(draw, length, symbols, repeats)
 
 
 # --- presets and sizes ---------------------------------------------------------------------

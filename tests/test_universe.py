@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bullscows._kernels import reference
@@ -16,6 +16,7 @@ from bullscows.errors import CodeError, RulesError
 from bullscows.feedback import Feedback
 from bullscows.rules import DEFAULT_ALPHABET, Rules
 from bullscows.universe import Universe, enumerate_codes, universe
+from variants import variant_with_limits
 
 BC = Rules.parse("bc")
 DIGITS4 = Rules.parse("digits")  # 4 digits, repeats allowed: the uLisp game
@@ -28,16 +29,7 @@ def small_variants(draw: st.DrawFn) -> Rules:
     repeats = draw(st.booleans())
     colours = draw(st.integers(1 if repeats else length, 7))
     symbols = DEFAULT_ALPHABET[:colours]
-    allowed = None
-    if draw(st.booleans()):
-        allowed = tuple(
-            "".join(draw(st.sets(st.sampled_from(symbols), min_size=1))) for _ in range(length)
-        )
-    try:
-        return Rules(length, symbols, repeats, allowed)
-    except RulesError:
-        assume(False)
-        raise
+    return variant_with_limits(draw, length, symbols, repeats)
 
 
 def _brute_force(rules: Rules) -> list[tuple[int, ...]]:

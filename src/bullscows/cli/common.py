@@ -131,19 +131,23 @@ def strategy_option(function: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def reply_style_option(default: str = "words", when: str = "") -> Callable[[F], F]:
+    """``--reply-style``: how replies are printed (``when``: e.g. 'with --format text')."""
+    styles = ", ".join(f"{k} ({v})" for k, v in STYLES.items())
+    return click.option(
+        "--reply-style",
+        type=click.Choice(list(STYLES)),
+        default=default,
+        show_default=True,
+        help=f"How replies are printed{' ' + when if when else ''}: {styles}.",
+    )
+
+
 def play_options(function: F) -> F:
     """``--seed`` and ``--reply-style``; the command receives ``rng``."""
     options = [
         click.option("--seed", type=int, help="Seed for reproducible secrets and random choices."),
-        click.option(
-            "--reply-style",
-            type=click.Choice(list(STYLES)),
-            default="words",
-            show_default=True,
-            help="How replies are printed: "
-            + ", ".join(f"{k} ({v})" for k, v in STYLES.items())
-            + ".",
-        ),
+        reply_style_option(),
     ]
 
     @functools.wraps(function)

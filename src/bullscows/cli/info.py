@@ -6,9 +6,8 @@ import json
 
 import click
 
-from bullscows.cli.common import variant_options
+from bullscows.cli.common import reply_style_option, variant_options
 from bullscows.codes import Code
-from bullscows.feedback import STYLES
 from bullscows.rules import PRESETS, Rules, preset
 
 
@@ -16,13 +15,7 @@ from bullscows.rules import PRESETS, Rules, preset
 @click.argument("secret")
 @click.argument("guess")
 @variant_options
-@click.option(
-    "--reply-style",
-    type=click.Choice(list(STYLES)),
-    default="words",
-    show_default=True,
-    help="How the reply is printed.",
-)
+@reply_style_option()
 @click.option("--json", "as_json", is_flag=True, help='Print {"bulls": B, "cows": C}.')
 def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool) -> None:
     """Print the reply GUESS gets when the secret is SECRET.

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import click
 
-from bullscows.cli.common import strategy_option, variant_options
+from bullscows.cli.common import reply_style_option, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
-from bullscows.feedback import STYLES
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, load_tree, render_text
@@ -33,13 +32,7 @@ from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, lo
     metavar="N",
     help="With --format text: show only the first N guesses of every path.",
 )
-@click.option(
-    "--reply-style",
-    type=click.Choice(list(STYLES)),
-    default="pair",
-    show_default=True,
-    help="How replies are printed with --format text.",
-)
+@reply_style_option("pair", when="with --format text")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures (or the check) as JSON.")
 @click.option(
     "--out",
