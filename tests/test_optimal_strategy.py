@@ -72,3 +72,32 @@ def test_tree_command_writes_the_optimal_tree(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["summary"]["total"] == 5625
     checked = runner.invoke(main, ["tree", "--check", str(out)])
     assert checked.exit_code == 0, checked.output
+
+
+def test_searched_trees_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bullscows import search
+    from bullscows.strategies import optimal_strategy
+
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
+    rules = Rules.parse("p3c4n")
+    optimal_strategy._tree.cache_clear()
+    first = guess_counts(rules, get_strategy("optimal"))
+    saved = optimal_strategy.cache_file(rules, "optimal", False)
+    assert saved.exists()
+    checked = CliRunner().invoke(main, ["tree", "--check", str(saved)])
+    assert checked.exit_code == 0, checked.output
+
+    def no_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tree should come from the cache")
+
+    optimal_strategy._tree.cache_clear()
+    monkeypatch.setattr(search, "optimal_tree", no_search)
+    assert (guess_counts(rules, get_strategy("optimal")) == first).all()
+    # A damaged file is searched again (and rewritten).
+    saved.write_text("{not json")
+    optimal_strategy._tree.cache_clear()
+    monkeypatch.undo()
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
+    assert (guess_counts(rules, get_strategy("optimal")) == first).all()
+    assert json.loads(saved.read_text())["format"] == "bullscows-tree"
+    optimal_strategy._tree.cache_clear()

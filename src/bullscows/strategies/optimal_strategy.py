@@ -2,9 +2,11 @@
 
 ``optimal`` has the lowest total of guesses over all secrets (the best average);
 ``optimal-worst`` needs the fewest guesses in the worst case, and then has the lowest total.
-The tree is searched for once per variant and process (``bullscows.search.optimal_tree``),
-which takes under a second for Mastermind; variants the search cannot finish quickly yet are
-refused by ``problem``.
+The tree is searched for once (``bullscows.search.optimal_tree``: under a second for
+Mastermind) and kept in the user's cache directory (``cache_dir``) as a decision-tree file,
+keyed by variant, strategy and options, so later games start at once; a file that does not
+load, or is for another variant, is searched again. Variants the search cannot finish quickly
+yet are refused by ``problem``.
 
 >>> from bullscows.outcomes import guess_counts
 >>> from bullscows.rules import Rules
@@ -14,14 +16,18 @@ refused by ``problem``.
 
 from __future__ import annotations
 
+import os
 import random
+import re
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from bullscows.errors import StrategyError
+from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
+from bullscows.tree import DecisionTree, Node, load_tree
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import Objective
@@ -32,11 +38,45 @@ if TYPE_CHECKING:
 MAX_OPTIMAL_CODES = 3100
 
 
+def cache_dir() -> Path:
+    """Where searched trees are kept: ``$BULLSCOWS_CACHE``, else ``$XDG_CACHE_HOME/bullscows``,
+    else ``~/.cache/bullscows``."""
+    if os.environ.get("BULLSCOWS_CACHE"):
+        return Path(os.environ["BULLSCOWS_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "bullscows"
+
+
+def cache_file(rules: Rules, name: str, consistent_only: bool) -> Path:
+    """The file of one variant's optimal tree (the spec made safe for a file name)."""
+    spec = re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group()):02x}", rules.spec)
+    return cache_dir() / f"{spec}--{name}{'--consistent-only' if consistent_only else ''}.json"
+
+
 @lru_cache(maxsize=16)
-def _tree(rules: Rules, objective: Objective, consistent_only: bool) -> Tree:
+def _tree(rules: Rules, name: str, objective: Objective, consistent_only: bool) -> Node:
+    path = cache_file(rules, name, consistent_only)
+    try:
+        saved = load_tree(path)
+        if saved.rules == rules and saved.objective == f"optimal-{objective}":
+            return saved.root
+    except (OSError, BullsCowsError):
+        pass  # no file yet, or one that cannot be trusted: search again
     from bullscows.search import optimal_tree  # the search uses the strategies' bounds
 
-    return optimal_tree(rules, objective, consistent_only=consistent_only).tree
+    found = optimal_tree(rules, objective, consistent_only=consistent_only).tree
+    root = _node(found)
+    label = f"{name} (consistent only)" if consistent_only else name
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        DecisionTree(rules, label, f"optimal-{objective}", root).save(path)
+    except OSError:
+        pass  # the cache is a convenience: a read-only home still plays
+    return root
+
+
+def _node(tree: Tree) -> Node:
+    return Node(tree["guess"], {reply: _node(sub) for reply, sub in tree["replies"].items()})
 
 
 class OptimalSearch(Strategy):
@@ -64,17 +104,17 @@ class OptimalSearch(Strategy):
         problem = self.problem(knowledge.rules)
         if problem is not None:
             raise StrategyError(problem)
-        node = _tree(knowledge.rules, self.objective, self.consistent_only)
+        node = _tree(knowledge.rules, self.name, self.objective, self.consistent_only)
         length = knowledge.rules.length
         for number, step in enumerate(knowledge.history, 1):
             reply = step.feedback.index(length)
-            if step.guess.index != node["guess"] or reply not in node["replies"]:
+            if step.guess.index != node.guess or reply not in node.branches:
                 raise StrategyError(
                     f"{self.name} can only continue its own games: guess #{number} was "
-                    f"{step.guess}, where its tree plays {knowledge.code(node['guess'])}"
+                    f"{step.guess}, where its tree plays {knowledge.code(node.guess)}"
                 )
-            node = node["replies"][reply]
-        return node["guess"]
+            node = node.branches[reply]
+        return node.guess
 
 
 class OptimalTotal(OptimalSearch):
