@@ -101,3 +101,22 @@ def test_searched_trees_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert (guess_counts(rules, get_strategy("optimal")) == first).all()
     assert json.loads(saved.read_text())["format"] == "bullscows-tree"
     optimal_strategy._tree.cache_clear()
+
+
+def test_depth_cap() -> None:
+    runner = CliRunner()
+    capped = runner.invoke(
+        main, ["tree", "--rules", "mm", "--strategy", "optimal", "--max-depth", "5", "--json"]
+    )
+    assert capped.exit_code == 0, capped.output
+    summary = json.loads(capped.stdout)
+    assert (summary["total"], summary["worst"]) == (5626, 5)
+    assert summary["name"] == "optimal (at most 5 guesses)"
+    too_few = runner.invoke(
+        main, ["tree", "--rules", "mm", "--strategy", "optimal", "--max-depth", "4"]
+    )
+    assert too_few.exit_code == 1
+    assert "within 4 guesses" in too_few.stderr
+    not_optimal = runner.invoke(main, ["tree", "--rules", "mm", "--max-depth", "5"])
+    assert not_optimal.exit_code == 2
+    assert "applies to optimal and optimal-worst" in not_optimal.output

@@ -108,6 +108,12 @@ def strategy_option(function: F) -> F:
             is_flag=True,
             help="Heuristic strategies guess only codes that could be the secret.",
         ),
+        click.option(
+            "--max-depth",
+            type=click.IntRange(min=1),
+            metavar="D",
+            help="optimal and optimal-worst: no secret may need more than D guesses.",
+        ),
     ]
 
     @functools.wraps(function)
@@ -115,8 +121,9 @@ def strategy_option(function: F) -> F:
         from bullscows.strategies import get_strategy
 
         name, consistent_only = kwargs.pop("strategy"), kwargs.pop("consistent_only")
+        max_depth = kwargs.pop("max_depth")
         try:
-            strategy = get_strategy(name, consistent_only=consistent_only)
+            strategy = get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
         except BullsCowsError as error:
             raise click.BadParameter(str(error), param_hint="--strategy") from None
         rules = kwargs.get("rules")

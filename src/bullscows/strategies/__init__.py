@@ -45,13 +45,20 @@ STRATEGIES: dict[str, type[Strategy]] = {
 DEFAULT_STRATEGY = "minimax"
 
 
-def get_strategy(name: str, *, consistent_only: bool = False) -> Strategy:
+def get_strategy(
+    name: str, *, consistent_only: bool = False, max_depth: int | None = None
+) -> Strategy:
     """A fresh strategy registered under ``name``.
 
     ``consistent_only`` restricts a heuristic's guesses to the remaining candidates; the other
     strategies guess candidates anyway (or ignore replies altogether) and are not changed by it.
     ``tree:PATH`` loads the decision tree saved at ``PATH`` (``consistent_only`` is ignored).
+    ``max_depth`` caps the guesses of the optimal strategies, and only theirs.
     """
+    if max_depth is not None and name not in ("optimal", "optimal-worst"):
+        raise StrategyError(
+            f"a depth cap ({max_depth}) applies to optimal and optimal-worst, not {name!r}"
+        )
     if name.startswith(TREE_PREFIX):
         path = name[len(TREE_PREFIX) :]
         if not path:
@@ -68,7 +75,9 @@ def get_strategy(name: str, *, consistent_only: bool = False) -> Strategy:
         raise StrategyError(
             f"unknown strategy {name!r}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json"
         ) from None
-    if issubclass(cls, PartitionHeuristic | OptimalSearch):
+    if issubclass(cls, OptimalSearch):
+        return cls(consistent_only=consistent_only, max_depth=max_depth)
+    if issubclass(cls, PartitionHeuristic):
         return cls(consistent_only=consistent_only)
     return cls()
 

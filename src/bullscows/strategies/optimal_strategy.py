@@ -47,15 +47,30 @@ def cache_dir() -> Path:
     return Path(base) / "bullscows"
 
 
-def cache_file(rules: Rules, name: str, consistent_only: bool) -> Path:
+def cache_file(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None = None
+) -> Path:
     """The file of one variant's optimal tree (the spec made safe for a file name)."""
     spec = re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group()):02x}", rules.spec)
-    return cache_dir() / f"{spec}--{name}{'--consistent-only' if consistent_only else ''}.json"
+    options = ("--consistent-only" if consistent_only else "") + (
+        f"--depth-{max_depth}" if max_depth is not None else ""
+    )
+    return cache_dir() / f"{spec}--{name}{options}.json"
+
+
+def describe(name: str, consistent_only: bool, max_depth: int | None) -> str:
+    """The strategy's label: its name and the options that shape its tree."""
+    options = (["consistent only"] if consistent_only else []) + (
+        [f"at most {max_depth} guesses"] if max_depth is not None else []
+    )
+    return f"{name} ({', '.join(options)})" if options else name
 
 
 @lru_cache(maxsize=16)
-def _tree(rules: Rules, name: str, objective: Objective, consistent_only: bool) -> Node:
-    path = cache_file(rules, name, consistent_only)
+def _tree(
+    rules: Rules, name: str, objective: Objective, consistent_only: bool, max_depth: int | None
+) -> Node:
+    path = cache_file(rules, name, consistent_only, max_depth)
     try:
         saved = load_tree(path)
         if saved.rules == rules and saved.objective == f"optimal-{objective}":
@@ -64,9 +79,12 @@ def _tree(rules: Rules, name: str, objective: Objective, consistent_only: bool) 
         pass  # no file yet, or one that cannot be trusted: search again
     from bullscows.search import optimal_tree  # the search uses the strategies' bounds
 
-    found = optimal_tree(rules, objective, consistent_only=consistent_only).tree
+    try:
+        found = optimal_tree(rules, objective, max_depth, consistent_only).tree
+    except ValueError as error:  # no tree within max_depth
+        raise StrategyError(f"{name}: {error}") from None
     root = _node(found)
-    label = f"{name} (consistent only)" if consistent_only else name
+    label = describe(name, consistent_only, max_depth)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         DecisionTree(rules, label, f"optimal-{objective}", root).save(path)
@@ -84,12 +102,13 @@ class OptimalSearch(Strategy):
 
     objective: ClassVar[Objective]
 
-    def __init__(self, consistent_only: bool = False) -> None:
+    def __init__(self, consistent_only: bool = False, max_depth: int | None = None) -> None:
         self.consistent_only = consistent_only
+        self.max_depth = max_depth
 
     @property
     def label(self) -> str:
-        return f"{self.name} (consistent only)" if self.consistent_only else self.name
+        return describe(self.name, self.consistent_only, self.max_depth)
 
     def problem(self, rules: Rules) -> str | None:
         if rules.size > MAX_OPTIMAL_CODES:
@@ -104,7 +123,9 @@ class OptimalSearch(Strategy):
         problem = self.problem(knowledge.rules)
         if problem is not None:
             raise StrategyError(problem)
-        node = _tree(knowledge.rules, self.name, self.objective, self.consistent_only)
+        node = _tree(
+            knowledge.rules, self.name, self.objective, self.consistent_only, self.max_depth
+        )
         length = knowledge.rules.length
         for number, step in enumerate(knowledge.history, 1):
             reply = step.feedback.index(length)
