@@ -22,7 +22,7 @@ from bullscows.errors import StrategyError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
-from bullscows.strategies.base import Strategy
+from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.universe import IndexArray
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).
@@ -99,7 +99,7 @@ def play_game(
     max_guesses: int = DEFAULT_MAX_GUESSES,
 ) -> int:
     """Guesses ``strategy`` needs to break ``secret`` in one game (``UNSOLVED`` past the cap)."""
-    if strategy.ignores_replies:
+    if isinstance(strategy, ReplyBlindStrategy):
         return _first_hit(rules, strategy, secret, rng, max_guesses)
     knowledge = Knowledge.start(rules)
     universe = knowledge.universe
@@ -117,7 +117,9 @@ def play_game(
 BATCH = 4096
 
 
-def _first_hit(rules: Rules, strategy: Strategy, secret: int, rng: random.Random, cap: int) -> int:
+def _first_hit(
+    rules: Rules, strategy: ReplyBlindStrategy, secret: int, rng: random.Random, cap: int
+) -> int:
     made = 0
     while made < cap:
         batch = strategy.sequence(rules, rng, made, min(BATCH, cap - made))

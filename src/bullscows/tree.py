@@ -258,6 +258,30 @@ def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") ->
     return DecisionTree(rules, strategy.label, objective, root, tree.summary())
 
 
+def follow(root: Node, knowledge: Knowledge, source: str) -> int:
+    """The guess ``root``'s tree makes after the history's guesses and replies.
+
+    ``source`` names the tree in errors (``"the tree mm.json"``): a history that leaves the
+    tree, with a guess the tree does not make or a reply it has no branch for, is refused.
+    """
+    node, length = root, knowledge.rules.length
+    for number, step in enumerate(knowledge.history, start=1):
+        if step.guess.index != node.guess:
+            raise StrategyError(
+                f"guess #{number} was {step.guess}, but {source} plays "
+                f"{knowledge.code(node.guess)} there; it can only continue its own games"
+            )
+        if step.feedback.is_win(length):
+            raise StrategyError(f"guess #{number} {step.guess} won: the game is over")
+        following = node.branches.get(step.feedback.index(length))
+        if following is None:
+            raise StrategyError(
+                f"{source} has no branch for reply {step.feedback} to guess #{number} {step.guess}"
+            )
+        node = following
+    return node.guess
+
+
 # --- reading ------------------------------------------------------------------------------------
 
 

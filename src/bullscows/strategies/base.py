@@ -34,7 +34,7 @@ class Strategy(ABC):
     @property
     def plays_sole_candidate(self) -> bool:
         """Whether the strategy guesses the last remaining code as soon as only one is left."""
-        return not self.ignores_replies and type(self).next_guess is Strategy.next_guess
+        return type(self).next_guess is Strategy.next_guess
 
     def problem(self, rules: Rules) -> str | None:
         """Why this strategy cannot play ``rules``, or ``None`` when it can."""
@@ -44,20 +44,13 @@ class Strategy(ABC):
         """The universe index of the next guess; refuses a contradictory history."""
         if knowledge.is_contradictory:
             raise ContradictionError("no code fits the replies so far", knowledge.explain())
-        if self.ignores_replies:
-            return int(self.sequence(knowledge.rules, rng, len(knowledge.history), 1)[0])
         if len(knowledge) == 1:
             return int(knowledge.candidates[0])
         return self.choose(knowledge, rng)
 
+    @abstractmethod
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The next guess when two or more codes remain."""
-        raise NotImplementedError(f"strategy {self.name!r} chooses by its sequence")
-
-    def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
-        """Guesses number ``start`` to ``start + count - 1`` (0-based) of a strategy that
-        ignores replies; with a random strategy, each call draws new ones from ``rng``."""
-        raise NotImplementedError(f"strategy {self.name!r} looks at the replies")
 
     def __repr__(self) -> str:
         return f"get_strategy({self.name!r})"
@@ -68,6 +61,16 @@ class ReplyBlindStrategy(Strategy, ABC):
 
     ignores_replies = True
 
+    def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
+        """The next guess of the sequence, however few codes remain."""
+        if knowledge.is_contradictory:
+            raise ContradictionError("no code fits the replies so far", knowledge.explain())
+        return self.choose(knowledge, rng)
+
+    def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
+        return int(self.sequence(knowledge.rules, rng, len(knowledge.history), 1)[0])
+
     @abstractmethod
     def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
-        """Guesses number ``start`` to ``start + count - 1`` of a game."""
+        """Guesses number ``start`` to ``start + count - 1`` (0-based) of a game; with a random
+        strategy, each call draws new ones from ``rng``."""

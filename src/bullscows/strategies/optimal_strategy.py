@@ -27,7 +27,7 @@ from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
-from bullscows.tree import DecisionTree, Node, load_tree
+from bullscows.tree import DecisionTree, Node, follow, load_tree
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import Objective
@@ -126,16 +126,7 @@ class OptimalSearch(Strategy):
         node = _tree(
             knowledge.rules, self.name, self.objective, self.consistent_only, self.max_depth
         )
-        length = knowledge.rules.length
-        for number, step in enumerate(knowledge.history, 1):
-            reply = step.feedback.index(length)
-            if step.guess.index != node.guess or reply not in node.branches:
-                raise StrategyError(
-                    f"{self.name} can only continue its own games: guess #{number} was "
-                    f"{step.guess}, where its tree plays {knowledge.code(node.guess)}"
-                )
-            node = node.branches[reply]
-        return node.guess
+        return follow(node, knowledge, f"the {self.label} tree")
 
 
 class OptimalTotal(OptimalSearch):

@@ -18,11 +18,11 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bullscows.errors import ContradictionError, StrategyError
+from bullscows.errors import StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
-from bullscows.tree import DecisionTree, load_tree
+from bullscows.tree import DecisionTree, follow, load_tree
 
 #: Names of the form ``tree:PATH`` name a tree file.
 PREFIX = "tree:"
@@ -59,25 +59,7 @@ class TreeStrategy(Strategy):
         problem = self.problem(knowledge.rules)
         if problem is not None:
             raise StrategyError(problem)
-        if knowledge.is_contradictory:
-            raise ContradictionError("no code fits the replies so far", knowledge.explain())
-        node = self.tree.root
-        length = knowledge.rules.length
-        for number, step in enumerate(knowledge.history, start=1):
-            played = node.guess
-            if step.guess.index != played:
-                expected = knowledge.code(played)
-                raise StrategyError(
-                    f"guess #{number} was {step.guess}, but the tree {self.path.name} plays "
-                    f"{expected} there; it can only follow its own guesses"
-                )
-            if step.feedback.is_win(length):
-                raise StrategyError(f"guess #{number} {step.guess} won: the game is over")
-            following = node.branches.get(step.feedback.index(length))
-            if following is None:
-                raise StrategyError(
-                    f"the tree {self.path.name} has no branch for reply "
-                    f"{step.feedback} to guess #{number} {step.guess}"
-                )
-            node = following
-        return node.guess
+        return super().next_guess(knowledge, rng)
+
+    def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
+        return follow(self.tree.root, knowledge, f"the tree {self.path.name}")
