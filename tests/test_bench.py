@@ -206,6 +206,33 @@ def test_a_dask_cluster(serial: list[Any], scheduler: str) -> None:
     assert runs(scheduler=scheduler) == serial
 
 
+#: The optimal tree of p4c4r needs 5 guesses for some secret; within a cap of 4 it costs no more.
+P4C4R = Rules.parse("p4c4r")
+
+
+@pytest.mark.parametrize("how", ["serial", "executor", "jobs", "scheduler"])
+def test_max_depth_reaches_every_executor(how: str, request: pytest.FixtureRequest) -> None:
+    # Each worker makes the strategy again: without the cap it would follow another tree.
+    with ThreadPoolExecutor(2) as pool:
+        spread: dict[str, Any] = {
+            "serial": {},
+            "executor": {"executor": pool},
+            "jobs": {"jobs": 2},
+            "scheduler": {"scheduler": request.getfixturevalue("scheduler")}
+            if how == "scheduler"
+            else {},
+        }[how]
+        (capped,) = run_bench(P4C4R, ["optimal"], max_depth=4, **spread).results
+    (uncapped,) = run_bench(P4C4R, ["optimal"]).results
+    assert (uncapped.total, uncapped.worst) == (905, 5)
+    assert (capped.name, capped.total, capped.worst) == ("optimal (at most 4 guesses)", 905, 4)
+
+
+def test_max_depth_only_for_strategies_that_take_it() -> None:
+    with pytest.raises(StrategyError, match="applies to optimal and optimal-worst, not 'minimax'"):
+        run_bench(P4C4R, ["optimal", "minimax"], max_depth=4)
+
+
 # --- output -------------------------------------------------------------------------------------
 
 

@@ -15,12 +15,12 @@ def run(*command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_check() -> None:
-    result = run(str(BIN / "ruff"), "check", "src", "tests", "benchmarks")
+    result = run(str(BIN / "ruff"), "check", "src", "tests", "benchmarks", "scripts")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_ruff_format() -> None:
-    result = run(str(BIN / "ruff"), "format", "--check", "src", "tests", "benchmarks")
+    result = run(str(BIN / "ruff"), "format", "--check", "src", "tests", "benchmarks", "scripts")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 from pathlib import Path
@@ -109,6 +110,32 @@ def test_json_round_trip_through_a_file(mm_minimax: DecisionTree, tmp_path: Path
     assert loaded == mm_minimax
     assert loaded.stated == mm_minimax.summary()
     assert load_tree(str(path)) == mm_minimax
+
+
+def test_gzip_round_trip(mm_minimax: DecisionTree, tmp_path: Path) -> None:
+    path = tmp_path / "mm.json.gz"
+    mm_minimax.save(path)
+    data = path.read_bytes()
+    assert data[:2] == b"\x1f\x8b"  # gzip
+    assert gzip.decompress(data).decode() == mm_minimax.to_json() + "\n"
+    assert load_tree(path) == mm_minimax == load_tree(str(path)) == load_tree(data)
+    # Deterministic: no time stamp, so saving again gives the same bytes.
+    mm_minimax.save(path)
+    assert path.read_bytes() == data
+
+
+def test_sorted_keys_change_no_tree(mm_minimax: DecisionTree) -> None:
+    text = mm_minimax.to_json(sort_keys=True)
+    assert text.startswith('{"format":"bullscows-tree","objective":')
+    assert load_tree(text) == mm_minimax
+
+
+def test_a_damaged_gzip_file_is_a_clean_error(mm_minimax: DecisionTree, tmp_path: Path) -> None:
+    path = tmp_path / "cut.json.gz"
+    mm_minimax.save(path)
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(BullsCowsError, match=r"cannot read tree file '.*cut\.json\.gz'"):
+        load_tree(path)
 
 
 def test_a_leaf_may_omit_replies() -> None:

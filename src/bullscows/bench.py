@@ -178,6 +178,7 @@ def run_bench(
     sample: int | None = None,
     seed: int | None = None,
     consistent_only: bool = False,
+    max_depth: int | None = None,
     max_guesses: int = DEFAULT_MAX_GUESSES,
     executor: Executor | None = None,
     jobs: int = 1,
@@ -189,11 +190,15 @@ def run_bench(
     The secrets are ``secrets`` (universe indices), a ``sample`` of that many drawn with
     ``seed``, or every code. ``seed`` also seeds the games of random strategies, which are
     given up after ``max_guesses``; without one, a seed is drawn and kept in the report.
+    ``consistent_only`` and ``max_depth`` are passed to ``get_strategy`` (a depth cap only
+    to strategies that take one, or it is a ``StrategyError``).
     The work runs on ``executor`` if given, else on ``jobs`` local processes, or on the Dask
     cluster whose scheduler is at ``scheduler``.
     """
     names = list(dict.fromkeys(STRATEGIES if strategy_names is None else strategy_names))
-    strategies = [get_strategy(name, consistent_only=consistent_only) for name in names]
+    strategies = [
+        get_strategy(name, consistent_only=consistent_only, max_depth=max_depth) for name in names
+    ]
     if max_guesses < 1:
         raise BullsCowsError(f"max guesses {max_guesses}: a game needs at least 1 guess")
     if secrets is not None and sample is not None:
@@ -285,7 +290,11 @@ def _counts(
 ) -> Counts:
     """Guesses per secret of ``targets``, spread over ``pool`` as independent tasks."""
     label, name = strategy.label, strategy.name
-    options = (rules, name, getattr(strategy, "consistent_only", False))
+    # What remakes the strategy in a worker: get_strategy(name, consistent_only, max_depth).
+    options = (
+        rules, name, getattr(strategy, "consistent_only", False),
+        getattr(strategy, "max_depth", None),
+    )  # fmt: skip
     counts = np.zeros(len(targets), dtype=np.int64)
     parts: list[npt.NDArray[np.intp]] = []  # where each task's secrets stand in ``targets``
     tasks: list[tuple[Callable[..., Counts], tuple[Any, ...]]] = []
@@ -333,10 +342,16 @@ def _run(
 
 
 def _walk_part(
-    rules: Rules, name: str, consistent_only: bool, first: int, reply: int, targets: IndexArray
+    rules: Rules,
+    name: str,
+    consistent_only: bool,
+    max_depth: int | None,
+    first: int,
+    reply: int,
+    targets: IndexArray,
 ) -> Counts:
     """Guess counts of ``targets``, all of which gave ``reply`` to the first guess ``first``."""
-    strategy = get_strategy(name, consistent_only=consistent_only)
+    strategy = get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
     start = Knowledge.start(rules)
     part = start.candidates[start.universe.score_row(first) == reply]
     step = Step(start.code(first), Feedback.from_index(reply, rules.length))
@@ -347,12 +362,13 @@ def _play_chunk(
     rules: Rules,
     name: str,
     consistent_only: bool,
+    max_depth: int | None,
     secrets: IndexArray,
     seed: int | None,
     max_guesses: int,
 ) -> Counts:
     """Guess counts of one game per secret, each seeded from ``seed`` and its secret."""
-    strategy = get_strategy(name, consistent_only=consistent_only)
+    strategy = get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
     return play_games(rules, strategy, secrets, seed, max_guesses)
 
 

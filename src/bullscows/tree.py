@@ -25,6 +25,8 @@ Codes are written as text of the variant; a reply key is bulls, a space, then co
 a leaf is ``{"guess": "1234"}`` (``"replies"`` absent or empty). The summary uses the field
 names of ``bullscows bench --json``; ``nodes`` counts the guess nodes, leaves included. The
 summary is optional when reading; ``check_tree`` compares a stated one with the tree's play.
+A file may be gzip-compressed (``.json.gz``): ``save`` compresses when the name ends in
+``.gz``, and ``load_tree`` reads either.
 A tree more than a few hundred guesses deep (brute force) is too deep for JSON here.
 
 >>> from bullscows.strategies import get_strategy
@@ -39,10 +41,12 @@ True
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import random
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -192,21 +196,28 @@ class DecisionTree:
             "summary": self.summary().to_json(), "tree": top,
         }  # fmt: skip
 
-    def to_json(self, indent: int | None = None) -> str:
+    def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
         """The tree as JSON text; compact unless ``indent`` is given."""
         data = self.to_dict()
         try:
             separators = (",", ":") if indent is None else None
-            return json.dumps(data, indent=indent, separators=separators, allow_nan=False)
+            return json.dumps(
+                data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
+            )
         except RecursionError:
             raise BullsCowsError(
                 f"the tree is {self.summary().worst} guesses deep: too deep to write as JSON"
             ) from None
 
-    def save(self, path: str | Path) -> None:
-        """Write the tree as JSON to ``path``."""
+    def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
+        """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``.
+
+        The gzip header carries no time stamp or name, so the same tree makes the same bytes.
+        """
+        text = (self.to_json(sort_keys=sort_keys) + "\n").encode("utf-8")
+        data = gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text
         try:
-            Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+            Path(path).write_bytes(data)
         except OSError as error:
             raise BullsCowsError(f"cannot write the tree to {str(path)!r}: {error}") from None
 
@@ -285,22 +296,30 @@ def follow(root: Node, knowledge: Knowledge, source: str) -> int:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def load_tree(source: str | Path) -> DecisionTree:
-    """A tree from a JSON file (a path) or from JSON text, checked for form but not for play.
+def load_tree(source: str | Path | bytes) -> DecisionTree:
+    """A tree from a file (a path), JSON text, or a file's bytes; checked for form, not for play.
 
-    Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path.
+    Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
+    bytes may be gzip-compressed (``.json.gz``): they are recognised by their first bytes.
 
     >>> load_tree('{"format": "bullscows-tree", "version": 2}')
     Traceback (most recent call last):
     ...
     bullscows.errors.BullsCowsError: tree: version 2 is not supported (this program reads version 1)
+    >>> from bullscows.strategies import get_strategy
+    >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
+    >>> load_tree(gzip.compress(tree.to_json().encode())) == tree
+    True
     """
-    if isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
+    if isinstance(source, bytes):
+        where, text = "tree", _decode(source, "tree")
+    elif isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
         where = f"tree file {str(source)!r}"
         try:
-            text = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            raw = Path(source).read_bytes()
+        except OSError as error:
             raise BullsCowsError(f"cannot read {where}: {error}") from None
+        text = _decode(raw, where)
     else:
         where, text = "tree", source
     try:
@@ -310,6 +329,16 @@ def load_tree(source: str | Path) -> DecisionTree:
     except RecursionError:
         raise BullsCowsError(f"{where} is nested too deeply to read") from None
     return _from_dict(data, where)
+
+
+def _decode(raw: bytes, where: str) -> str:
+    """The JSON text of a tree file's bytes, uncompressed first if they are gzip."""
+    try:
+        if raw[:2] == b"\x1f\x8b":  # the gzip magic number
+            raw = gzip.decompress(raw)
+        return raw.decode("utf-8")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+        raise BullsCowsError(f"cannot read {where}: {error}") from None
 
 
 def _from_dict(data: object, where: str) -> DecisionTree:

@@ -96,10 +96,25 @@ def test_plot(tmp_path: Path) -> None:
     assert str(path) in result.stderr
 
 
+def test_max_depth() -> None:
+    both = ("--strategy", "optimal", "--strategy", "optimal-worst")
+    result = run("bench", "--rules", "p4c4r", *both, "--max-depth", "4", "--json")
+    assert result.exit_code == 0, result.output
+    figures = [(s["name"], s["total"], s["worst"]) for s in json.loads(result.stdout)["strategies"]]
+    assert figures == [
+        ("optimal (at most 4 guesses)", 905, 4),
+        ("optimal-worst (at most 4 guesses)", 905, 4),
+    ]
+
+
 @pytest.mark.parametrize(
     ("options", "quoted"),
     [
         (["--strategy", "knuth"], "'knuth'"),
+        (["--strategy", "minimax", "--max-depth", "4"], "not 'minimax'"),
+        (["--strategy", "optimal", "--strategy", "simple", "--max-depth", "4"], "not 'simple'"),
+        (["--max-depth", "4"], "applies to optimal and optimal-worst"),
+        (["--strategy", "optimal", "--max-depth", "0"], "--max-depth"),
         (["--strategy", "minimax", "--plot", "out.txt"], "'out.txt'"),
         (["--strategy", "minimax", "--plot", "no/such/folder/out.png"], "'no/such/folder'"),
         (["--strategy", "minimax", "--json", "--csv"], "--json or --csv"),
@@ -121,7 +136,15 @@ def test_bad_options_exit_2(options: list[str], quoted: str) -> None:
 def test_help() -> None:
     result = run("bench", "--help")
     assert result.exit_code == 0
-    for option in ("--strategy", "--consistent-only", "--sample", "--seed", "--max-guesses"):
+    for option in ("--strategy", "--consistent-only", "--max-depth", "--sample", "--seed"):
         assert option in result.stdout
-    for option in ("--jobs", "--scheduler", "--json", "--csv", "--plot", "--rules"):
+    for option in (
+        "--max-guesses",
+        "--jobs",
+        "--scheduler",
+        "--json",
+        "--csv",
+        "--plot",
+        "--rules",
+    ):
         assert option in result.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -63,6 +64,18 @@ def test_out_writes_a_valid_tree(mm_file: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "a valid tree of minimax on mm" in result.stdout
     assert "total 5,801" in result.stdout
+
+
+def test_compressed_tree_files(tmp_path: Path) -> None:
+    path = tmp_path / "mm.json.gz"
+    result = run("tree", "--rules", "mm", "--out", str(path))
+    assert result.exit_code == 0, result.output
+    assert json.loads(gzip.decompress(path.read_bytes()))["summary"]["total"] == 5801
+    checked = run("tree", "--check", str(path))
+    assert checked.exit_code == 0, checked.output
+    assert "a valid tree of minimax on mm" in checked.stdout
+    played = run("solve", "--plain", "--rules", "mm", "--strategy", f"tree:{path}", input="")
+    assert played.stdout.splitlines() == ["1122"]
 
 
 def test_check_json_report(mm_file: Path) -> None:

@@ -20,7 +20,7 @@ from rich.progress import (
 from rich.table import Table
 
 from bullscows.bench import BenchReport, check_plot_path, run_bench, spread
-from bullscows.cli.common import variant_options
+from bullscows.cli.common import make_strategy, max_depth_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
@@ -70,6 +70,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option(
     "--consistent-only", is_flag=True, help="Heuristics guess only codes that fit every reply."
 )
+@max_depth_option
 @click.option(
     "--sample", type=click.IntRange(min=1), metavar="N", help="Play N secrets drawn at random."
 )
@@ -101,6 +102,7 @@ def bench(
     rules: Rules,
     strategy_names: list[str],
     consistent_only: bool,
+    max_depth: int | None,
     sample: int | None,
     seed: int | None,
     max_guesses: int,
@@ -116,15 +118,19 @@ def bench(
     bullscows bench --rules mm --strategy minimax --strategy simple
     bullscows bench --rules bc --jobs 4 --plot bc.png
     bullscows bench --rules bc5 --sample 500 --seed 1 --scheduler tcp://host:8786
+    bullscows bench --rules mm --strategy optimal --strategy optimal-worst --max-depth 5
     """
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")
+    for name in strategy_names:  # --max-depth only with strategies that take a depth cap
+        make_strategy(name, consistent_only, max_depth)
     with _progress_bars() as progress:
         report = run_bench(
             rules, strategy_names, sample=sample, seed=seed, consistent_only=consistent_only,
-            max_guesses=max_guesses, jobs=jobs, scheduler=scheduler, progress=progress,
+            max_depth=max_depth, max_guesses=max_guesses, jobs=jobs, scheduler=scheduler,
+            progress=progress,
         )  # fmt: skip
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))

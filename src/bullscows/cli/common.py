@@ -6,7 +6,7 @@ import functools
 import random
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from rich.console import Console
@@ -14,6 +14,9 @@ from rich.console import Console
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
 from bullscows.rules import SPEC_HELP, Rules
+
+if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
+    from bullscows.strategies import Strategy
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -91,8 +94,31 @@ def build_rules(
         raise click.UsageError(str(error)) from None
 
 
+#: ``--max-depth``, shared by every command that makes a strategy (``strategy_option``, bench).
+max_depth_option = click.option(
+    "--max-depth",
+    type=click.IntRange(min=1),
+    metavar="D",
+    help="optimal and optimal-worst: no secret may need more than D guesses.",
+)
+
+
+def make_strategy(
+    name: str, consistent_only: bool = False, max_depth: int | None = None
+) -> Strategy:
+    """``get_strategy`` for a command: an unknown name, or ``--max-depth`` given to a strategy
+    that takes no depth cap, is a usage error (exit 2) naming ``--strategy``."""
+    from bullscows.strategies import get_strategy
+
+    try:
+        return get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
+    except BullsCowsError as error:
+        raise click.BadParameter(str(error), param_hint="--strategy") from None
+
+
 def strategy_option(function: F) -> F:
-    """``--strategy`` and ``--consistent-only``: the command receives the ``Strategy`` itself.
+    """``--strategy``, ``--consistent-only`` and ``--max-depth``: the command receives the
+    ``Strategy`` itself.
 
     An unknown name, or a strategy that cannot play the variant, is a usage error (exit 2).
     """
@@ -108,24 +134,13 @@ def strategy_option(function: F) -> F:
             is_flag=True,
             help="Heuristic strategies guess only codes that could be the secret.",
         ),
-        click.option(
-            "--max-depth",
-            type=click.IntRange(min=1),
-            metavar="D",
-            help="optimal and optimal-worst: no secret may need more than D guesses.",
-        ),
+        max_depth_option,
     ]
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from bullscows.strategies import get_strategy
-
         name, consistent_only = kwargs.pop("strategy"), kwargs.pop("consistent_only")
-        max_depth = kwargs.pop("max_depth")
-        try:
-            strategy = get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
-        except BullsCowsError as error:
-            raise click.BadParameter(str(error), param_hint="--strategy") from None
+        strategy = make_strategy(name, consistent_only, kwargs.pop("max_depth"))
         rules = kwargs.get("rules")
         problem = strategy.problem(rules) if rules is not None else None
         if problem is not None:

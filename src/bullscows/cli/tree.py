@@ -38,13 +38,15 @@ from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, lo
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     metavar="FILE.json",
-    help="Write the tree to FILE.json (play it with --strategy tree:FILE.json).",
+    help="Write the tree to FILE.json, or gzip-compressed to FILE.json.gz (play it with "
+    "--strategy tree:FILE.json).",
 )
 @click.option(
     "--check",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.json",
-    help="Check a saved tree instead: exit 0 when it is valid, 1 with its problems otherwise.",
+    help="Check a saved tree (.json or .json.gz) instead: exit 0 when it is valid, 1 with its "
+    "problems otherwise.",
 )
 def tree(
     rules: Rules,
@@ -63,6 +65,7 @@ def tree(
     bullscows tree --rules mm --out mm-minimax.json
     bullscows tree --rules mm --format text --depth 2
     bullscows tree --check mm-minimax.json
+    bullscows tree --rules mm --strategy optimal --out mm-optimal.json.gz
     bullscows solve --rules mm --strategy tree:mm-minimax.json
     """
     if check is not None:

@@ -2,11 +2,13 @@
 
 ``optimal`` has the lowest total of guesses over all secrets (the best average);
 ``optimal-worst`` needs the fewest guesses in the worst case, and then has the lowest total.
-The tree is searched for once (``bullscows.search.optimal_tree``: under a second for
-Mastermind) and kept in the user's cache directory (``cache_dir``) as a decision-tree file,
-keyed by variant, strategy and options, so later games start at once; a file that does not
-load, or is for another variant, is searched again. Variants the search cannot finish quickly
-yet are refused by ``problem``.
+The tree comes from the first of: a tree shipped with the package (``shipped_file``: gzip files
+in ``bullscows/data/trees``, made by ``scripts/ship_trees.py``), the user's cache directory
+(``cache_file``), or the search (``bullscows.search.optimal_tree``: under a second for
+Mastermind), whose tree is then cached, so later games start at once. Both files are named by
+``tree_file_name`` (variant, strategy and options); a file that does not load, or is for another
+variant or options, is passed over. Variants the search cannot finish quickly yet are refused by
+``problem``, unless a tree for them is shipped.
 
 >>> from bullscows.outcomes import guess_counts
 >>> from bullscows.rules import Rules
@@ -20,6 +22,8 @@ import os
 import random
 import re
 from functools import lru_cache
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -30,7 +34,7 @@ from bullscows.strategies.base import Strategy
 from bullscows.tree import DecisionTree, Node, follow, load_tree
 
 if TYPE_CHECKING:
-    from bullscows.search.optimal import Objective
+    from bullscows.search.optimal import Objective, Progress
     from bullscows.search.tree import Tree
 
 #: The largest variant whose optimal tree the search finds in seconds (4 distinct of 9 took
@@ -47,15 +51,44 @@ def cache_dir() -> Path:
     return Path(base) / "bullscows"
 
 
-def cache_file(
-    rules: Rules, name: str, consistent_only: bool, max_depth: int | None = None
-) -> Path:
-    """The file of one variant's optimal tree (the spec made safe for a file name)."""
+def tree_file_name(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None, suffix: str = ".json"
+) -> str:
+    """The file name of one variant's optimal tree: the spec made safe for a file name, the
+    strategy and its options, for the cache (``.json``) and the shipped trees (``.json.gz``).
+
+    >>> tree_file_name(Rules.parse("mm"), "optimal-worst", False, None, ".json.gz")
+    'mm--optimal-worst.json.gz'
+    >>> tree_file_name(Rules.parse("moo3,3,2"), "optimal", True, 4)
+    'moo3%2c3%2c2--optimal--consistent-only--depth-4.json'
+    """
     spec = re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group()):02x}", rules.spec)
     options = ("--consistent-only" if consistent_only else "") + (
         f"--depth-{max_depth}" if max_depth is not None else ""
     )
-    return cache_dir() / f"{spec}--{name}{options}.json"
+    return f"{spec}--{name}{options}{suffix}"
+
+
+def cache_file(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None = None
+) -> Path:
+    """The user's cached copy of one variant's optimal tree (it may not exist yet)."""
+    return cache_dir() / tree_file_name(rules, name, consistent_only, max_depth)
+
+
+def shipped_dir() -> Traversable:
+    """The folder of the trees shipped with the package (``bullscows/data/trees``)."""
+    return resources.files("bullscows") / "data" / "trees"
+
+
+def shipped_file(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None = None
+) -> Traversable | None:
+    """The shipped tree of one variant, strategy and options, or ``None`` if none is shipped."""
+    found = shipped_dir().joinpath(
+        tree_file_name(rules, name, consistent_only, max_depth, ".json.gz")
+    )
+    return found if found.is_file() else None
 
 
 def describe(name: str, consistent_only: bool, max_depth: int | None) -> str:
@@ -70,27 +103,54 @@ def describe(name: str, consistent_only: bool, max_depth: int | None) -> str:
 def _tree(
     rules: Rules, name: str, objective: Objective, consistent_only: bool, max_depth: int | None
 ) -> Node:
+    """The optimal tree's root: shipped, else cached, else searched (and cached)."""
+    wanted = (rules, describe(name, consistent_only, max_depth), f"optimal-{objective}")
+    shipped = shipped_file(rules, name, consistent_only, max_depth)
     path = cache_file(rules, name, consistent_only, max_depth)
-    try:
-        saved = load_tree(path)
-        if saved.rules == rules and saved.objective == f"optimal-{objective}":
+    for source in (shipped, path):
+        try:
+            saved = None if source is None else load_tree(source.read_bytes())
+        except (OSError, BullsCowsError):
+            continue  # no file yet, or one that cannot be trusted: look further
+        if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
             return saved.root
+    if rules.size > MAX_OPTIMAL_CODES:  # only a shipped tree let it past ``problem``
+        raise StrategyError(
+            f"{wanted[1]}: the tree shipped for {rules.spec!r} cannot be read; reinstall bullscows"
+        )
+    found = search_tree(rules, name, objective, consistent_only, max_depth)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        found.save(path)
     except (OSError, BullsCowsError):
-        pass  # no file yet, or one that cannot be trusted: search again
+        pass  # the cache is a convenience: a read-only home still plays
+    return found.root
+
+
+def search_tree(
+    rules: Rules,
+    name: str,
+    objective: Objective,
+    consistent_only: bool,
+    max_depth: int | None,
+    progress: Progress | None = None,
+) -> DecisionTree:
+    """Search for the optimal tree (``bullscows.search.optimal_tree``, which calls ``progress``
+    now and then), as a ``DecisionTree`` labelled as the strategy ``name`` labels itself; no
+    tree within ``max_depth`` is a ``StrategyError``.
+
+    >>> found = search_tree(Rules.parse("p3c4n"), "optimal-worst", "worst", False, None)
+    >>> found.strategy, found.objective, found.summary().total, found.summary().worst
+    ('optimal-worst', 'optimal-worst', 72, 4)
+    """
     from bullscows.search import optimal_tree  # the search uses the strategies' bounds
 
     try:
-        found = optimal_tree(rules, objective, max_depth, consistent_only).tree
+        found = optimal_tree(rules, objective, max_depth, consistent_only, progress).tree
     except ValueError as error:  # no tree within max_depth
         raise StrategyError(f"{name}: {error}") from None
-    root = _node(found)
     label = describe(name, consistent_only, max_depth)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        DecisionTree(rules, label, f"optimal-{objective}", root).save(path)
-    except OSError:
-        pass  # the cache is a convenience: a read-only home still plays
-    return root
+    return DecisionTree(rules, label, f"optimal-{objective}", _node(found))
 
 
 def _node(tree: Tree) -> Node:
@@ -111,13 +171,17 @@ class OptimalSearch(Strategy):
         return describe(self.name, self.consistent_only, self.max_depth)
 
     def problem(self, rules: Rules) -> str | None:
-        if rules.size > MAX_OPTIMAL_CODES:
+        if rules.size > MAX_OPTIMAL_CODES and not self.shipped(rules):
             return (
                 f"{self.name} cannot search {rules.describe()} yet: it has {rules.size:,} "
                 f"codes, and the search finishes in reasonable time for at most "
                 f"{MAX_OPTIMAL_CODES:,}"
             )
         return None
+
+    def shipped(self, rules: Rules) -> bool:
+        """Whether the package ships this strategy's tree for ``rules`` (no search needed)."""
+        return shipped_file(rules, self.name, self.consistent_only, self.max_depth) is not None
 
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         problem = self.problem(knowledge.rules)

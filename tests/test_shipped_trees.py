@@ -1,0 +1,156 @@
+"""The optimal trees shipped with the package, and the script that makes them."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bullscows import Rules, search
+from bullscows.errors import StrategyError
+from bullscows.outcomes import guess_counts
+from bullscows.strategies import get_strategy, optimal_strategy
+from bullscows.strategies.optimal_strategy import describe, shipped_dir, tree_file_name
+from bullscows.tree import DecisionTree, build_tree, check_tree, load_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+MM = Rules.parse("mm")
+#: Every file the package may ship: (spec, strategy, consistent only, depth cap, total, worst).
+#: mm: Koyama and Lai (5625; 5626 when no secret may take 6). bc: 26274 guesses with at most
+#: 7 (6 never suffice), so the lowest total within 7 guesses is 26274 as well.
+EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int]] = {
+    "mm--optimal.json.gz": ("mm", "optimal", False, None, 5625, 6),
+    "mm--optimal-worst.json.gz": ("mm", "optimal-worst", False, None, 5626, 5),
+    "bc--optimal.json.gz": ("bc", "optimal", False, None, 26274, 7),
+    "bc--optimal-worst.json.gz": ("bc", "optimal-worst", False, None, 26274, 7),
+}
+SHIPPED = sorted(item.name for item in shipped_dir().iterdir() if item.name != "__pycache__")
+
+
+@pytest.fixture
+def no_search(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """No search, and a cache that cannot be used (a file where its folder should be)."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tree should come from the package, not the search")
+
+    blocked = tmp_path / "cache"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(blocked))
+    monkeypatch.setattr(search, "optimal_tree", refuse)
+    optimal_strategy._tree.cache_clear()
+    yield blocked
+    optimal_strategy._tree.cache_clear()
+
+
+def test_the_mastermind_trees_are_shipped() -> None:
+    assert {"mm--optimal.json.gz", "mm--optimal-worst.json.gz"} <= set(SHIPPED)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_tree(name: str) -> None:
+    assert name in EXPECTED, f"{name!r} is shipped but has no row in EXPECTED"
+    spec, strategy, consistent_only, max_depth, total, worst = EXPECTED[name]
+    rules = Rules.parse(spec)
+    assert tree_file_name(rules, strategy, consistent_only, max_depth, ".json.gz") == name
+    tree = load_tree(shipped_dir().joinpath(name).read_bytes())
+    objective = "total" if strategy == "optimal" else "worst"
+    assert (tree.rules, tree.strategy, tree.objective) == (
+        rules,
+        describe(strategy, consistent_only, max_depth),
+        f"optimal-{objective}",
+    )
+    report = check_tree(tree)  # every secret settled, and the stated summary the real one
+    assert report.problems == []
+    assert report.summary is not None
+    assert (report.summary.total, report.summary.worst, report.summary.secrets) == (
+        total,
+        worst,
+        rules.size,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "total", "worst"), [("optimal", 5625, 6), ("optimal-worst", 5626, 5)]
+)
+def test_mastermind_plays_the_shipped_tree(
+    no_search: Path, name: str, total: int, worst: int
+) -> None:
+    counts = guess_counts(MM, get_strategy(name))
+    assert (int(counts.sum()), int(counts.max())) == (total, worst)
+    assert no_search.read_text() == "not a folder"  # the cache was neither needed nor written
+
+
+def test_other_options_still_search(no_search: Path) -> None:
+    with pytest.raises(AssertionError, match="not the search"):
+        guess_counts(MM, get_strategy("optimal", max_depth=5))
+
+
+def test_a_shipped_tree_lifts_the_size_limit(
+    no_search: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stand-in for a shipped bc tree (minimax's, labelled as optimal's): the size limit
+    # gives way to it, and the strategy plays it without a search.
+    bc = Rules.parse("bc")
+    strategy = get_strategy("optimal")
+    assert strategy.problem(bc) is not None
+    stand_in = build_tree(bc, get_strategy("minimax"))
+    folder = tmp_path / "trees"
+    folder.mkdir()
+    labelled = DecisionTree(bc, "optimal", "optimal-total", stand_in.root)
+    labelled.save(folder / tree_file_name(bc, "optimal", False, None, ".json.gz"))
+    monkeypatch.setattr(optimal_strategy, "shipped_dir", lambda: folder)
+    assert strategy.problem(bc) is None
+    assert get_strategy("optimal-worst").problem(bc) is not None  # only the one shipped
+    assert int(guess_counts(bc, strategy).sum()) == 27139  # minimax's total, played back
+    # A damaged file is an error, not a search of a variant too large for it.
+    (folder / "bc--optimal.json.gz").write_bytes(b"\x1f\x8b damaged")
+    optimal_strategy._tree.cache_clear()
+    with pytest.raises(StrategyError, match="the tree shipped for 'bc' cannot be read"):
+        guess_counts(bc, strategy)
+
+
+# --- the script ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ship_trees", ROOT / "scripts" / "ship_trees.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ship_trees"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_script_lists_the_shipped_files(
+    script: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert {e.file_name() for e in script.SHIPPED} == set(EXPECTED)
+    assert script.main(["--list", "--only", "mm"]) == 0
+    listed = [Path(line).name for line in capsys.readouterr().out.splitlines()]
+    assert listed == ["mm--optimal.json.gz", "mm--optimal-worst.json.gz"]
+
+
+def test_the_script_refuses_an_unknown_variant(
+    script: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        script.main(["--only", "zz"])
+    assert exit_.value.code == 2
+    assert "--only 'zz': not a shipped variant; choose from bc, mm" in capsys.readouterr().err
+
+
+def test_the_script_writes_checked_deterministic_files(script: ModuleType, tmp_path: Path) -> None:
+    entry = script.Entry("p3c4n", "optimal-worst")
+    assert "total 72, worst 4" in script.build(entry, tmp_path)
+    path = tmp_path / "p3c4n--optimal-worst.json.gz"
+    first = path.read_bytes()
+    assert first[:2] == b"\x1f\x8b" and [p.name for p in tmp_path.iterdir()] == [path.name]
+    script.build(entry, tmp_path)
+    assert path.read_bytes() == first
+    assert check_tree(load_tree(path)).valid
