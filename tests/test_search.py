@@ -8,10 +8,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from bullscows._kernels import search_kernels
+from bullscows._kernels import search_dfs, search_kernels
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, Tree, optimal_tree
 from bullscows.search import optimal as optimal_module
+from bullscows.search.bounds import INFEASIBLE, lower_bounds
+from bullscows.search.tree import distribution
+from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.universe import universe
 
 TINY = ["moo2,2", "p2c3r", "p2c4n", "p3c3r", "p3c4n", "moo2,3,3", "p4c4n", "p3c5n"]
@@ -147,24 +150,52 @@ def test_a_larger_variant_agrees_with_its_tree() -> None:
     check(optimal_tree(Rules.parse("p3c6r")))
 
 
-def test_guess_bounds_kernel_matches_numpy() -> None:
+@pytest.mark.parametrize(("size", "depth"), [(40, 99), (40, 3), (40, 2), (700, 99), (700, 3)])
+def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
     rules = Rules.parse("mm")
     u = universe(rules)
     scores = u.score_matrix(u.all(), u.all())
-    row = np.arange(0, 2 * rules.size + 1, 2, dtype=np.int64)  # any table: here 2n
-    codes = np.sort(np.random.default_rng(7).choice(rules.size, 40, replace=False))
-    guesses = np.arange(0, rules.size, 3, dtype=np.int64)
-    bounds, spreads, solved, largest = search_kernels.guess_bounds(
-        scores, guesses, codes, row, rules.replies, 20
-    )
-    counts = np.array([np.bincount(scores[g, codes], minlength=rules.replies) for g in guesses])
-    won, counts[:, 20] = counts[:, 20].copy(), 0
-    expected = len(codes) + row[counts].sum(axis=1)
-    useless = (won == 0) & (counts.max(axis=1) == len(codes))
-    assert (bounds == np.where(useless, search_kernels.USELESS, expected)).all()
-    assert (spreads == (counts**2).sum(axis=1)).all()
-    assert (solved == won).all()
-    assert (largest == counts.max(axis=1)).all()
+    replies = reply_count(rules)
+    table = lower_bounds(replies, rules.size, 6)
+    caps = search_kernels.level_caps(replies, 7)
+    valid = np.array([r for r in valid_replies(rules) if r != 20], dtype=np.uint8)
+    codes = np.sort(np.random.default_rng(size).choice(rules.size, size, replace=False))
+    for guesses in (np.arange(0, rules.size, 3, dtype=np.int64), u.all()):
+        bounds, spreads, solved, largest = search_kernels.guess_bounds(
+            scores, guesses, codes, valid, 20, caps, depth
+        )
+        counts = np.array([np.bincount(scores[g, codes], minlength=rules.replies) for g in guesses])
+        won, counts[:, 20] = counts[:, 20].copy(), 0
+        expected = len(codes) + table[min(depth, 6)][counts].sum(axis=1)
+        expected[expected >= INFEASIBLE] = INFEASIBLE
+        useless = (won == 0) & (counts.max(axis=1) == len(codes))
+        assert (bounds == np.where(useless, search_kernels.USELESS, expected)).all()
+        assert (spreads == (counts**2).sum(axis=1)).all()
+        assert (solved == won).all()
+        assert (largest == counts.max(axis=1)).all()
+
+
+@pytest.mark.parametrize("spec", ["p3c4n", "p3c3r", "p2c4r"])
+def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
+    """The compiled depth-first search, on sets no game reaches, with and without a cap."""
+    rules = Rules.parse(spec)
+    rng = np.random.default_rng(11)
+    best = _brute_solver(spec, False)
+    for cap in (None, 2, 3, 4):
+        search = optimal_module._Search(rules, "total", cap, False, None, 0.0)
+        depth = search.unlimited if cap is None else cap
+        for _ in range(12):
+            codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 14)), replace=False))
+            expected = best(tuple(codes.tolist()), len(codes) if cap is None else cap)
+            cost = search_dfs.solve(
+                search.ctx, search.memo, codes, depth, INFEASIBLE, universe(rules).all()
+            )
+            assert cost == (search_dfs.FAIL if expected >= INFINITE else expected)
+            if cost != search_dfs.FAIL:
+                tree = search._rebuild(codes, depth)
+                spread = distribution(search.scores, search.win, tree, codes)
+                assert sum(k * v for k, v in spread.items()) == cost
+                assert cap is None or max(spread) <= cap
 
 
 def test_perfect_candidate_kernel() -> None:
@@ -187,7 +218,7 @@ def test_perfect_candidate_kernel() -> None:
 
 
 def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 1)
+    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
     seen: list[tuple[int, int | None, float]] = []
     optimal_tree(Rules.parse("p3c5n"), progress=lambda *report: seen.append(report))
     assert seen

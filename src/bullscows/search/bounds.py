@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-#: A cost no real tree reaches: the bound for a set that cannot be settled within the depth.
-INFEASIBLE = 1 << 40
+from bullscows._kernels.search_kernels import INFEASIBLE
+
+__all__ = ["INFEASIBLE", "ideal_cost", "lower_bounds"]
 
 
 def ideal_cost(codes: int, depth: int, replies: int) -> int:

@@ -36,14 +36,14 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels import search_kernels
+from bullscows._kernels import search_dfs, search_kernels
 from bullscows.codes import Code
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
 from bullscows.search.tree import Tree, distribution, leaf
-from bullscows.strategies.heuristic import reply_count
+from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray, universe
 
@@ -53,8 +53,8 @@ Progress = Callable[[int, int | None, float], None]
 
 #: Histories up to this many guesses reduce the guesses by symmetry (deeper it rarely pays).
 SYMMETRY_DEPTH = 2
-#: Nodes searched between two progress reports.
-PROGRESS_EVERY = 10_000
+#: Seconds between two progress reports.
+PROGRESS_EVERY = 1.0
 #: The largest universe searched (its full score matrix is held in memory).
 MAX_SEARCH_CODES = 10_000
 
@@ -100,23 +100,29 @@ def optimal_tree(
     start = time.perf_counter()
     search = _Search(rules, objective, max_depth, consistent_only, progress, start)
     everything = universe(rules).all()
+    nodes = 0
     if objective == "total":
-        depths = [max_depth] if max_depth is not None else [search.unlimited]
+        depth = max_depth if max_depth is not None else search.unlimited
     else:
+        # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
+        fits = _Search(rules, objective, max_depth, consistent_only, progress, start, weight=0)
         shallowest = search.shallowest(len(everything))
         deepest = max_depth if max_depth is not None else len(everything)
-        depths = list(range(shallowest, deepest + 1))
-    for depth in depths:
-        found = search.solve(everything, depth, INFEASIBLE, ())
-        if found is not None:
-            cost, tree = found
-            spread = distribution(search.scores, search.win, tree, everything)
-            return OptimalResult(
-                rules, objective, max_depth, consistent_only,
-                total=cost, worst=max(spread), distribution=spread, nodes=search.nodes,
-                seconds=time.perf_counter() - start, tree=tree,
-            )  # fmt: skip
-    raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
+        depth = next(
+            (d for d in range(shallowest, deepest + 1) if fits.solve(everything, d, 1, ())),
+            deepest + 1,
+        )
+        nodes = fits.nodes
+    found = search.solve(everything, depth, INFEASIBLE, ()) if depth <= search.unlimited else None
+    if found is None:
+        raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
+    cost, tree = found
+    spread = distribution(search.scores, search.win, tree, everything)
+    return OptimalResult(
+        rules, objective, max_depth, consistent_only,
+        total=cost, worst=max(spread), distribution=spread, nodes=nodes + search.nodes,
+        seconds=time.perf_counter() - start, tree=tree,
+    )  # fmt: skip
 
 
 class _Search:
@@ -130,21 +136,35 @@ class _Search:
         consistent_only: bool,
         progress: Progress | None,
         start: float,
+        weight: int = 1,
     ) -> None:
         u = universe(rules)
         self.rules = rules
+        self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
         self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
         self.win = rules.length * (rules.length + 1)
         self.slots = rules.replies
         self.capped = max_depth is not None or objective == "worst"
         # Depths past the table's last row bound no tighter than its last row.
         replies = reply_count(rules)
-        self.bounds = lower_bounds(replies, len(u), self.shallowest(len(u), replies) + 1)
+        levels = self.shallowest(len(u), replies) + 1
+        table = lower_bounds(replies, len(u), levels)
+        self.bounds = np.where(table >= INFEASIBLE, table, table * weight)
         self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
         self.consistent_only = consistent_only
         self.progress = progress
         self.start = start
-        self.nodes = 0
+        self.own_nodes = 0
+        self.reported = start
+        self.valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
+        self.caps = search_kernels.level_caps(replies, levels + 1)
+        self.stats = np.zeros(2, dtype=np.int64)
+        # What every call of the compiled search reads (see search_dfs).
+        self.ctx = (
+            self.scores, self.caps, self.valid, self.win, search_dfs.code_keys(len(u)),
+            self.stats, self.capped, consistent_only, u.all(), self.slots, weight,
+        )  # fmt: skip
+        self.memo = search_dfs.new_memo()
         self.root_best: int | None = None
         self.exact: dict[tuple[bytes, int], tuple[int, Tree]] = {}
         self.floor: dict[tuple[bytes, int], int] = {}
@@ -161,6 +181,11 @@ class _Search:
             capacity += width
             depth += 1
         return depth
+
+    @property
+    def nodes(self) -> int:
+        """Sets whose guesses were scored, here and in the compiled search."""
+        return self.own_nodes + int(self.stats.sum())
 
     def bound_row(self, depth: int) -> npt.NDArray[np.int64]:
         row: npt.NDArray[np.int64] = self.bounds[min(depth, len(self.bounds) - 1)]
@@ -193,14 +218,17 @@ class _Search:
         than ``limit``, else ``None`` (then no tree costs less than ``limit``)."""
         n = len(codes)
         if n == 1:
-            return (1, leaf(int(codes[0]))) if limit > 1 and depth >= 1 else None
+            fits = limit > self.weight and depth >= 1
+            return (self.weight, leaf(int(codes[0]))) if fits else None
         if n == 2:
-            if limit <= 3 or depth < 2:
+            if limit <= 3 * self.weight or depth < 2:
                 return None
             a, b = int(codes[0]), int(codes[1])
-            return 3, {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
+            return 3 * self.weight, {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
         if self.bound_row(depth)[n] >= limit:
             return None
+        if len(history) >= SYMMETRY_DEPTH:
+            return self._compiled(codes, depth, limit, history)
         key = (codes.tobytes(), depth)
         known = self.exact.get(key)
         if known is not None:
@@ -208,7 +236,7 @@ class _Search:
         if self.floor.get(key, 0) >= limit:
             return None
         self.count_node()
-        found = self._perfect(codes) if 2 * n - 1 < limit else None
+        found = self._perfect(codes) if (2 * n - 1) * self.weight < limit else None
         if found is None:
             found = self._branch(codes, depth, limit, history)
         if found is None:
@@ -219,9 +247,43 @@ class _Search:
 
     def count_node(self) -> None:
         """One more set whose guesses were scored; report progress every so often."""
-        self.nodes += 1
-        if self.progress is not None and self.nodes % PROGRESS_EVERY == 0:
-            self.progress(self.nodes, self.root_best, time.perf_counter() - self.start)
+        self.own_nodes += 1
+        self.report()
+
+    def report(self) -> None:
+        """Tell the progress callback, if any, how far the search is."""
+        now = time.perf_counter()
+        if self.progress is not None and now - self.reported >= PROGRESS_EVERY:
+            self.reported = now
+            self.progress(self.nodes, self.root_best, now - self.start)
+
+    def _compiled(
+        self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
+    ) -> tuple[int, Tree] | None:
+        """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
+        guesses = self.guesses(codes, history)
+        cost = search_dfs.solve(self.ctx, self.memo, codes, depth, limit, guesses)
+        self.report()
+        if cost == search_dfs.FAIL:
+            return None
+        return int(cost), self._rebuild(codes, depth)
+
+    def _rebuild(self, codes: IndexArray, depth: int) -> Tree:
+        """The tree of a set the compiled search settled, read back from its memo."""
+        if len(codes) == 1:
+            return leaf(int(codes[0]))
+        if len(codes) == 2:
+            a, b = int(codes[0]), int(codes[1])
+            return {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
+        guess = search_dfs.best_guess(self.ctx, self.memo, codes, depth)
+        if guess < 0:
+            raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
+        child = depth - 1 if self.capped else depth
+        branches = {
+            reply: self._rebuild(part, child)
+            for reply, part in search_dfs.parts(self.ctx, codes, guess)
+        }
+        return {"guess": guess, "replies": dict(sorted(branches.items()))}
 
     def _perfect(self, codes: IndexArray) -> tuple[int, Tree] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1``, optimal."""
@@ -231,16 +293,14 @@ class _Search:
         guess = int(codes[row])
         replies = self.scores[guess, codes]
         branches = {int(replies[j]): leaf(int(c)) for j, c in enumerate(codes) if j != row}
-        return 2 * len(codes) - 1, {"guess": guess, "replies": branches}
+        return (2 * len(codes) - 1) * self.weight, {"guess": guess, "replies": branches}
 
     def _branch(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
     ) -> tuple[int, Tree] | None:
         child = depth - 1 if self.capped else depth
         guesses = self.guesses(codes, history)
-        bounds, spreads, solved, largest = search_kernels.guess_bounds(
-            self.scores, guesses, codes, self.bound_row(child), self.slots, self.win
-        )
+        bounds, spreads, solved, largest = self.guess_bounds(guesses, codes, child)
         hopeful = np.flatnonzero(bounds < limit)
         # Lowest bound first; then the most even split; then a guess that may win.
         order = hopeful[np.lexsort((-solved[hopeful], spreads[hopeful], bounds[hopeful]))]
@@ -315,20 +375,62 @@ class _Search:
                 if total >= limit:
                     return None
             owns.append(own)
+        return self._settle(parts, owns, guess, depth, total, limit, history)
+
+    def _settle(
+        self,
+        parts: list[tuple[int, int, IndexArray]],
+        owns: list[int],
+        guess: int,
+        depth: int,
+        total: int,
+        limit: int,
+        history: tuple[tuple[int, int], ...],
+    ) -> tuple[int, Tree] | None:
+        """Solve the parts of ``guess`` (lower bounds ``owns``, summing with the guess's own
+        cost to ``total``) if together they cost less than ``limit``.
+
+        Narrow windows first: each round asks every open part for a tree costing just what
+        its bound allows (plus its share of the slack); a part that has none gets a higher
+        bound instead. Proving that a guess is no better than the best is the bulk of the
+        search, and such narrow searches prove it without solving any part exactly.
+        """
         branches: dict[int, Tree] = {}
-        for (_, reply, part), own in zip(parts, owns, strict=True):
-            found = self.solve(part, depth, limit - (total - own), (*history, (guess, reply)))
-            if found is None:
-                return None
-            total += found[0] - own
-            if total >= limit:
-                return None
-            branches[reply] = found[1]
+        owns = list(owns)
+        pending = list(range(len(parts)))
+        while pending:
+            still = []
+            for p in pending:
+                _, reply, part = parts[p]
+                share = max(1, (limit - total) // len(pending))
+                found = self.solve(part, depth, owns[p] + share, (*history, (guess, reply)))
+                if found is None:
+                    total += share
+                    owns[p] += share
+                    if total >= limit:
+                        return None
+                    still.append(p)
+                else:
+                    total += found[0] - owns[p]
+                    owns[p] = found[0]
+                    branches[reply] = found[1]
+            pending = still
         return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
+
+    def guess_bounds(
+        self, guesses: IndexArray, codes: IndexArray, depth: int
+    ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
+        """``search_kernels.guess_bounds`` with this search's replies and level capacities."""
+        return search_kernels.guess_bounds(
+            self.scores, guesses, codes, self.valid, self.win, self.caps, depth, self.weight
+        )
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
         """A lower bound on the cost of ``codes``: the lowest bound over every guess (or the
         exact cost or a better bound when known)."""
+        if len(history) >= SYMMETRY_DEPTH:
+            guesses = self.guesses(codes, history)
+            return int(search_dfs.lookahead(self.ctx, self.memo, codes, depth, guesses))
         key = (codes.tobytes(), depth)
         known = self.exact.get(key)
         if known is not None:
@@ -340,9 +442,7 @@ class _Search:
         self.count_node()
         guesses = self.guesses(codes, history)
         child = depth - 1 if self.capped else depth
-        bounds, _, _, largest = search_kernels.guess_bounds(
-            self.scores, guesses, codes, self.bound_row(child), self.slots, self.win
-        )
+        bounds, _, _, largest = self.guess_bounds(guesses, codes, child)
         lowest = int(bounds.min())
         exact = np.flatnonzero((bounds == lowest) & (largest <= 2))
         if len(exact) and lowest < INFEASIBLE:

@@ -57,12 +57,24 @@ FIRST_BLOCK = 512
 
 
 @cache
+def valid_replies(rules: Rules) -> list[int]:
+    """The indices of the replies the variant allows (a superset of those any guess gets).
+
+    >>> len(valid_replies(Rules.parse("bc")))
+    14
+    """
+    n = rules.length
+    return [
+        Feedback(b, c).index(n)
+        for b in range(n + 1)
+        for c in range(n + 1 - b)
+        if Feedback(b, c).problem(rules) is None
+    ]
+
+
 def reply_count(rules: Rules) -> int:
     """How many replies the variant allows (at least as many as any guess can get)."""
-    n = rules.length
-    return sum(
-        Feedback(b, c).problem(rules) is None for b in range(n + 1) for c in range(n + 1 - b)
-    )
+    return len(valid_replies(rules))
 
 
 def lowest_cost(heuristic: str, candidates: int, replies: int) -> int:

@@ -1,0 +1,421 @@
+"""The depth-first branch and bound of ``bullscows.search``, compiled with numba.
+
+``solve`` returns the optimal cost of a set of codes within a depth if it is below a limit;
+every set it settles goes into a memo (``new_memo``) with its cost and best guess, from which
+``best_guess`` reads the tree back. The memo also keeps, for sets that failed, the lowest
+limit proven unreachable, and the one-guess-ahead bound of sets looked at (``lookahead``).
+
+Sets are keyed by two 64-bit sums of random per-code keys (``code_keys``) and the depth: two
+different sets share a key with probability about 2**-128.
+
+A context tuple carries what every call reads: ``(scores, caps, valid, win, keys, stats,
+capped, consistent, everything, slots, weight)``; ``stats[0]`` counts sets branched on and
+``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a tree fits within
+the depth (every feasible cost is then 0). The algorithm is the one ``search.optimal``
+documents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, types
+from numba.typed import Dict
+
+from bullscows._kernels.search_kernels import INFEASIBLE, USELESS, _perfect_candidate, _scan
+
+#: The cost returned when no tree costs less than the limit.
+FAIL = -1
+#: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
+_SPREAD_BITS = 28
+
+Memo = Any  # numba.typed.Dict[(int64, int64, int64), (int64, int64, int64, int64)]
+IntArray = npt.NDArray[np.int64]
+
+
+_MEMO_KEY = types.UniTuple(types.int64, 3)
+_MEMO_VALUE = types.UniTuple(types.int64, 4)
+
+
+@njit(cache=True)
+def _new_memo():
+    return Dict.empty(key_type=_MEMO_KEY, value_type=_MEMO_VALUE)
+
+
+def new_memo() -> Memo:
+    """An empty memo: (key1, key2, depth) -> (exact cost or -1, best guess, floor, looked).
+
+    Made and read in compiled code only (typed dictionaries are slow to set up from Python).
+    """
+    return _new_memo()
+
+
+def code_keys(size: int, seed: int = 2024) -> IntArray:
+    """Two random 64-bit keys per code, for hashing sets (fixed seed: reproducible)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(-(1 << 63), (1 << 63) - 1, size=(2, size), dtype=np.int64)
+
+
+@njit(cache=True)
+def _key(keys, codes, depth):
+    h1 = np.int64(0)
+    h2 = np.int64(0)
+    for c in codes:
+        h1 += keys[0, c]
+        h2 += keys[1, c]
+    return (h1, h2, np.int64(depth))
+
+
+@njit(cache=True)
+def _entry(memo, key):
+    if key in memo:
+        return memo[key]
+    return (np.int64(-1), np.int64(-1), np.int64(0), np.int64(0))
+
+
+@njit(cache=True)
+def _ideal(n, depth, caps, weight):
+    """The cost of a perfect tree over ``n`` codes within ``depth`` guesses."""
+    if depth < len(caps) and n > caps[depth]:
+        return INFEASIBLE
+    if weight == 0:
+        return 0
+    total = 0
+    k = 1
+    while k <= depth and k - 1 < len(caps) and caps[k - 1] < n:
+        total += n - caps[k - 1]
+        k += 1
+    return total
+
+
+@njit(cache=True)
+def _bounds(ctx, codes, guesses, depth):
+    scores, caps, valid, win = ctx[0], ctx[1], ctx[2], ctx[3]
+    m = len(guesses)
+    bounds = np.empty(m, dtype=np.int64)
+    spreads = np.empty(m, dtype=np.int64)
+    solved = np.empty(m, dtype=np.int64)
+    largest = np.empty(m, dtype=np.int64)
+    full = m == len(scores)
+    _scan(scores, guesses, full, codes, valid, win, caps, depth, ctx[10], bounds, spreads, solved,
+          largest)  # fmt: skip
+    return bounds, spreads, solved, largest
+
+
+@njit(cache=True)
+def _child_guesses(ctx, part):
+    return part if ctx[7] else ctx[8]
+
+
+@njit(cache=True)
+def lookahead(ctx, memo, codes, depth, guesses):
+    """A lower bound on the cost of ``codes`` within ``depth``: the lowest bound over every
+    guess, or what the memo knows better. A guess of lowest bound leaving parts of at most two
+    codes makes the bound exact (and goes into the memo as the set's best guess)."""
+    key = _key(ctx[4], codes, depth)
+    entry = _entry(memo, key)
+    if entry[0] >= 0:
+        return entry[0]
+    if entry[3]:
+        return entry[2]
+    ctx[5][1] += 1
+    child = depth - 1 if ctx[6] else depth
+    bounds, _, _, largest = _bounds(ctx, codes, guesses, child)
+    at = np.argmin(bounds)
+    lowest = bounds[at]
+    if lowest < INFEASIBLE:
+        for i in range(len(guesses)):
+            if bounds[i] == lowest and largest[i] <= 2:
+                memo[key] = (lowest, guesses[i], entry[2], 1)
+                return lowest
+    floor = max(entry[2], lowest)
+    memo[key] = (-1, -1, floor, 1)
+    return floor
+
+
+@njit(cache=True)
+def _parts(ctx, codes, guess):
+    """The codes grouped by reply to ``guess``, and each group's start, size and reply,
+    largest group first (the winning reply left out)."""
+    scores, win, slots = ctx[0], ctx[3], ctx[9]
+    n = len(codes)
+    counts = np.zeros(slots + 1, dtype=np.int64)
+    for j in range(n):
+        counts[scores[guess, codes[j]] + 1] += 1
+    starts = np.cumsum(counts)
+    ordered = np.empty(n, dtype=np.int64)
+    fill = starts[:-1].copy()
+    for j in range(n):
+        r = scores[guess, codes[j]]
+        ordered[fill[r]] = codes[j]
+        fill[r] += 1
+    sizes = counts[1:].copy()
+    sizes[win] = 0
+    order = np.argsort(-sizes, kind="mergesort")
+    k = 0
+    while k < slots and sizes[order[k]] > 0:
+        k += 1
+    replies = order[:k]
+    return ordered, starts[replies], sizes[replies], replies
+
+
+# The fields of a frame of the explicit stack (one row of ``frames``): where its codes are in
+# the arena and how many; its depth, limit and memo key; the guesses to try (``_ORDER``: the
+# guesses, then their bounds, then the keys of the splits tried) and how far it got; the best
+# so far; and the guess being tried: its parts (codes in ``_ORDERED``; starts, sizes, bounds
+# and settled flags at ``_PARTS``), the part being solved, the running total, how many parts
+# were open when the round began and the window the part was given (``_settle_part``).
+(_CODES, _N, _DEPTH, _LIMIT, _H1, _H2, _FLOOR, _LOOKED, _CHILD, _ORDER, _K, _POS, _BEST,
+ _BEST_GUESS, _ORDERED, _PARTS, _NPARTS, _PART, _TOTAL, _TRYING, _TRIED, _GUESS, _FREE, _OPEN,
+ _SHARE, _FIELDS) = range(26)  # fmt: skip
+#: ``_open``'s answer when it pushed a frame instead of settling the set at once.
+_PENDING = -2
+
+
+@njit(cache=True)
+def solve(ctx, memo, codes, depth, limit, guesses):
+    """The optimal cost of ``codes`` within ``depth`` guesses if below ``limit``, else FAIL
+    (then no tree costs less than ``limit``). ``guesses`` are the guesses worth trying at
+    ``codes`` itself (below it: every code, or the candidates when consistent only).
+
+    Depth first with an explicit stack (numba cannot cache recursive functions): frames live in
+    ``frames`` and their arrays in one ``arena``.
+    """
+    slots = ctx[9]
+    arena = np.empty(max(8 * len(codes), 1 << 14), dtype=np.int64)
+    frames = np.zeros((16, _FIELDS), dtype=np.int64)
+    arena[: len(codes)] = codes
+    value, arena, frames = _open(ctx, memo, arena, frames, 0, len(codes), 0, len(codes), depth,
+                                 limit, guesses)  # fmt: skip
+    if value != _PENDING:
+        return value
+    stacked = 1
+    settled = _PENDING  # the cost (or FAIL) of the part the top frame is waiting for
+    while True:
+        top = stacked - 1
+        if settled != _PENDING:
+            _settle_part(arena, frames[top], slots, settled)
+            settled = _PENDING
+        value = _step(ctx, memo, arena, frames, top)
+        if value == _PENDING:
+            settled, arena, frames = _push_part(ctx, memo, arena, frames, top)
+            if settled == _PENDING:
+                stacked += 1
+            continue
+        stacked -= 1
+        if stacked == 0:
+            return value
+        settled = value
+
+
+@njit(cache=True)
+def _settle_part(arena, f, slots, cost):
+    """Tell the frame ``f`` what its part cost, or (FAIL) that it costs its window or more."""
+    owns = f[_PARTS] + 2 * slots
+    part = f[_PART]
+    if cost == FAIL:
+        f[_TOTAL] += f[_SHARE]
+        arena[owns + part] += f[_SHARE]
+    else:
+        f[_TOTAL] += cost - arena[owns + part]
+        arena[owns + part] = cost
+        arena[owns + slots + part] = 1
+    f[_PART] = part + 1
+
+
+@njit(cache=True)
+def _step(ctx, memo, arena, frames, level):
+    """Advance the frame at ``level`` until it needs a part solved (``_PENDING``) or is done
+    (its cost, or FAIL; then it is popped and the memo told).
+
+    The parts of a guess are solved in rounds of narrow windows, as ``search.optimal``
+    explains: each open part is asked for a tree within its bound plus an even share of the
+    slack, and one that has none gets a higher bound, until the parts are all settled or the
+    guess is refuted."""
+    f = frames[level]
+    k = f[_K]
+    settled = f[_PARTS] + 3 * ctx[9]
+    while True:
+        if f[_TRYING]:
+            if f[_TOTAL] >= f[_BEST]:
+                f[_TRYING] = 0  # the guess cannot beat the best
+                continue
+            while f[_PART] < f[_NPARTS] and arena[settled + f[_PART]]:
+                f[_PART] += 1
+            if f[_PART] < f[_NPARTS]:
+                return _PENDING
+            f[_OPEN] = f[_NPARTS] - np.sum(arena[settled : settled + f[_NPARTS]])
+            if f[_OPEN] == 0:
+                f[_BEST], f[_BEST_GUESS], f[_TRYING] = f[_TOTAL], f[_GUESS], 0
+            f[_PART] = 0
+            continue
+        pos = f[_POS]
+        if pos >= k or arena[f[_ORDER] + k + pos] >= f[_BEST]:
+            break
+        f[_POS] = pos + 1
+        guess = arena[f[_ORDER] + pos]
+        codes = arena[f[_CODES] : f[_CODES] + f[_N]]
+        split = _split_key(ctx, codes, guess)
+        tried = arena[f[_ORDER] + 2 * k : f[_ORDER] + 2 * k + f[_TRIED]]
+        if np.any(tried == split):
+            continue  # a guess splitting the codes alike was tried
+        arena[f[_ORDER] + 2 * k + f[_TRIED]] = split
+        f[_TRIED] += 1
+        ordered, starts, sizes, owns, total = _ahead(
+            ctx, memo, codes, guess, arena[f[_ORDER] + k + pos], f[_CHILD], f[_BEST]
+        )
+        slots = ctx[9]
+        arena[f[_ORDERED] : f[_ORDERED] + f[_N]] = ordered
+        parts = len(sizes)
+        arena[f[_PARTS] : f[_PARTS] + parts] = starts[:parts]
+        arena[f[_PARTS] + slots : f[_PARTS] + slots + parts] = sizes
+        arena[f[_PARTS] + 2 * slots : f[_PARTS] + 2 * slots + parts] = owns[:parts]
+        arena[f[_PARTS] + 3 * slots : f[_PARTS] + 3 * slots + parts] = 0
+        f[_NPARTS], f[_PART], f[_TOTAL], f[_GUESS], f[_TRYING] = parts, 0, total, guess, 1
+        f[_OPEN] = parts
+    key = (f[_H1], f[_H2], f[_DEPTH])
+    if f[_BEST_GUESS] >= 0:
+        memo[key] = (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED])
+        return f[_BEST]
+    memo[key] = (np.int64(-1), np.int64(-1), max(f[_FLOOR], f[_LIMIT]), f[_LOOKED])
+    return FAIL
+
+
+@njit(cache=True)
+def _push_part(ctx, memo, arena, frames, level):
+    """Open the part being solved by the frame at ``level``, with the budget the others leave."""
+    f = frames[level]
+    slots = ctx[9]
+    part = f[_PART]
+    start = f[_ORDERED] + arena[f[_PARTS] + part]
+    size = arena[f[_PARTS] + slots + part]
+    f[_SHARE] = max(1, (f[_BEST] - f[_TOTAL]) // f[_OPEN])
+    budget = arena[f[_PARTS] + 2 * slots + part] + f[_SHARE]
+    guesses = arena[start : start + size] if ctx[7] else ctx[8]
+    return _open(ctx, memo, arena, frames, level + 1, f[_FREE], start, size, f[_CHILD], budget,
+                 guesses)  # fmt: skip
+
+
+@njit(cache=True)
+def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses):
+    """Settle the set ``arena[start:start + n]`` at once if the memo or a shortcut can (its
+    cost, or FAIL), else push its frame at ``level`` (arrays from ``free`` on) and say
+    ``_PENDING``. Returns the answer with the arena and frames (reallocated when they grew)."""
+    codes = arena[start : start + n]
+    weight = ctx[10]
+    if n == 1:
+        return (weight if limit > weight and depth >= 1 else FAIL), arena, frames
+    if n == 2:
+        return (3 * weight if limit > 3 * weight and depth >= 2 else FAIL), arena, frames
+    if _ideal(n, depth, ctx[1], ctx[10]) >= limit:
+        return FAIL, arena, frames
+    key = _key(ctx[4], codes, depth)
+    entry = _entry(memo, key)
+    if entry[0] >= 0:
+        return (entry[0] if entry[0] < limit else FAIL), arena, frames
+    if entry[2] >= limit:
+        return FAIL, arena, frames
+    ctx[5][0] += 1
+    if (2 * n - 1) * weight < limit:
+        at = _perfect_candidate(ctx[0], codes, ctx[9])
+        if at >= 0:
+            memo[key] = ((2 * n - 1) * weight, codes[at], entry[2], entry[3])
+            return (2 * n - 1) * weight, arena, frames
+    child = depth - 1 if ctx[6] else depth
+    order, bounds, exact = _order(ctx, codes, guesses, child, limit)
+    if exact >= 0:
+        memo[key] = (bounds[exact], guesses[exact], entry[2], entry[3])
+        return bounds[exact], arena, frames
+    if len(order) == 0:
+        memo[key] = (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3])
+        return FAIL, arena, frames
+    k = len(order)
+    chosen = guesses[order]
+    chosen_bounds = bounds[order]
+    slots = ctx[9]
+    end = free + 3 * k + n + 4 * slots
+    if end > len(arena):
+        grown = np.empty(2 * end, dtype=np.int64)
+        grown[:free] = arena[:free]
+        arena = grown
+    if level >= len(frames):
+        more = np.zeros((2 * len(frames), _FIELDS), dtype=np.int64)
+        more[: len(frames)] = frames
+        frames = more
+    arena[free : free + k] = chosen
+    arena[free + k : free + 2 * k] = chosen_bounds
+    f = frames[level]
+    f[:] = 0
+    f[_CODES], f[_N], f[_DEPTH], f[_LIMIT] = start, n, depth, limit
+    f[_H1], f[_H2], f[_FLOOR], f[_LOOKED] = key[0], key[1], entry[2], entry[3]
+    f[_CHILD], f[_ORDER], f[_K], f[_BEST], f[_BEST_GUESS] = child, free, k, limit, -1
+    f[_ORDERED], f[_PARTS], f[_FREE] = free + 3 * k, free + 3 * k + n, end
+    return _PENDING, arena, frames
+
+
+@njit(cache=True)
+def _order(ctx, codes, guesses, depth, limit):
+    """The guesses of bound below ``limit``, lowest bound first, then the most even split,
+    then one that may win; and the first if its bound is exact (parts of at most two codes
+    cost exactly their bound, and no guess bounds lower), else -1."""
+    bounds, spreads, solved, largest = _bounds(ctx, codes, guesses, depth)
+    hopeful = np.flatnonzero(bounds < limit)
+    keys = (bounds[hopeful] << (_SPREAD_BITS + 1)) | (spreads[hopeful] << 1) | (1 - solved[hopeful])
+    order = hopeful[np.argsort(keys, kind="mergesort")]
+    exact = order[0] if len(order) and largest[order[0]] <= 2 else -1
+    return order, bounds, exact
+
+
+@njit(cache=True)
+def _split_key(ctx, codes, guess):
+    """A key of how ``guess`` splits ``codes``: equal for guesses splitting them alike."""
+    scores, hashes = ctx[0], ctx[4]
+    split = np.int64(0)
+    for c in codes:
+        split += hashes[0, c] * (np.int64(scores[guess, c]) + 1)
+    return split
+
+
+@njit(cache=True)
+def _ahead(ctx, memo, codes, guess, bound, depth, limit):
+    """The parts of ``guess`` (largest first), each part's bound one guess ahead, and the
+    guess's bound with them: ``limit`` or more once the guess cannot beat ``limit``."""
+    ordered, starts, sizes, _ = _parts(ctx, codes, guess)
+    total = bound
+    owns = np.empty(len(sizes), dtype=np.int64)
+    for p in range(len(sizes)):
+        own = _ideal(sizes[p], depth, ctx[1], ctx[10])
+        if sizes[p] >= 3 and total < limit:
+            part = ordered[starts[p] : starts[p] + sizes[p]]
+            ahead = lookahead(ctx, memo, part, depth, _child_guesses(ctx, part))
+            total += ahead - own
+            own = ahead
+        owns[p] = own
+    if total >= limit:
+        return ordered, starts, sizes[:0], owns, total
+    return ordered, starts, sizes, owns, total
+
+
+@njit(cache=True)
+def _best_guess(ctx, memo, codes, depth):
+    entry = _entry(memo, _key(ctx[4], codes, depth))
+    return entry[1] if entry[0] >= 0 else -1
+
+
+def best_guess(ctx: tuple[Any, ...], memo: Memo, codes: IntArray, depth: int) -> int:
+    """The best guess the memo holds for a set ``solve`` settled (-1 if none)."""
+    return int(_best_guess(ctx, memo, codes, depth))
+
+
+def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, IntArray]]:
+    """``codes`` split by reply to ``guess``: (reply, part) pairs, the winning reply left out."""
+    ordered, starts, sizes, replies = _parts(ctx, codes, guess)
+    return [
+        (int(r), ordered[s : s + z])
+        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
+    ]
+
+
+__all__ = ["FAIL", "USELESS", "best_guess", "code_keys", "lookahead", "new_memo", "parts", "solve"]
