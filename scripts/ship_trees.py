@@ -24,6 +24,7 @@ from pathlib import Path
 
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
+from bullscows.search.optimal import SearchReport
 from bullscows.strategies import STRATEGIES
 from bullscows.strategies.optimal_strategy import OptimalSearch, search_tree, tree_file_name
 from bullscows.tree import check_tree, load_tree
@@ -70,11 +71,10 @@ def build(entry: Entry, folder: Path) -> str:
     start = time.perf_counter()
     last = [start]
 
-    def progress(nodes: int, best: int | None, seconds: float) -> None:
+    def progress(report: SearchReport) -> None:
         if time.perf_counter() - last[0] >= REPORT_EVERY:
             last[0] = time.perf_counter()
-            found = "none yet" if best is None else f"{best:,}"
-            print(f"  {nodes:,} nodes, best total {found}, {seconds:.0f} s", file=sys.stderr)
+            print(f"  {report}", file=sys.stderr)
 
     tree = search_tree(
         rules, entry.strategy, strategy.objective, entry.consistent_only, entry.max_depth, progress

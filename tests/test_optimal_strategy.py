@@ -14,8 +14,9 @@ from bullscows.cli import main
 from bullscows.errors import StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.outcomes import guess_counts
+from bullscows.search import optimal_tree
 from bullscows.sessions import Codebreaker, random_secret
-from bullscows.strategies import get_strategy
+from bullscows.strategies import get_strategy, optimal_strategy
 
 MM = Rules.parse("mm")
 
@@ -37,13 +38,23 @@ def test_optimal_never_loses_to_a_heuristic() -> None:
 
 
 def test_large_variants_are_refused_unless_shipped() -> None:
-    # bc-nolead (4536 codes) is out of the search's reach and no tree is shipped for it.
-    problem = get_strategy("optimal").problem(Rules.parse("bc-nolead"))
-    assert problem is not None and "4,536 codes" in problem
-    args = ["solve", "--plain", "--rules", "bc-nolead", "--strategy", "optimal"]
+    # p5c8n (6,720 codes) is more than a game searches for, and no tree is shipped for it.
+    problem = get_strategy("optimal").problem(Rules.parse("p5c8n"))
+    assert problem is not None and "6,720 codes" in problem
+    args = ["solve", "--plain", "--rules", "p5c8n", "--strategy", "optimal"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
-    assert "optimal cannot search" in result.output
+    assert "search it first with `bullscows tree --rules p5c8n --strategy optimal`" in result.output
+
+
+def test_a_tree_searched_first_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(optimal_strategy, "MAX_OPTIMAL_CODES", 100)
+    rules = Rules.parse("p3c6n")  # 120 codes: now too many to search during a game
+    assert get_strategy("optimal").problem(rules) is not None
+    searched = CliRunner().invoke(main, ["tree", "--rules", "p3c6n", "--strategy", "optimal"])
+    assert searched.exit_code == 0, searched.output
+    assert get_strategy("optimal").problem(rules) is None
+    assert int(guess_counts(rules, get_strategy("optimal")).sum()) == optimal_tree(rules).total
 
 
 def test_solve_plays_optimally() -> None:

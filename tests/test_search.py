@@ -13,6 +13,7 @@ from bullscows.rules import Rules
 from bullscows.search import OptimalResult, Tree, optimal_tree
 from bullscows.search import optimal as optimal_module
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
+from bullscows.search.optimal import SearchReport
 from bullscows.search.tree import distribution
 from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.universe import universe
@@ -219,12 +220,15 @@ def test_perfect_candidate_kernel() -> None:
 
 def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
-    seen: list[tuple[int, int | None, float]] = []
-    optimal_tree(Rules.parse("p3c5n"), progress=lambda *report: seen.append(report))
+    seen: list[SearchReport] = []
+    result = optimal_tree(Rules.parse("p3c5n"), progress=seen.append)
     assert seen
-    nodes = [n for n, _, _ in seen]
+    nodes = [report.nodes for report in seen]
     assert nodes == sorted(nodes)
-    assert all(seconds >= 0 for _, _, seconds in seen)
+    assert all(report.seconds >= 0 for report in seen)
+    bounds = [report.bound for report in seen if report.bound is not None]
+    assert bounds and max(bounds) <= result.total
+    assert seen[-1].best == result.total
 
 
 def test_bad_arguments_raise() -> None:

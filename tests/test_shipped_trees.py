@@ -93,25 +93,27 @@ def test_other_options_still_search(no_search: Path) -> None:
 def test_a_shipped_tree_lifts_the_size_limit(
     no_search: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A stand-in for a shipped bc tree (minimax's, labelled as optimal's): the size limit
-    # gives way to it, and the strategy plays it without a search.
-    bc = Rules.parse("bc")
+    # A stand-in for a shipped tree of a variant above the limit (minimax's, labelled as
+    # optimal's): the size limit gives way to it, and the strategy plays it without a search.
+    monkeypatch.setattr(optimal_strategy, "MAX_OPTIMAL_CODES", 500)
+    rules = Rules.parse("p4c7n")  # 840 codes
     strategy = get_strategy("optimal")
-    assert strategy.problem(bc) is not None
-    stand_in = build_tree(bc, get_strategy("minimax"))
+    assert strategy.problem(rules) is not None
+    stand_in = build_tree(rules, get_strategy("minimax"))
     folder = tmp_path / "trees"
     folder.mkdir()
-    labelled = DecisionTree(bc, "optimal", "optimal-total", stand_in.root)
-    labelled.save(folder / tree_file_name(bc, "optimal", False, None, ".json.gz"))
+    labelled = DecisionTree(rules, "optimal", "optimal-total", stand_in.root)
+    labelled.save(folder / tree_file_name(rules, "optimal", False, None, ".json.gz"))
     monkeypatch.setattr(optimal_strategy, "shipped_dir", lambda: folder)
-    assert strategy.problem(bc) is None
-    assert get_strategy("optimal-worst").problem(bc) is not None  # only the one shipped
-    assert int(guess_counts(bc, strategy).sum()) == 27139  # minimax's total, played back
+    assert strategy.problem(rules) is None
+    assert get_strategy("optimal-worst").problem(rules) is not None  # only the one shipped
+    minimax = int(guess_counts(rules, get_strategy("minimax")).sum())
+    assert int(guess_counts(rules, strategy).sum()) == minimax  # played back
     # A damaged file is an error, not a search of a variant too large for it.
-    (folder / "bc--optimal.json.gz").write_bytes(b"\x1f\x8b damaged")
+    (folder / "p4c7n--optimal.json.gz").write_bytes(b"\x1f\x8b damaged")
     optimal_strategy._tree.cache_clear()
-    with pytest.raises(StrategyError, match="the tree shipped for 'bc' cannot be read"):
-        guess_counts(bc, strategy)
+    with pytest.raises(StrategyError, match="the tree saved for 'p4c7n' cannot be read"):
+        guess_counts(rules, strategy)
 
 
 # --- the script ---------------------------------------------------------------------------------

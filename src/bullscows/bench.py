@@ -18,11 +18,9 @@ import csv
 import io
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,6 +29,7 @@ import numpy.typing as npt
 
 from bullscows.charts import chart_groups, check_plot_path, draw_distributions
 from bullscows.errors import BullsCowsError, CodeError
+from bullscows.executors import make_executor, run_tasks
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import DEFAULT_MAX_GUESSES, distribution, play_games, walk
@@ -44,7 +43,6 @@ Counts = npt.NDArray[np.int64]
 T = TypeVar("T")
 
 #: How long to wait for a Dask scheduler to answer.
-SCHEDULER_TIMEOUT = "10s"
 #: A random strategy's secrets are dealt out in at most this many chunks.
 CHUNKS = 64
 
@@ -208,7 +206,7 @@ def run_bench(
         seed = random.SystemRandom().getrandbits(32)
     targets = _targets(rules, secrets, sample, seed)
     results, skipped = [], []
-    with _executor(executor, jobs, scheduler) as pool:
+    with make_executor(executor, jobs, scheduler) as pool:
         for strategy in strategies:
             reason = strategy.problem(rules)
             if reason is not None:
@@ -236,47 +234,6 @@ def _targets(
         bad = int(targets[0] if targets[0] < 0 else targets[-1])
         raise CodeError(f"secret index {bad}: {rules.spec} has indices 0 to {rules.size - 1}")
     return targets
-
-
-@contextmanager
-def _executor(
-    given: Executor | None, jobs: int, scheduler: str | None
-) -> Iterator[Executor | None]:
-    """The executor to use; one made here is shut down on the way out (a given one is not)."""
-    if jobs < 1:
-        raise BullsCowsError(f"jobs {jobs}: give at least 1")
-    if sum((given is not None, jobs > 1, scheduler is not None)) > 1:
-        raise BullsCowsError("give one of an executor, jobs > 1 or a Dask scheduler")
-    if given is not None or (jobs == 1 and scheduler is None):
-        yield given
-        return
-    if scheduler is None:
-        # Spawned, not forked: forking a process whose compiled kernels run threads is unsafe.
-        pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
-        try:
-            yield pool
-        finally:
-            pool.shutdown(cancel_futures=True)
-        return
-    client = _dask_client(scheduler)
-    try:
-        yield client.get_executor()
-    finally:
-        client.close()
-
-
-def _dask_client(address: str) -> Any:
-    try:
-        from dask.distributed import Client as connect
-    except ImportError:
-        raise BullsCowsError(
-            f"scheduler {address!r}: Dask is not installed (pip install 'dask[distributed]')"
-        ) from None
-    try:
-        client: Any = connect  # distributed has no type hints
-        return client(address, timeout=SCHEDULER_TIMEOUT)
-    except (OSError, ValueError, TypeError) as error:
-        raise BullsCowsError(f"cannot reach the Dask scheduler {address!r}: {error}") from None
 
 
 def _counts(
@@ -316,29 +273,12 @@ def _counts(
     done = len(targets) - sum(len(p) for p in parts)
     if progress:
         progress(label, done, len(targets))
-    for i, result in _run([tasks[i] for i in order], pool):
+    for i, result in run_tasks([tasks[i] for i in order], pool):
         counts[parts[order[i]]] = result
         done += len(parts[order[i]])
         if progress:
             progress(label, done, len(targets))
     return counts
-
-
-def _run(
-    tasks: list[tuple[Callable[..., T], tuple[Any, ...]]], pool: Executor | None
-) -> Iterator[tuple[int, T]]:
-    """``(i, result of task i)`` as the tasks finish."""
-    if pool is None:
-        for i, (function, args) in enumerate(tasks):
-            yield i, function(*args)
-        return
-    futures: dict[Future[T], int] = {pool.submit(f, *args): i for i, (f, args) in enumerate(tasks)}
-    try:
-        for future in as_completed(futures):
-            yield futures[future], future.result()
-    finally:
-        for future in futures:
-            future.cancel()
 
 
 def _walk_part(

@@ -203,3 +203,39 @@ def test_bench_plays_a_saved_tree(mm_file: Path) -> None:
     assert rows[0]["distribution"] == rows[1]["distribution"]
     bad = CliRunner().invoke(main, ["bench", "--rules", "mm", "--strategy", "tree:nowhere.json"])
     assert bad.exit_code == 2
+
+
+def test_optimal_tree_is_searched_with_jobs_and_a_checkpoint(tmp_path: Path) -> None:
+    checkpoint, out = tmp_path / "mm.ckpt", tmp_path / "mm.json"
+    args = ["tree", "--rules", "mm", "--strategy", "optimal", "--jobs", "2"]
+    result = run(*args, "--checkpoint", str(checkpoint), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    cells = {line.split()[0]: line.split(maxsplit=1)[1] for line in result.stdout.splitlines()[1:]}
+    assert cells["total"] == "5,625"
+    assert json.loads(checkpoint.read_text())["entries"]
+    assert run("tree", "--check", str(out)).exit_code == 0
+    # Resumed from the finished checkpoint: the same tree.
+    again = run("tree", "--rules", "mm", "--strategy", "optimal", "--checkpoint", str(checkpoint))
+    assert again.exit_code == 0, again.output
+    assert again.stdout == result.stdout
+    other = run(
+        "tree", "--rules", "mm", "--strategy", "optimal-worst", "--checkpoint", str(checkpoint)
+    )
+    assert other.exit_code == 1
+    assert other.stderr.count("\n") == 1 and "is for another search" in other.stderr
+
+
+@pytest.mark.parametrize(
+    "extra", [["--jobs", "2"], ["--checkpoint", "x.ckpt"], ["--scheduler", "tcp://nowhere:1"]]
+)
+def test_search_options_need_an_optimal_strategy(extra: list[str]) -> None:
+    result = run("tree", "--rules", "mm", "--strategy", "minimax", *extra)
+    assert result.exit_code == 2
+    assert "go with the optimal strategies" in result.stderr
+
+
+def test_jobs_and_scheduler_together_are_refused() -> None:
+    args = ["--jobs", "2", "--scheduler", "tcp://nowhere:1"]
+    result = run("tree", "--rules", "mm", "--strategy", "optimal", *args)
+    assert result.exit_code == 2
+    assert "not both" in result.stderr

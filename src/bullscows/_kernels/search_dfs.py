@@ -112,8 +112,12 @@ def _child_guesses(ctx, part):
 @njit(cache=True)
 def lookahead(ctx, memo, codes, depth, guesses):
     """A lower bound on the cost of ``codes`` within ``depth``: the lowest bound over every
-    guess, or what the memo knows better. A guess of lowest bound leaving parts of at most two
-    codes makes the bound exact (and goes into the memo as the set's best guess)."""
+    guess, or what the memo knows better.
+
+    When the bound is exact it goes into the memo with the guess ``solve`` would choose (so
+    a tree does not depend on which of the two met a set first): a candidate splitting the
+    others into single codes; else the first guess in ``solve``'s order, if its parts have at
+    most two codes each (they cost exactly their bound, and no guess bounds lower)."""
     key = _key(ctx[4], codes, depth)
     entry = _entry(memo, key)
     if entry[0] >= 0:
@@ -121,18 +125,35 @@ def lookahead(ctx, memo, codes, depth, guesses):
     if entry[3]:
         return entry[2]
     ctx[5][1] += 1
+    n = len(codes)
+    at = _perfect_candidate(ctx[0], codes, ctx[9])
+    if at >= 0 and _ideal(n, depth, ctx[1], ctx[10]) < INFEASIBLE:
+        cost = (2 * n - 1) * ctx[10]
+        memo[key] = (cost, codes[at], entry[2], 1)
+        return cost
     child = depth - 1 if ctx[6] else depth
-    bounds, _, _, largest = _bounds(ctx, codes, guesses, child)
-    at = np.argmin(bounds)
-    lowest = bounds[at]
-    if lowest < INFEASIBLE:
-        for i in range(len(guesses)):
-            if bounds[i] == lowest and largest[i] <= 2:
-                memo[key] = (lowest, guesses[i], entry[2], 1)
-                return lowest
+    bounds, spreads, solved, largest = _bounds(ctx, codes, guesses, child)
+    first = _first(bounds, spreads, solved)
+    lowest = bounds[first]
+    if lowest < INFEASIBLE and largest[first] <= 2:
+        memo[key] = (lowest, guesses[first], entry[2], 1)
+        return lowest
     floor = max(entry[2], lowest)
     memo[key] = (-1, -1, floor, 1)
     return floor
+
+
+@njit(cache=True)
+def _first(bounds, spreads, solved):
+    """The first guess in ``solve``'s order: lowest bound, most even split, may win, index."""
+    first = 0
+    for i in range(1, len(bounds)):
+        if bounds[i] < bounds[first] or (
+            bounds[i] == bounds[first]
+            and (spreads[i], -solved[i]) < (spreads[first], -solved[first])
+        ):
+            first = i
+    return first
 
 
 @njit(cache=True)

@@ -20,7 +20,12 @@ from rich.progress import (
 from rich.table import Table
 
 from bullscows.bench import BenchReport, check_plot_path, run_bench, spread
-from bullscows.cli.common import make_strategy, max_depth_option, variant_options
+from bullscows.cli.common import (
+    executor_options,
+    make_strategy,
+    max_depth_option,
+    variant_options,
+)
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
@@ -82,14 +87,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     show_default=True,
     help="A game of a random strategy is given up (unsolved) after this many guesses.",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Run on this many local processes.",
-)
-@click.option("--scheduler", metavar="ADDRESS", help="Run on the Dask cluster of this scheduler.")
+@executor_options
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the figures as CSV.")
 @click.option(

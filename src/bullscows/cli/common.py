@@ -95,6 +95,20 @@ def build_rules(
 
 
 #: ``--max-depth``, shared by every command that makes a strategy (``strategy_option``, bench).
+def executor_options(function: F) -> F:
+    """``--jobs N`` (local processes) and ``--scheduler ADDRESS`` (a Dask cluster)."""
+    function = click.option(
+        "--scheduler", metavar="ADDRESS", help="Run on the Dask cluster of this scheduler."
+    )(function)
+    return click.option(
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Run on this many local processes.",
+    )(function)
+
+
 max_depth_option = click.option(
     "--max-depth",
     type=click.IntRange(min=1),
@@ -116,11 +130,12 @@ def make_strategy(
         raise click.BadParameter(str(error), param_hint="--strategy") from None
 
 
-def strategy_option(function: F) -> F:
+def _strategy_options(searches: bool) -> Callable[[F], F]:
     """``--strategy``, ``--consistent-only`` and ``--max-depth``: the command receives the
     ``Strategy`` itself.
 
-    An unknown name, or a strategy that cannot play the variant, is a usage error (exit 2).
+    An unknown name, or a strategy that cannot play the variant, is a usage error (exit 2);
+    with ``searches`` an optimal strategy is let through (the command searches its tree).
     """
     options = [
         click.option(
@@ -137,20 +152,30 @@ def strategy_option(function: F) -> F:
         max_depth_option,
     ]
 
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        name, consistent_only = kwargs.pop("strategy"), kwargs.pop("consistent_only")
-        strategy = make_strategy(name, consistent_only, kwargs.pop("max_depth"))
-        rules = kwargs.get("rules")
-        problem = strategy.problem(rules) if rules is not None else None
-        if problem is not None:
-            raise click.BadParameter(problem, param_hint="--strategy")
-        kwargs["strategy"] = strategy
-        return function(*args, **kwargs)
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            name, consistent_only = kwargs.pop("strategy"), kwargs.pop("consistent_only")
+            strategy = make_strategy(name, consistent_only, kwargs.pop("max_depth"))
+            rules = kwargs.get("rules")
+            searched = searches and hasattr(strategy, "search")
+            problem = strategy.problem(rules) if rules is not None and not searched else None
+            if problem is not None:
+                raise click.BadParameter(problem, param_hint="--strategy")
+            kwargs["strategy"] = strategy
+            return function(*args, **kwargs)
 
-    for option in reversed(options):
-        wrapper = option(wrapper)
-    return wrapper  # type: ignore[return-value]
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+#: The strategy options of the commands that play.
+strategy_option = _strategy_options(searches=False)
+#: The strategy options of ``tree``, which searches for an optimal strategy's tree itself.
+searched_strategy_option = _strategy_options(searches=True)
 
 
 def reply_style_option(default: str = "words", when: str = "") -> Callable[[F], F]:

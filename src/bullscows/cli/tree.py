@@ -4,20 +4,29 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from bullscows.cli.common import reply_style_option, strategy_option, variant_options
+from bullscows.cli.common import (
+    executor_options,
+    reply_style_option,
+    searched_strategy_option,
+    variant_options,
+)
 from bullscows.errors import BullsCowsError
+from bullscows.executors import make_executor
 from bullscows.rules import Rules
+from bullscows.search.optimal import SearchReport
 from bullscows.strategies import Strategy
+from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, load_tree, render_text
 
 
 @click.command()
 @variant_options
-@strategy_option
+@searched_strategy_option
 @click.option(
     "--format",
     "form",
@@ -41,6 +50,14 @@ from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, lo
     help="Write the tree to FILE.json, or gzip-compressed to FILE.json.gz (play it with "
     "--strategy tree:FILE.json).",
 )
+@executor_options
+@click.option(
+    "--checkpoint",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="With an optimal strategy: keep the search's progress in FILE; an interrupted search "
+    "run again with the same FILE resumes where it stopped.",
+)
 @click.option(
     "--check",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -56,6 +73,9 @@ def tree(
     reply_style: str,
     as_json: bool,
     out: Path | None,
+    jobs: int,
+    scheduler: str | None,
+    checkpoint: Path | None,
     check: Path | None,
 ) -> None:
     """Build the decision tree of a deterministic strategy: its guess for every reply.
@@ -66,7 +86,12 @@ def tree(
     bullscows tree --rules mm --format text --depth 2
     bullscows tree --check mm-minimax.json
     bullscows tree --rules mm --strategy optimal --out mm-optimal.json.gz
+    bullscows tree --rules bc --strategy optimal --jobs 2 --checkpoint bc.ckpt --out bc.json
     bullscows solve --rules mm --strategy tree:mm-minimax.json
+
+    An optimal strategy's tree is searched for (proven) here, showing progress, and kept in
+    the cache so that solve and play use it at once; --jobs and --scheduler spread the search
+    over processes or a Dask cluster (same tree), --checkpoint makes it resumable.
     """
     if check is not None:
         if out is not None or form != "summary" or depth is not None:
@@ -82,7 +107,18 @@ def tree(
             f"strategy {strategy.label!r} is random: it has no decision tree; "
             "choose a deterministic one (`bullscows strategies` lists them)"
         )
-    built = build_tree(rules, strategy)
+    searching = isinstance(strategy, OptimalSearch)
+    if not searching and (jobs > 1 or scheduler is not None or checkpoint is not None):
+        raise click.UsageError(
+            "--jobs, --scheduler and --checkpoint go with the optimal strategies (optimal, "
+            "optimal-worst), whose trees are searched for"
+        )
+    if jobs > 1 and scheduler is not None:
+        raise click.UsageError("give --jobs or --scheduler, not both")
+    if isinstance(strategy, OptimalSearch):
+        built = _search(rules, strategy, jobs, scheduler, checkpoint)
+    else:
+        built = build_tree(rules, strategy)
     if out is not None:
         built.save(out)
         click.echo(f"Tree written to {out}", err=True)
@@ -92,6 +128,47 @@ def tree(
         click.echo(json.dumps(_figures_json(built), indent=2))
     else:
         _print_summary(built)
+
+
+def _search(
+    rules: Rules, strategy: OptimalSearch, jobs: int, scheduler: str | None, checkpoint: Path | None
+) -> DecisionTree:
+    """Search for an optimal tree, showing progress on stderr; keep it in the user's cache."""
+    show = _progress_line()
+    try:
+        with make_executor(None, jobs, scheduler) as pool:
+            built = strategy.search(rules, show, pool, checkpoint)
+    except KeyboardInterrupt:
+        kept = (
+            f"the answers so far are in {checkpoint}: run the same command to resume"
+            if checkpoint is not None
+            else "give --checkpoint FILE to be able to resume"
+        )
+        click.echo(f"\nInterrupted; {kept}.", err=True)
+        sys.exit(130)
+    show(None)
+    return built
+
+
+def _progress_line() -> Callable[[SearchReport | None], None]:
+    """Show search reports on stderr: one line rewritten on a terminal, else a line every
+    ten seconds; ``None`` ends the display."""
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def show(report: SearchReport | None) -> None:
+        if report is None:
+            if tty and last[0]:
+                click.echo("", err=True)
+            return
+        if tty:
+            click.echo(f"\r\033[K{report}", err=True, nl=False)
+            last[0] = report.seconds
+        elif report.seconds - last[0] >= 10:
+            click.echo(str(report), err=True)
+            last[0] = report.seconds
+
+    return show
 
 
 def _figures_json(built: DecisionTree) -> dict[str, object]:

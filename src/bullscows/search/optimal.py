@@ -28,10 +28,13 @@ the first cap that admits a tree gives the lowest worst case and, under it, the 
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -42,14 +45,44 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
+from bullscows.search.distribute import Checkpoint, RootTasks
 from bullscows.search.tree import Tree, distribution, leaf
 from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray, universe
 
 Objective = Literal["total", "worst"]
-#: Called every so often with (nodes searched, best total found at the root or None, seconds).
-Progress = Callable[[int, int | None, float], None]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchReport:
+    """How far a search is: sets searched, the lower bound of the first guess being settled
+    (it climbs to the optimum), the best total found at the root (``None`` until one is),
+    the seconds spent, and the answers taken from a checkpoint."""
+
+    nodes: int
+    bound: int | None
+    best: int | None
+    seconds: float
+    resumed: int = 0
+
+    def __str__(self) -> str:
+        """One line for people.
+
+        >>> print(SearchReport(1234567, 26180, None, 12.34, 3))
+        1,234,567 sets searched, bound 26,180, best none yet, 12 s (3 answers from the checkpoint)
+        """
+        bound = "none yet" if self.bound is None else f"{self.bound:,}"
+        best = "none yet" if self.best is None else f"{self.best:,}"
+        resumed = f" ({self.resumed:,} answers from the checkpoint)" if self.resumed else ""
+        return (
+            f"{self.nodes:,} sets searched, bound {bound}, best {best}, "
+            f"{self.seconds:.0f} s{resumed}"
+        )
+
+
+#: Called every so often (``PROGRESS_EVERY`` seconds at most) with a ``SearchReport``.
+Progress = Callable[[SearchReport], None]
 
 #: Histories up to this many guesses reduce the guesses by symmetry (deeper it rarely pays).
 SYMMETRY_DEPTH = 2
@@ -81,12 +114,17 @@ def optimal_tree(
     max_depth: int | None = None,
     consistent_only: bool = False,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    checkpoint: Path | None = None,
 ) -> OptimalResult:
     """The tree with the lowest total (``"total"``), or the lowest worst case and then the
     lowest total (``"worst"``), with no secret needing more than ``max_depth`` guesses.
 
-    With ``consistent_only`` every guess must be a code still possible. Raises ``ValueError``
-    when no tree fits within ``max_depth``.
+    With ``consistent_only`` every guess must be a code still possible. The parts under the
+    first guess run on ``executor`` if given (``search.distribute``), and their answers are
+    kept in the file ``checkpoint`` if given, from which a search resumes. Raises
+    ``ValueError`` when no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint
+    of another search.
     """
     if objective not in ("total", "worst"):
         raise ValueError(f"objective {objective!r}: use 'total' or 'worst'")
@@ -98,14 +136,16 @@ def optimal_tree(
             f"{MAX_SEARCH_CODES:,}"
         )
     start = time.perf_counter()
-    search = _Search(rules, objective, max_depth, consistent_only, progress, start)
+    store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
+    options = (rules, objective, max_depth, consistent_only)
+    search = _Search(*options, progress, start, _Root(store, executor))
     everything = universe(rules).all()
     nodes = 0
     if objective == "total":
         depth = max_depth if max_depth is not None else search.unlimited
     else:
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
-        fits = _Search(rules, objective, max_depth, consistent_only, progress, start, weight=0)
+        fits = _Search(*options, progress, start, _Root(store, executor), weight=0)
         shallowest = search.shallowest(len(everything))
         deepest = max_depth if max_depth is not None else len(everything)
         depth = next(
@@ -125,6 +165,44 @@ def optimal_tree(
     )  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class _Root:
+    """Where the root's parts are answered: the checkpoint, and the executor if any."""
+
+    checkpoint: Checkpoint
+    executor: Executor | None
+
+
+#: The searches of this process, kept for the parts it is given (``_solve_part``); the lock
+#: lets workers that are threads of one process (as some Dask clusters run) take turns.
+_WORKER_SEARCHES: dict[tuple[Any, ...], _Search] = {}
+_WORKER_LOCK = threading.Lock()
+
+
+def _solve_part(
+    rules: Rules,
+    objective: Objective,
+    max_depth: int | None,
+    consistent_only: bool,
+    weight: int,
+    history: tuple[tuple[int, int], ...],
+    codes: IndexArray,
+    depth: int,
+    limit: int,
+) -> tuple[tuple[int, Tree] | None, int]:
+    """One part of the root, solved where it is sent: the answer and the sets searched."""
+    options = (rules, objective, max_depth, consistent_only, weight)
+    with _WORKER_LOCK:
+        search = _WORKER_SEARCHES.get(options)
+        if search is None:
+            search = _Search(rules, objective, max_depth, consistent_only, None, 0.0, weight=weight)
+            _WORKER_SEARCHES.clear()  # one search at a time: its memo can be large
+            _WORKER_SEARCHES[options] = search
+        before = search.nodes
+        found = search.solve(codes, depth, limit, history)
+        return found, search.nodes - before
+
+
 class _Search:
     """The state of one search: score matrix, bound table, memo and counters."""
 
@@ -136,10 +214,13 @@ class _Search:
         consistent_only: bool,
         progress: Progress | None,
         start: float,
+        root: _Root | None = None,
         weight: int = 1,
     ) -> None:
         u = universe(rules)
         self.rules = rules
+        self.objective: Objective = objective
+        self.max_depth = max_depth
         self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
         self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
         self.win = rules.length * (rules.length + 1)
@@ -165,6 +246,15 @@ class _Search:
             self.stats, self.capped, consistent_only, u.all(), self.slots, weight,
         )  # fmt: skip
         self.memo = search_dfs.new_memo()
+        self.root_bound: int | None = None
+        self.far_nodes = 0  # searched in other processes
+        if root is None:  # answers kept in memory, computed here
+            root = _Root(Checkpoint(None, rules.spec, objective, max_depth, consistent_only), None)
+        self.root_tasks = RootTasks(
+            root.checkpoint, weight, root.executor, _solve_part,
+            (rules, objective, max_depth, consistent_only, weight), self._solve_here,
+            self._count_far,
+        )  # fmt: skip
         self.root_best: int | None = None
         self.exact: dict[tuple[bytes, int], tuple[int, Tree]] = {}
         self.floor: dict[tuple[bytes, int], int] = {}
@@ -185,7 +275,16 @@ class _Search:
     @property
     def nodes(self) -> int:
         """Sets whose guesses were scored, here and in the compiled search."""
-        return self.own_nodes + int(self.stats.sum())
+        return self.own_nodes + int(self.stats.sum()) + self.far_nodes
+
+    def _solve_here(
+        self, history: tuple[tuple[int, int], ...], codes: IndexArray, depth: int, limit: int
+    ) -> tuple[int, Tree] | None:
+        return self.solve(codes, depth, limit, history)
+
+    def _count_far(self, nodes: int) -> None:
+        self.far_nodes += nodes
+        self.report()
 
     def bound_row(self, depth: int) -> npt.NDArray[np.int64]:
         row: npt.NDArray[np.int64] = self.bounds[min(depth, len(self.bounds) - 1)]
@@ -255,7 +354,10 @@ class _Search:
         now = time.perf_counter()
         if self.progress is not None and now - self.reported >= PROGRESS_EVERY:
             self.reported = now
-            self.progress(self.nodes, self.root_best, now - self.start)
+            resumed = self.root_tasks.checkpoint.resumed
+            self.progress(
+                SearchReport(self.nodes, self.root_bound, self.root_best, now - self.start, resumed)
+            )
 
     def _compiled(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
@@ -323,6 +425,7 @@ class _Search:
                 best, best_tree = found
                 if not history:
                     self.root_best = best
+                    self.report()
         return None if best_tree is None else (best, best_tree)
 
     def _small_parts(self, codes: IndexArray, guess: int, cost: int) -> tuple[int, Tree]:
@@ -398,22 +501,34 @@ class _Search:
         branches: dict[int, Tree] = {}
         owns = list(owns)
         pending = list(range(len(parts)))
+        if not history:
+            self.root_bound = total
         while pending:
+            share = max(1, (limit - total) // len(pending))
+            asked = [
+                ((*history, (guess, parts[p][1])), parts[p][2], owns[p] + share) for p in pending
+            ]
+            if history:
+                answers: Iterator[tuple[int, Tree] | None] = (
+                    self.solve(codes, depth, window, steps) for steps, codes, window in asked
+                )
+            else:  # the root's parts: maybe elsewhere, maybe known from a checkpoint
+                answers = self.root_tasks.round(depth, asked)
             still = []
-            for p in pending:
-                _, reply, part = parts[p]
-                share = max(1, (limit - total) // len(pending))
-                found = self.solve(part, depth, owns[p] + share, (*history, (guess, reply)))
+            for p, found in zip(pending, answers, strict=False):
                 if found is None:
                     total += share
                     owns[p] += share
-                    if total >= limit:
-                        return None
                     still.append(p)
                 else:
                     total += found[0] - owns[p]
                     owns[p] = found[0]
-                    branches[reply] = found[1]
+                    branches[parts[p][1]] = found[1]
+                if not history:
+                    self.root_bound = total
+                    self.report()
+                if total >= limit:
+                    return None
             pending = still
         return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
 
@@ -442,13 +557,7 @@ class _Search:
         self.count_node()
         guesses = self.guesses(codes, history)
         child = depth - 1 if self.capped else depth
-        bounds, _, _, largest = self.guess_bounds(guesses, codes, child)
-        lowest = int(bounds.min())
-        exact = np.flatnonzero((bounds == lowest) & (largest <= 2))
-        if len(exact) and lowest < INFEASIBLE:
-            # Parts of one or two codes cost exactly their bound, and no guess bounds lower.
-            self.exact[key] = self._small_parts(codes, int(guesses[exact[0]]), lowest)
-            return lowest
-        floor = max(floor, lowest)
+        bounds = self.guess_bounds(guesses, codes, child)[0]
+        floor = max(floor, int(bounds.min()))
         self.floor[key] = floor
         return floor

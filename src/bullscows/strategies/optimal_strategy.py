@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import random
 import re
+from concurrent.futures import Executor
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -37,9 +38,11 @@ if TYPE_CHECKING:
     from bullscows.search.optimal import Objective, Progress
     from bullscows.search.tree import Tree
 
-#: The largest variant whose optimal tree the search finds in seconds (4 distinct of 9 took
-#: about half a minute; Bulls & Cows, 5040 codes, does not finish in minutes yet).
-MAX_OPTIMAL_CODES = 3100
+#: The largest variant whose optimal tree a game searches for by itself (4 distinct of 9,
+#: 3,024 codes: about 2 s; Bulls & Cows, 5,040 codes: about 35 s, and shipped). Larger ones
+#: are searched with ``bullscows tree`` (progress, processes, checkpoints), then played from
+#: the cache.
+MAX_OPTIMAL_CODES = 5040
 
 
 def cache_dir() -> Path:
@@ -114,17 +117,23 @@ def _tree(
             continue  # no file yet, or one that cannot be trusted: look further
         if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
             return saved.root
-    if rules.size > MAX_OPTIMAL_CODES:  # only a shipped tree let it past ``problem``
+    if rules.size > MAX_OPTIMAL_CODES:  # only a shipped or cached tree let it past ``problem``
         raise StrategyError(
-            f"{wanted[1]}: the tree shipped for {rules.spec!r} cannot be read; reinstall bullscows"
+            f"{wanted[1]}: the tree saved for {rules.spec!r} cannot be read; search it again "
+            f"with `bullscows tree --rules {rules.spec} --strategy {name}`"
         )
     found = search_tree(rules, name, objective, consistent_only, max_depth)
+    _keep(found, path)
+    return found.root
+
+
+def _keep(found: DecisionTree, path: Path) -> None:
+    """Write a searched tree to the user's cache, if the cache can be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         found.save(path)
     except (OSError, BullsCowsError):
         pass  # the cache is a convenience: a read-only home still plays
-    return found.root
 
 
 def search_tree(
@@ -134,10 +143,13 @@ def search_tree(
     consistent_only: bool,
     max_depth: int | None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    checkpoint: Path | None = None,
 ) -> DecisionTree:
     """Search for the optimal tree (``bullscows.search.optimal_tree``, which calls ``progress``
-    now and then), as a ``DecisionTree`` labelled as the strategy ``name`` labels itself; no
-    tree within ``max_depth`` is a ``StrategyError``.
+    now and then, runs on ``executor`` and keeps its answers in ``checkpoint``), as a
+    ``DecisionTree`` labelled as the strategy ``name`` labels itself; no tree within
+    ``max_depth`` is a ``StrategyError``.
 
     >>> found = search_tree(Rules.parse("p3c4n"), "optimal-worst", "worst", False, None)
     >>> found.strategy, found.objective, found.summary().total, found.summary().worst
@@ -146,7 +158,9 @@ def search_tree(
     from bullscows.search import optimal_tree  # the search uses the strategies' bounds
 
     try:
-        found = optimal_tree(rules, objective, max_depth, consistent_only, progress).tree
+        found = optimal_tree(
+            rules, objective, max_depth, consistent_only, progress, executor, checkpoint
+        ).tree
     except ValueError as error:  # no tree within max_depth
         raise StrategyError(f"{name}: {error}") from None
     label = describe(name, consistent_only, max_depth)
@@ -171,13 +185,34 @@ class OptimalSearch(Strategy):
         return describe(self.name, self.consistent_only, self.max_depth)
 
     def problem(self, rules: Rules) -> str | None:
-        if rules.size > MAX_OPTIMAL_CODES and not self.shipped(rules):
+        if rules.size > MAX_OPTIMAL_CODES and not self.shipped(rules) and not self.cached(rules):
             return (
-                f"{self.name} cannot search {rules.describe()} yet: it has {rules.size:,} "
-                f"codes, and the search finishes in reasonable time for at most "
-                f"{MAX_OPTIMAL_CODES:,}"
+                f"{self.name} does not search {rules.describe()} during a game: it has "
+                f"{rules.size:,} codes (at most {MAX_OPTIMAL_CODES:,}); search it first with "
+                f"`bullscows tree --rules {rules.spec} --strategy {self.name}`"
             )
         return None
+
+    def cached(self, rules: Rules) -> bool:
+        """Whether the user's cache holds this strategy's tree for ``rules``."""
+        return cache_file(rules, self.name, self.consistent_only, self.max_depth).is_file()
+
+    def search(
+        self,
+        rules: Rules,
+        progress: Progress | None = None,
+        executor: Executor | None = None,
+        checkpoint: Path | None = None,
+    ) -> DecisionTree:
+        """Search for (prove) this strategy's tree now, whatever is shipped or cached, and
+        keep it in the user's cache (see ``search_tree`` for the arguments)."""
+        found = search_tree(
+            rules, self.name, self.objective, self.consistent_only, self.max_depth, progress,
+            executor, checkpoint,
+        )  # fmt: skip
+        _keep(found, cache_file(rules, self.name, self.consistent_only, self.max_depth))
+        _tree.cache_clear()
+        return found
 
     def shipped(self, rules: Rules) -> bool:
         """Whether the package ships this strategy's tree for ``rules`` (no search needed)."""

@@ -1,0 +1,93 @@
+"""Long searches: spread over processes or a Dask cluster, interrupted and resumed from a
+checkpoint; the tree is the one a single uninterrupted search finds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+import pytest
+
+from bullscows.errors import BullsCowsError
+from bullscows.rules import Rules
+from bullscows.search import OptimalResult, optimal_tree
+from bullscows.search import optimal as optimal_module
+from bullscows.search.optimal import Objective, SearchReport
+
+MM = Rules.parse("mm")
+
+
+@pytest.fixture(scope="module")
+def alone() -> dict[str, OptimalResult]:
+    return {objective: optimal_tree(MM, objective) for objective in ("total", "worst")}
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ProcessPoolExecutor]:
+    with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as executor:
+        yield executor
+
+
+@pytest.mark.parametrize("objective", ["total", "worst"])
+def test_processes_find_the_same_tree(
+    objective: Objective, alone: dict[str, OptimalResult], pool: ProcessPoolExecutor
+) -> None:
+    spread = optimal_tree(MM, objective, executor=pool)
+    assert spread.tree == alone[objective].tree
+    assert (spread.total, spread.worst) == (alone[objective].total, alone[objective].worst)
+
+
+def test_a_dask_cluster_finds_the_same_tree(alone: dict[str, OptimalResult]) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        spread = optimal_tree(MM, "total", executor=client.get_executor())
+    assert spread.tree == alone["total"].tree
+
+
+def test_an_interrupted_search_resumes_from_its_checkpoint(
+    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
+    path = tmp_path / "mm.ckpt"
+    answers: list[int] = []
+
+    def stop_early(report: SearchReport) -> None:
+        if path.exists():
+            answers.append(len(json.loads(path.read_text())["entries"]))
+            if answers[-1] >= 3:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        optimal_tree(MM, "total", progress=stop_early, checkpoint=path)
+    kept = len(json.loads(path.read_text())["entries"])
+    assert 3 <= kept < 20
+    reports: list[SearchReport] = []
+    resumed = optimal_tree(MM, "total", progress=reports.append, checkpoint=path)
+    assert resumed.tree == alone["total"].tree
+    assert reports[0].resumed == kept
+    # A finished search, run again, answers from the file alone.
+    again = optimal_tree(MM, "total", checkpoint=path)
+    assert again.tree == alone["total"].tree
+    assert again.nodes < alone["total"].nodes // 10
+
+
+def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "small.ckpt"
+    optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
+    for objective, rules in (("worst", Rules.parse("p3c5n")), ("total", Rules.parse("p3c4n"))):
+        with pytest.raises(BullsCowsError, match="is for another search"):
+            optimal_tree(rules, objective, checkpoint=path)  # type: ignore[arg-type]
+    path.write_text("{not json")
+    with pytest.raises(BullsCowsError, match="cannot be read"):
+        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
+    path.write_text("[]")
+    with pytest.raises(BullsCowsError, match="not a bullscows search checkpoint"):
+        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
