@@ -4,16 +4,20 @@ sets searched and how the lower bound of the first guess climbs to the optimum.
 Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then bc (2 ways)
      .venv/bin/python benchmarks/optimal.py --jobs 2         # the same, bc's parts on 2 processes
      .venv/bin/python benchmarks/optimal.py p4c9n --objective worst
+     .venv/bin/python benchmarks/optimal.py bc --parts     # each part under the first guess
 
 Each search runs in this process (the kernels are loaded first: compile time is not counted),
 or with ``--jobs N`` its first-level parts on N local processes (their start-up counted).
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
-being settled (the total no tree under it can beat) and the best total found.
+being settled (the total no tree under it can beat) and the best total found. ``--parts``
+times the parts under the first code as first guess instead, each searched alone (a search of
+its own, nothing remembered from the others), smallest first.
 
-Measured on the 2-core development machine (``--jobs 2``): mm 5625 in 0.5 s; mm within 5
-guesses 5626 in 0.5 s; mm optimal-worst (5, 5626) in 0.6 s; bc 26274 (worst 7) in 33 s
-(35 s on one process); bc optimal-worst (7, 26274) in 34 s (35-41 s on one process).
+Measured on the 2-core development machine, one process / ``--jobs 2``: mm 5625 in 0.3 / 1.0
+s; mm within 5 guesses 5626 in 0.1 / 0.2 s; mm optimal-worst (5, 5626) in 0.1 / 0.3 s; bc 26274
+(worst 7) in 35 / 31 s; bc optimal-worst (7, 26274) in 34 / 33 s (runs vary by about 10%).
+``bc --parts``: the 1,440-code part "0 bulls, 1 cow" takes 31 s, the other twelve 4 s.
 """
 
 from __future__ import annotations
@@ -24,10 +28,15 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from multiprocessing import get_context
 
+import numpy as np
+
+from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows.feedback import Feedback
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
 from bullscows.search import optimal as optimal_module
-from bullscows.search.optimal import SearchReport
+from bullscows.search.optimal import SearchReport, _Search
+from bullscows.universe import universe
 
 #: The default runs: (rules, objective, max depth).
 PLAN: list[tuple[str, Objective, int | None]] = [
@@ -62,6 +71,28 @@ def run(
     print(f"  bound/best {' '.join(_thin(trajectory, 12))}", flush=True)
 
 
+def run_parts(spec: str, depth: int | None, consistent: bool) -> None:
+    rules = Rules.parse(spec)
+    everything = universe(rules).all()
+    first = int(everything[0])
+    win = rules.length * (rules.length + 1)
+    replies = universe(rules).score_row(first, everything)
+    parts = [(int(r), everything[replies == r]) for r in np.unique(replies) if r != win]
+    print(f"{spec}: the parts under {universe(rules).text(first)}, each searched alone")
+    for reply, part in sorted(parts, key=lambda item: len(item[1])):
+        search = _Search(rules, "total", depth, consistent, None, time.perf_counter())
+        start = time.perf_counter()
+        cap = search.unlimited if depth is None else depth - 1
+        found = search.solve(part, cap, INFEASIBLE, ((first, reply),))
+        cost = "none" if found is None else f"{found[0]:,}"
+        label = Feedback.from_index(reply, rules.length)
+        print(
+            f"  {label!s:>16} {len(part):>6,} codes: cost {cost}, {search.nodes:,} sets, "
+            f"{time.perf_counter() - start:.1f} s",
+            flush=True,
+        )
+
+
 def _thin(items: list[str], most: int) -> list[str]:
     """At most ``most`` items, evenly spread, the last kept."""
     if len(items) <= most:
@@ -77,11 +108,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-depth", type=int, default=None)
     parser.add_argument("--consistent-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")
+    parser.add_argument("--parts", action="store_true", help="time each first-level part alone")
     args = parser.parse_args(argv)
     optimal_module.PROGRESS_EVERY = 0.0  # every change of the bound is seen
     optimal_tree(Rules.parse("p2c3r"))  # load the compiled kernels
     plan = [(spec, args.objective, args.max_depth) for spec in args.rules] or PLAN
     start = time.perf_counter()
+    if args.parts:
+        if args.objective != "total":
+            parser.error("--parts times the total objective (give --max-depth for a cap)")
+        for spec, _, depth in plan:
+            run_parts(spec, depth, args.consistent_only)
+        return 0
     pool = ProcessPoolExecutor(args.jobs, get_context("spawn")) if args.jobs > 1 else None
     try:
         for spec, objective, depth in plan:

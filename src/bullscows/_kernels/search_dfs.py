@@ -24,7 +24,7 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-from bullscows._kernels.search_kernels import INFEASIBLE, USELESS, _perfect_candidate, _scan
+from bullscows._kernels.search_kernels import INFEASIBLE, USELESS, _perfect_candidate, scan
 
 #: The cost returned when no tree costs less than the limit.
 FAIL = -1
@@ -76,8 +76,9 @@ def _entry(memo, key):
 
 
 @njit(cache=True)
-def _ideal(n, depth, caps, weight):
-    """The cost of a perfect tree over ``n`` codes within ``depth`` guesses."""
+def ideal(n, depth, caps, weight):
+    """The cost of a perfect tree over ``n`` codes within ``depth`` guesses (the bound of
+    ``search.bounds``), times ``weight``; ``INFEASIBLE`` if no tree fits."""
     if depth < len(caps) and n > caps[depth]:
         return INFEASIBLE
     if weight == 0:
@@ -92,16 +93,7 @@ def _ideal(n, depth, caps, weight):
 
 @njit(cache=True)
 def _bounds(ctx, codes, guesses, depth):
-    scores, caps, valid, win = ctx[0], ctx[1], ctx[2], ctx[3]
-    m = len(guesses)
-    bounds = np.empty(m, dtype=np.int64)
-    spreads = np.empty(m, dtype=np.int64)
-    solved = np.empty(m, dtype=np.int64)
-    largest = np.empty(m, dtype=np.int64)
-    full = m == len(scores)
-    _scan(scores, guesses, full, codes, valid, win, caps, depth, ctx[10], bounds, spreads, solved,
-          largest)  # fmt: skip
-    return bounds, spreads, solved, largest
+    return scan(ctx[0], guesses, codes, ctx[2], ctx[3], ctx[1], depth, ctx[10])
 
 
 @njit(cache=True)
@@ -127,7 +119,7 @@ def lookahead(ctx, memo, codes, depth, guesses):
     ctx[5][1] += 1
     n = len(codes)
     at = _perfect_candidate(ctx[0], codes, ctx[9])
-    if at >= 0 and _ideal(n, depth, ctx[1], ctx[10]) < INFEASIBLE:
+    if at >= 0 and ideal(n, depth, ctx[1], ctx[10]) < INFEASIBLE:
         cost = (2 * n - 1) * ctx[10]
         memo[key] = (cost, codes[at], entry[2], 1)
         return cost
@@ -330,7 +322,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
         return (weight if limit > weight and depth >= 1 else FAIL), arena, frames
     if n == 2:
         return (3 * weight if limit > 3 * weight and depth >= 2 else FAIL), arena, frames
-    if _ideal(n, depth, ctx[1], ctx[10]) >= limit:
+    if ideal(n, depth, ctx[1], ctx[10]) >= limit:
         return FAIL, arena, frames
     key = _key(ctx[4], codes, depth)
     entry = _entry(memo, key)
@@ -407,7 +399,7 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     total = bound
     owns = np.empty(len(sizes), dtype=np.int64)
     for p in range(len(sizes)):
-        own = _ideal(sizes[p], depth, ctx[1], ctx[10])
+        own = ideal(sizes[p], depth, ctx[1], ctx[10])
         if sizes[p] >= 3 and total < limit:
             part = ordered[starts[p] : starts[p] + sizes[p]]
             ahead = lookahead(ctx, memo, part, depth, _child_guesses(ctx, part))
@@ -439,4 +431,7 @@ def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, 
     ]
 
 
-__all__ = ["FAIL", "USELESS", "best_guess", "code_keys", "lookahead", "new_memo", "parts", "solve"]
+__all__ = [
+    "FAIL", "USELESS", "best_guess", "code_keys", "ideal", "lookahead", "new_memo", "parts",
+    "solve",
+]  # fmt: skip

@@ -49,10 +49,15 @@ def _count(scores, guesses, full, codes, valid, win, counts, won, line):  # type
 
 
 @njit(cache=True)
-def _scan(scores, guesses, full, codes, valid, win, caps, depth, weight,  # type: ignore[no-untyped-def]
-          bounds, spreads, solved, largest):  # fmt: skip
+def scan(scores, guesses, codes, valid, win, caps, depth, weight):  # type: ignore[no-untyped-def]
+    """``guess_bounds``, callable from compiled code."""
     n = len(codes)
     m = len(guesses)
+    bounds = np.empty(m, dtype=np.int64)
+    spreads = np.empty(m, dtype=np.int64)
+    solved = np.empty(m, dtype=np.int64)
+    largest = np.empty(m, dtype=np.int64)
+    full = m == len(scores)  # every code, in order: each code's row is read as it is
     wide = n > 255
     counts8 = np.zeros((len(valid), m if not wide else 0), dtype=np.uint8)
     won8 = np.zeros(m if not wide else 0, dtype=np.uint8)
@@ -72,6 +77,7 @@ def _scan(scores, guesses, full, codes, valid, win, caps, depth, weight,  # type
         _summarise(counts16, won16, n, caps, top, limit, weight, bounds, spreads, solved, largest)
     else:
         _summarise(counts8, won8, n, caps, top, limit, weight, bounds, spreads, solved, largest)
+    return bounds, spreads, solved, largest
 
 
 @njit(cache=True)
@@ -107,18 +113,21 @@ def _summarise(counts, won, n, caps, top, limit, weight, bounds, spreads, solved
             bounds[i] = (3 * n - 2 * w - parts[i] + extra[i]) * weight
 
 
-def level_caps(replies: int, levels: int) -> IntArray:
+def level_caps(replies: int, levels: int = 2, covering: int = 0) -> IntArray:
     """``caps[k]``: the most codes any tree settles within ``k`` guesses (``replies - 1``
-    children a node), for ``k < levels``.
+    children a node): ``levels`` of them, or more until one covers ``covering`` codes, and then
+    one more.
 
-    >>> level_caps(14, 4).tolist()
-    [0, 1, 14, 183]
+    >>> level_caps(14, 4).tolist(), level_caps(14, covering=200).tolist()
+    ([0, 1, 14, 183], [0, 1, 14, 183, 2380, 30941])
     """
     fan = max(replies - 1, 1)
     caps, width = [0], 1
-    while len(caps) < levels:
+    while len(caps) < levels or caps[-1] < covering:
         caps.append(caps[-1] + width)
         width = min(width * fan, 1 << 40)
+    if covering:
+        caps.append(caps[-1] + width)
     return np.array(caps, dtype=np.int64)
 
 
@@ -136,14 +145,14 @@ def guess_bounds(
     (``USELESS`` if it splits nothing off, ``INFEASIBLE`` if a part cannot be settled in time),
     the sum of squared part sizes, whether it wins, and its largest non-winning part.
 
-    ``valid`` lists the non-winning replies; ``caps`` comes from ``level_caps``. With
-    ``weight`` 0 every bound that is not ``USELESS`` or ``INFEASIBLE`` is 0.
+    ``guesses`` are distinct and in increasing order. ``valid`` lists the non-winning replies;
+    ``caps`` comes from ``level_caps``. With ``weight`` 0 every bound that is not ``USELESS``
+    or ``INFEASIBLE`` is 0.
     """
-    bounds, spreads, solved, largest = (np.empty(len(guesses), dtype=np.int64) for _ in range(4))
-    full = len(guesses) == len(scores) and bool(guesses[0] == 0 and guesses[-1] == len(scores) - 1)
-    _scan(scores, guesses, full, codes, valid, win, caps, depth, weight, bounds, spreads, solved,
-          largest)  # fmt: skip
-    return bounds, spreads, solved, largest
+    found: tuple[IntArray, IntArray, IntArray, IntArray] = scan(
+        scores, guesses, codes, valid, win, caps, depth, weight
+    )
+    return found
 
 
 @njit(cache=True)

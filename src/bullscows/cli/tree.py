@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,10 +19,12 @@ from bullscows.cli.common import (
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
 from bullscows.rules import Rules
-from bullscows.search.optimal import SearchReport
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, load_tree, render_text
+
+if TYPE_CHECKING:
+    from bullscows.search.optimal import SearchReport  # the search loads numba: not for --help
 
 
 @click.command()
@@ -107,8 +110,8 @@ def tree(
             f"strategy {strategy.label!r} is random: it has no decision tree; "
             "choose a deterministic one (`bullscows strategies` lists them)"
         )
-    searching = isinstance(strategy, OptimalSearch)
-    if not searching and (jobs > 1 or scheduler is not None or checkpoint is not None):
+    search_options = jobs > 1 or scheduler is not None or checkpoint is not None
+    if search_options and not isinstance(strategy, OptimalSearch):
         raise click.UsageError(
             "--jobs, --scheduler and --checkpoint go with the optimal strategies (optimal, "
             "optimal-worst), whose trees are searched for"

@@ -6,6 +6,10 @@ node has at most ``replies - 1`` children. Level ``k`` of any tree (the ``k``-th
 holds at most ``(replies - 1) ** (k - 1)`` nodes, each ending at most one secret. Filling the
 levels from the top gives the cheapest conceivable tree for ``n`` codes within ``depth`` guesses.
 
+The search computes this bound in compiled code (``search_dfs.ideal``, and per guess in
+``search_kernels.guess_bounds``); this module states it plainly, and the tests hold the kernels
+to it.
+
 >>> table = lower_bounds(replies=14, size=20, depth=3)
 >>> [int(v) for v in table[3][:6]]
 [0, 1, 3, 5, 7, 9]

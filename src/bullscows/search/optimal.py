@@ -40,11 +40,11 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_dfs, search_kernels
+from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.codes import Code
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
-from bullscows.search.bounds import INFEASIBLE, lower_bounds
 from bullscows.search.distribute import Checkpoint, RootTasks
 from bullscows.search.tree import Tree, distribution, leaf
 from bullscows.strategies.heuristic import reply_count, valid_replies
@@ -226,11 +226,8 @@ class _Search:
         self.win = rules.length * (rules.length + 1)
         self.slots = rules.replies
         self.capped = max_depth is not None or objective == "worst"
-        # Depths past the table's last row bound no tighter than its last row.
-        replies = reply_count(rules)
-        levels = self.shallowest(len(u), replies) + 1
-        table = lower_bounds(replies, len(u), levels)
-        self.bounds = np.where(table >= INFEASIBLE, table, table * weight)
+        # Level capacities up to the first that holds every code, and one more.
+        self.caps = search_kernels.level_caps(reply_count(rules), covering=len(u))
         self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
         self.consistent_only = consistent_only
         self.progress = progress
@@ -238,7 +235,6 @@ class _Search:
         self.own_nodes = 0
         self.reported = start
         self.valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
-        self.caps = search_kernels.level_caps(replies, levels + 1)
         self.stats = np.zeros(2, dtype=np.int64)
         # What every call of the compiled search reads (see search_dfs).
         self.ctx = (
@@ -262,15 +258,13 @@ class _Search:
         self.classes: dict[tuple[int, ...], IndexArray] = {}
         self.looked: set[tuple[bytes, int]] = set()
 
-    def shallowest(self, codes: int, replies: int | None = None) -> int:
+    def shallowest(self, codes: int) -> int:
         """The fewest guesses within which some tree could settle ``codes`` codes."""
-        fan = max((replies or reply_count(self.rules)) - 1, 1)
-        depth, capacity, width = 1, 1, 1
-        while capacity < codes:
-            width *= fan
-            capacity += width
-            depth += 1
-        return depth
+        return int(np.searchsorted(self.caps, codes))
+
+    def ideal(self, n: int, depth: int) -> int:
+        """No tree settles ``n`` codes within ``depth`` guesses for less (``search.bounds``)."""
+        return int(search_dfs.ideal(n, depth, self.caps, self.weight))
 
     @property
     def nodes(self) -> int:
@@ -285,10 +279,6 @@ class _Search:
     def _count_far(self, nodes: int) -> None:
         self.far_nodes += nodes
         self.report()
-
-    def bound_row(self, depth: int) -> npt.NDArray[np.int64]:
-        row: npt.NDArray[np.int64] = self.bounds[min(depth, len(self.bounds) - 1)]
-        return row
 
     def guesses(self, codes: IndexArray, history: tuple[tuple[int, int], ...]) -> IndexArray:
         """The guesses worth scoring: one per symmetry class on short histories."""
@@ -316,16 +306,11 @@ class _Search:
         """The optimal (cost, tree) for ``codes`` within ``depth`` guesses if it costs less
         than ``limit``, else ``None`` (then no tree costs less than ``limit``)."""
         n = len(codes)
-        if n == 1:
-            fits = limit > self.weight and depth >= 1
-            return (self.weight, leaf(int(codes[0]))) if fits else None
-        if n == 2:
-            if limit <= 3 * self.weight or depth < 2:
-                return None
-            a, b = int(codes[0]), int(codes[1])
-            return 3 * self.weight, {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
-        if self.bound_row(depth)[n] >= limit:
+        cost = self.ideal(n, depth)
+        if cost >= limit:
             return None
+        if n <= 2:  # one code costs 1, two cost 3: exactly their bound
+            return cost, self._rebuild(codes, depth)
         if len(history) >= SYMMETRY_DEPTH:
             return self._compiled(codes, depth, limit, history)
         key = (codes.tobytes(), depth)
@@ -335,7 +320,7 @@ class _Search:
         if self.floor.get(key, 0) >= limit:
             return None
         self.count_node()
-        found = self._perfect(codes) if (2 * n - 1) * self.weight < limit else None
+        found = self._perfect(codes, depth) if (2 * n - 1) * self.weight < limit else None
         if found is None:
             found = self._branch(codes, depth, limit, history)
         if found is None:
@@ -380,6 +365,11 @@ class _Search:
         guess = search_dfs.best_guess(self.ctx, self.memo, codes, depth)
         if guess < 0:
             raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
+        return self._tree_of(codes, guess, depth)
+
+    def _tree_of(self, codes: IndexArray, guess: int, depth: int) -> Tree:
+        """``guess`` at ``codes``, each part's tree read back from the memo (parts of one or two
+        codes need none)."""
         child = depth - 1 if self.capped else depth
         branches = {
             reply: self._rebuild(part, child)
@@ -387,15 +377,13 @@ class _Search:
         }
         return {"guess": guess, "replies": dict(sorted(branches.items()))}
 
-    def _perfect(self, codes: IndexArray) -> tuple[int, Tree] | None:
+    def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Tree] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1``, optimal."""
         row = search_kernels.perfect_candidate(self.scores, codes, self.slots)
         if row < 0:
             return None
-        guess = int(codes[row])
-        replies = self.scores[guess, codes]
-        branches = {int(replies[j]): leaf(int(c)) for j, c in enumerate(codes) if j != row}
-        return (2 * len(codes) - 1) * self.weight, {"guess": guess, "replies": branches}
+        cost = (2 * len(codes) - 1) * self.weight
+        return cost, self._tree_of(codes, int(codes[row]), depth)
 
     def _branch(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
@@ -408,19 +396,19 @@ class _Search:
         order = hopeful[np.lexsort((-solved[hopeful], spreads[hopeful], bounds[hopeful]))]
         if len(order) and largest[order[0]] <= 2:
             # Parts of one or two codes cost exactly their bound: the lowest bound is optimal.
-            return self._small_parts(codes, int(guesses[order[0]]), int(bounds[order[0]]))
+            first = order[0]
+            return int(bounds[first]), self._tree_of(codes, int(guesses[first]), depth)
         best, best_tree = limit, None
         tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
         for i in order.tolist():
             if bounds[i] >= best:
                 break
             guess = int(guesses[i])
-            replies = self.scores[guess, codes]
-            split = replies.tobytes()
+            split = self.scores[guess, codes].tobytes()
             if split in tried:
                 continue
             tried.add(split)
-            found = self._try(codes, guess, replies, int(bounds[i]), child, best, history)
+            found = self._try(codes, guess, int(bounds[i]), child, best, history)
             if found is not None:
                 best, best_tree = found
                 if not history:
@@ -428,49 +416,24 @@ class _Search:
                     self.report()
         return None if best_tree is None else (best, best_tree)
 
-    def _small_parts(self, codes: IndexArray, guess: int, cost: int) -> tuple[int, Tree]:
-        """The tree of a guess that leaves parts of at most two codes (which cost 1 and 3)."""
-        replies = self.scores[guess, codes]
-        parts: dict[int, list[int]] = {}
-        for reply, code in zip(replies.tolist(), codes.tolist(), strict=True):
-            if reply != self.win:
-                parts.setdefault(reply, []).append(code)
-        branches: dict[int, Tree] = {}
-        for reply, part in sorted(parts.items()):
-            first = leaf(part[0])
-            if len(part) == 2:
-                first["replies"][int(self.scores[part[0], part[1]])] = leaf(part[1])
-            branches[reply] = first
-        return cost, {"guess": guess, "replies": branches}
-
     def _try(
         self,
         codes: IndexArray,
         guess: int,
-        replies: npt.NDArray[np.uint8],
         bound: int,
         depth: int,
         limit: int,
         history: tuple[tuple[int, int], ...],
     ) -> tuple[int, Tree] | None:
         """The cost and tree of ``guess`` if below ``limit``, parts solved largest first."""
-        order = np.argsort(replies, kind="stable")
-        ordered = replies[order]
-        cuts = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-        starts = np.concatenate(([0], cuts))
-        stops = np.concatenate((cuts, [len(codes)]))
         parts = [
-            (int(stop - begin), int(ordered[begin]), codes[order[begin:stop]])
-            for begin, stop in zip(starts.tolist(), stops.tolist(), strict=True)
-            if int(ordered[begin]) != self.win
+            (len(part), reply, part) for reply, part in search_dfs.parts(self.ctx, codes, guess)
         ]
-        parts.sort(key=lambda part: -part[0])
-        row = self.bound_row(depth)
         total = bound
         # Every part's one-guess-ahead bound first: a guess often fails on these alone.
         owns = []
         for size, reply, part in parts:
-            own = int(row[size])
+            own = self.ideal(size, depth)
             if size >= 3:
                 ahead = self.lookahead(part, depth, (*history, (guess, reply)))
                 total += ahead - own
