@@ -60,23 +60,49 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(
     answers: list[int] = []
 
     def stop_early(report: SearchReport) -> None:
-        if path.exists():
-            answers.append(len(json.loads(path.read_text())["entries"]))
-            if answers[-1] >= 3:
-                raise KeyboardInterrupt
+        answers.append(_entries(path))
+        if answers[-1] >= 3:
+            raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         optimal_tree(MM, "total", progress=stop_early, checkpoint=path)
-    kept = len(json.loads(path.read_text())["entries"])
+    kept = _entries(path)
     assert 3 <= kept < 20
     reports: list[SearchReport] = []
     resumed = optimal_tree(MM, "total", progress=reports.append, checkpoint=path)
     assert resumed.tree == alone["total"].tree
     assert reports[0].resumed == kept
-    # A finished search, run again, answers from the file alone.
+    # A finished search, run again, finds every answer in the file (it adds none).
+    finished = path.read_text()
     again = optimal_tree(MM, "total", checkpoint=path)
     assert again.tree == alone["total"].tree
-    assert again.nodes < alone["total"].nodes // 10
+    assert path.read_text() == finished
+    assert again.nodes < alone["total"].nodes
+
+
+def _entries(path: Path) -> int:
+    """The answers in a checkpoint file (a header line, then one line each)."""
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "bullscows-search-checkpoint"
+    return len(lines) - 1
+
+
+def test_a_line_cut_short_by_an_interruption_is_ignored(
+    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
+    path = tmp_path / "mm.ckpt"
+    optimal_tree(MM, "total", checkpoint=path)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])
+    reports: list[SearchReport] = []
+    resumed = optimal_tree(MM, "total", progress=reports.append, checkpoint=path)
+    assert resumed.tree == alone["total"].tree
+    assert reports[0].resumed == len(lines) - 2
+    # Cut short anywhere but at the end, the file is damaged: it says where.
+    path.write_text("\n".join([*lines[:2], lines[2][:10], *lines[3:]]))
+    with pytest.raises(BullsCowsError, match="line 3 cannot be read"):
+        optimal_tree(MM, "total", checkpoint=path)
 
 
 def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
@@ -90,4 +116,8 @@ def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
         optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
     path.write_text("[]")
     with pytest.raises(BullsCowsError, match="not a bullscows search checkpoint"):
+        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
+    old = {"format": "bullscows-search-checkpoint", "version": 1, "rules": "p3c5n"}
+    path.write_text(json.dumps({**old, "entries": []}))
+    with pytest.raises(BullsCowsError, match="another version of bullscows"):
         optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)

@@ -254,3 +254,29 @@ def test_mastermind_within_five_guesses_is_koyama_lai() -> None:
     result = optimal_tree(Rules.parse("mm"), objective="worst")
     check(result)
     assert (result.worst, result.total) == (5, 5626)
+
+
+@pytest.mark.parametrize(
+    ("spec", "objective"),
+    [("mm", "total"), ("mm", "worst"), ("p3c6r", "total"), ("p4c6n", "total")],
+)
+def test_the_tree_does_not_depend_on_the_order_guesses_are_explored_in(
+    spec: str, objective: optimal_module.Objective, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Among guesses of equal cost the first of the canonical order wins, however the search
+    # came to try them: the same tree whether the most promising guess is tried first or last.
+    rules = Rules.parse(spec)
+    usual = optimal_tree(rules, objective)
+    explored: list[int] = []
+
+    def backwards(
+        candidates: list[optimal_module.Candidate],
+    ) -> list[optimal_module.Candidate]:
+        explored.append(len(candidates))
+        return sorted(candidates, key=lambda candidate: (-candidate[0], -candidate[1]))
+
+    monkeypatch.setattr(optimal_module._Search, "exploration", staticmethod(backwards))
+    reversed_ = optimal_tree(rules, objective)
+    assert max(explored) > 1
+    assert reversed_.tree == usual.tree
+    assert (reversed_.total, reversed_.worst) == (usual.total, usual.worst)

@@ -11,6 +11,7 @@ not depend on which executor ran them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
@@ -63,6 +64,24 @@ def dask_client(address: str) -> Any:
         return client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, ValueError, TypeError) as error:
         raise BullsCowsError(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+
+
+def workers(executor: Executor) -> int:
+    """How many tasks ``executor`` runs at once: its workers (process and thread pools), the
+    threads of its workers (a Dask cluster), else this machine's cores.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(3) as pool:
+    ...     workers(pool)
+    3
+    """
+    count = getattr(executor, "_max_workers", None)
+    if isinstance(count, int):
+        return max(1, count)
+    client = getattr(executor, "_client", None)
+    if client is not None:
+        return max(1, int(sum(client.nthreads().values())))
+    return os.cpu_count() or 1
 
 
 def run_tasks(

@@ -276,7 +276,7 @@ def _step(ctx, memo, arena, frames, level):
             continue  # a guess splitting the codes alike was tried
         arena[f[_ORDER] + 2 * k + f[_TRIED]] = split
         f[_TRIED] += 1
-        ordered, starts, sizes, owns, total = _ahead(
+        ordered, starts, sizes, owns, total, _ = _ahead(
             ctx, memo, codes, guess, arena[f[_ORDER] + k + pos], f[_CHILD], f[_BEST]
         )
         slots = ctx[9]
@@ -394,8 +394,9 @@ def _split_key(ctx, codes, guess):
 @njit(cache=True)
 def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     """The parts of ``guess`` (largest first), each part's bound one guess ahead, and the
-    guess's bound with them: ``limit`` or more once the guess cannot beat ``limit``."""
-    ordered, starts, sizes, _ = _parts(ctx, codes, guess)
+    guess's bound with them: ``limit`` or more once the guess cannot beat ``limit``; and the
+    parts' replies."""
+    ordered, starts, sizes, replies = _parts(ctx, codes, guess)
     total = bound
     owns = np.empty(len(sizes), dtype=np.int64)
     for p in range(len(sizes)):
@@ -407,8 +408,8 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
             own = ahead
         owns[p] = own
     if total >= limit:
-        return ordered, starts, sizes[:0], owns, total
-    return ordered, starts, sizes, owns, total
+        return ordered, starts, sizes[:0], owns, total, replies
+    return ordered, starts, sizes, owns, total, replies
 
 
 @njit(cache=True)
@@ -422,6 +423,25 @@ def best_guess(ctx: tuple[Any, ...], memo: Memo, codes: IntArray, depth: int) ->
     return int(_best_guess(ctx, memo, codes, depth))
 
 
+def ahead(
+    ctx: tuple[Any, ...], memo: Memo, codes: IntArray, guess: int, bound: int, depth: int
+) -> tuple[int, list[tuple[int, IntArray]], list[int]]:
+    """The bound of ``guess`` at ``codes`` one guess deeper (``bound`` charged each part its
+    ideal; now each part is charged its ``lookahead`` within ``depth``), its parts as
+    ``parts`` gives them, and each part's bound; no parts when one cannot fit within
+    ``depth`` (the bound is then ``INFEASIBLE`` or more)."""
+    ordered, starts, sizes, owns, total, replies = _ahead(
+        ctx, memo, codes, guess, bound, depth, INFEASIBLE
+    )
+    if total >= INFEASIBLE:
+        return int(total), [], []
+    split = [
+        (int(r), ordered[s : s + z])
+        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
+    ]
+    return int(total), split, owns.tolist()
+
+
 def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, IntArray]]:
     """``codes`` split by reply to ``guess``: (reply, part) pairs, the winning reply left out."""
     ordered, starts, sizes, replies = _parts(ctx, codes, guess)
@@ -432,6 +452,6 @@ def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, 
 
 
 __all__ = [
-    "FAIL", "USELESS", "best_guess", "code_keys", "ideal", "lookahead", "new_memo", "parts",
-    "solve",
+    "FAIL", "USELESS", "ahead", "best_guess", "code_keys", "ideal", "lookahead", "new_memo",
+    "parts", "solve",
 ]  # fmt: skip

@@ -1,51 +1,63 @@
-"""Long searches: the parts under the first guess as tasks, spread over an executor and kept
-in a checkpoint file, so that an interrupted search resumes where it stopped.
+"""Long searches: the parts two guesses deep as tasks, spread over an executor and kept in a
+checkpoint file, so that an interrupted search resumes where it stopped.
 
-The search settles the parts of a guess in rounds of narrow windows (``search.optimal``); at
-the root every part of a round is an independent task, ``(part, window)``: find the part's
-optimal tree if it costs less than ``window``, or prove that none does. Each answer is the
-same wherever it is computed (the search picks, among equal costs, the first guess of a fixed
-order), so a search spread over processes or a Dask cluster gives the tree one process gives.
+The search settles the parts of a guess in rounds of narrow windows (``search.optimal``).
+Below the first two guesses every part of a round is an independent task, ``(part,
+window)``: find the part's optimal tree if it costs less than ``window``, or prove that none
+does. On an executor a round's tasks start in order, as many at once as it has workers (a
+guess refuted early wastes at most the tasks already started); the search above them stays in
+this process. Each answer is
+the same wherever it is computed (the search picks, among equal costs, the first guess of a
+fixed order), so a search spread over processes or a Dask cluster gives the tree one process
+gives. Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them
+would cost more than solving them.
 
-Each answer is written to the checkpoint file as it comes (the file is replaced whole, so an
-interruption leaves the old file or the new one). A resumed search asks the same questions and
-finds the answers there: an exact cost answers every window, a failure every window up to its
-own.
+Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
+which search the file belongs to; a line cut short by an interruption is ignored). A resumed
+search asks the same questions and finds the answers there: an exact cost answers every
+window, a failure every window up to its own.
 
 >>> store = Checkpoint(None, "mm", "total", None, False)
->>> store.record(1, ((7, 2),), 5, 40, None)
->>> store.answer(1, ((7, 2),), 5, 30), store.answer(1, ((7, 2),), 5, 50)
+>>> store.record(1, ((7, 2), (9, 1)), 5, 40, None)
+>>> store.answer(1, ((7, 2), (9, 1)), 5, 30), store.answer(1, ((7, 2), (9, 1)), 5, 50)
 (None, Ellipsis)
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor
+from collections import deque
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from pathlib import Path
 from typing import Any
 
 from bullscows.errors import BullsCowsError
-from bullscows.executors import run_tasks
+from bullscows.executors import workers
 from bullscows.search.tree import Tree
 from bullscows.universe import IndexArray
 
 FORMAT = "bullscows-search-checkpoint"
-VERSION = 1
+VERSION = 2
+#: The parts whose history has this many guesses are tasks.
+TASK_LEVEL = 2
+#: Smaller parts are solved where they are asked, and not kept in the checkpoint.
+TASK_MIN = 30
+#: Seconds between two calls of ``done`` while a task's answer is awaited.
+WAIT_TICK = 1.0
 
 History = tuple[tuple[int, int], ...]
 Found = tuple[int, Tree] | None
-#: ``(history, codes, window)``: one part of the root and the window it is asked about.
+#: ``(history, codes, window)``: one part and the window it is asked about.
 Request = tuple[History, IndexArray, int]
 #: What solves one request where it runs: (history, codes, depth, window) -> (found, nodes).
 Task = Callable[..., tuple[Found, int]]
+#: The key of a question: (weight, history, depth).
+_Question = tuple[int, History, int]
 
 
 class Checkpoint:
-    """The answers a search got at the root, kept in ``path`` (in memory only if ``None``).
+    """The answers a search got about its tasks, kept in ``path`` (in memory only if ``None``).
 
     A file made for another variant or other options is refused, never overwritten.
     """
@@ -63,65 +75,87 @@ class Checkpoint:
             "format": FORMAT, "version": VERSION, "rules": spec, "objective": objective,
             "max_depth": max_depth, "consistent_only": consistent_only,
         }  # fmt: skip
-        self.entries: list[dict[str, Any]] = []
+        self.exact: dict[_Question, tuple[int, Tree]] = {}
+        self.failed: dict[_Question, int] = {}  # the highest window proven out of reach
+        self.resumed = 0
         if path is not None and path.exists():
-            self.entries = self._load(path)
-        self.resumed = len(self.entries)
+            self.resumed = self._load(path)
+        elif path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(self.header) + "\n", encoding="utf-8")
 
-    def _load(self, path: Path) -> list[dict[str, Any]]:
+    def _load(self, path: Path) -> int:
+        """Read the file's answers; how many there were."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            lines = path.read_text(encoding="utf-8").splitlines()
+            header = json.loads(lines[0]) if lines else None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
             raise BullsCowsError(f"checkpoint {str(path)!r} cannot be read: {error}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise BullsCowsError(f"{str(path)!r} is not a bullscows search checkpoint")
-        theirs = {key: data.get(key) for key in self.header}
+        if header.get("version") != VERSION:
+            raise BullsCowsError(
+                f"checkpoint {str(path)!r} was written by another version of bullscows "
+                f"(format {header.get('version')}, this one reads {VERSION}): delete it"
+            )
+        theirs = {key: header.get(key) for key in self.header}
         if theirs != self.header:
             raise BullsCowsError(
                 f"checkpoint {str(path)!r} is for another search ({_describe(theirs)}), not "
                 f"{_describe(self.header)}: give another file or delete it"
             )
-        entries: list[dict[str, Any]] = data.get("entries", [])
-        return entries
+        count = 0
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                entry = json.loads(line)
+                question = (int(entry["weight"]), _history(entry["history"]), int(entry["depth"]))
+                self._keep(question, int(entry["window"]), entry["cost"], entry["tree"])
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+                if number == len(lines):
+                    break  # the last line, cut short when the search was interrupted
+                raise BullsCowsError(
+                    f"checkpoint {str(path)!r} line {number} cannot be read: {error}"
+                ) from None
+            count += 1
+        return count
+
+    def _keep(self, question: _Question, window: int, cost: int | None, tree: Any) -> None:
+        if cost is not None:
+            self.exact[question] = (int(cost), _tree(tree))
+        else:
+            self.failed[question] = max(window, self.failed.get(question, window))
 
     def answer(self, weight: int, history: History, depth: int, window: int) -> Any:
         """The recorded answer to a request: ``(cost, tree)``, ``None`` (no tree below
         ``window``), or ``...`` when the file does not know."""
-        for entry in self.entries:
-            if (entry["weight"], _history(entry["history"]), entry["depth"]) != (
-                weight,
-                history,
-                depth,
-            ):
-                continue
-            if entry["cost"] is not None:
-                cost = int(entry["cost"])
-                return (cost, _tree(entry["tree"])) if cost < window else None
-            if entry["window"] >= window:
-                return None
+        question = (weight, history, depth)
+        known = self.exact.get(question)
+        if known is not None:
+            return known if known[0] < window else None
+        if self.failed.get(question, -1) >= window:
+            return None
         return ...
 
     def record(self, weight: int, history: History, depth: int, window: int, found: Found) -> None:
-        """Keep one answer, and write the file."""
-        self.entries.append({
-            "weight": weight, "history": [list(step) for step in history], "depth": depth,
-            "window": window, "cost": None if found is None else found[0],
-            "tree": None if found is None else found[1],
-        })  # fmt: skip
+        """Keep one answer, and append it to the file."""
+        cost, tree = (None, None) if found is None else found
+        self._keep((weight, history, depth), window, cost, tree)
         if self.path is None:
             return
-        text = json.dumps({**self.header, "entries": self.entries}, separators=(",", ":"))
-        folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".checkpoint-")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, self.path)
+        line = json.dumps(
+            {"weight": weight, "history": [list(step) for step in history], "depth": depth,
+             "window": window, "cost": cost, "tree": tree},
+            separators=(",", ":"),
+        )  # fmt: skip
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
 
 
-class RootTasks:
-    """Answers requests about the root's parts: from the checkpoint, else by ``task`` on the
-    executor (all requests of a round at once), else in this process by ``local``."""
+class PartTasks:
+    """Answers requests about parts: those at ``TASK_LEVEL`` of at least ``TASK_MIN`` codes
+    from the checkpoint, else by ``task`` on the executor, else in
+    this process by ``local``; the others by ``local`` alone. ``done`` hears the sets each
+    task searched elsewhere (0 while one is awaited)."""
 
     def __init__(
         self,
@@ -140,28 +174,62 @@ class RootTasks:
         self.options = options
         self.local = local
         self.done = done
+        self.width = 1 if executor is None else workers(executor)
 
-    def round(self, depth: int, requests: Sequence[Request]) -> Iterator[Found]:
-        """The answers, in order. Without an executor they are computed one at a time, as
-        they are asked for (the search stops asking once the guess is refuted)."""
-        known = [self.checkpoint.answer(self.weight, h, depth, w) for h, _, w in requests]
-        if self.executor is None:
-            for (history, codes, window), answer in zip(requests, known, strict=True):
-                if answer is ...:
+    def is_task(self, history: History, codes: IndexArray) -> bool:
+        """Whether a part is a task (answered by the checkpoint or the executor)."""
+        return len(history) == TASK_LEVEL and len(codes) >= TASK_MIN
+
+    def round(self, depth: int, requests: Sequence[Request]) -> Generator[Found, None, None]:
+        """The answers, in order, computed as they are asked for. On an executor the tasks
+        start in order, as many at a time as it has workers, ahead of the one awaited: the
+        search stops asking once the guess is refuted, and closing the generator cancels the
+        tasks started in vain."""
+        known: dict[int, Any] = {}
+        for i, (history, codes, window) in enumerate(requests):
+            if self.is_task(history, codes):
+                known[i] = self.checkpoint.answer(self.weight, history, depth, window)
+        waiting = deque(i for i, answer in known.items() if answer is ...)
+        futures: dict[int, Future[tuple[Found, int]]] = {}
+
+        def start() -> None:
+            if self.executor is None:
+                return
+            running = sum(not future.done() for future in futures.values())
+            while waiting and running < self.width:
+                i = waiting.popleft()
+                history, codes, window = requests[i]
+                arguments = (*self.options, history, codes, depth, window)
+                futures[i] = self.executor.submit(self.task, *arguments)
+                running += 1
+
+        try:
+            for i, (history, codes, window) in enumerate(requests):
+                answer = known.get(i, ...)
+                if answer is ... and i in known and self.executor is not None:
+                    answer = self._await(i, futures, start)
+                elif answer is ...:
                     answer = self.local(history, codes, depth, window)
+                if i in known and known[i] is ...:
                     self.checkpoint.record(self.weight, history, depth, window, answer)
                 yield answer
-            return
-        missing = [i for i, answer in enumerate(known) if answer is ...]
-        tasks = [
-            (self.task, (*self.options, *requests[i][:2], depth, requests[i][2])) for i in missing
-        ]
-        for j, (found, nodes) in run_tasks(tasks, self.executor):
-            history, _, window = requests[missing[j]]
-            self.checkpoint.record(self.weight, history, depth, window, found)
-            known[missing[j]] = found
-            self.done(nodes)
-        yield from known
+        finally:
+            for future in futures.values():
+                future.cancel()
+
+    def _await(
+        self, i: int, futures: dict[int, Future[tuple[Found, int]]], start: Callable[[], None]
+    ) -> Found:
+        """The answer of task ``i``, starting more tasks as workers come free meanwhile."""
+        start()
+        while not futures[i].done():
+            running = [future for future in futures.values() if not future.done()]
+            wait(running, timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+            start()
+            self.done(0)
+        found, nodes = futures[i].result()
+        self.done(nodes)
+        return found
 
 
 def _history(steps: list[list[int]]) -> History:

@@ -11,12 +11,18 @@ that may win), so a good tree is found early and every guess whose bound reaches
 is skipped. A guess's parts are then charged a bound one guess deeper (the lowest such bound
 over every guess at the part, remembered per set), which alone rejects most guesses; the parts
 left are solved largest first, each with the budget the others' bounds leave, and a guess is
-abandoned as soon as its cost reaches the best. Guesses equivalent under the symmetries of a
-short history count once (``symmetry.guess_classes``), as do guesses that split ``C`` in exactly
-the same way. Solved sets are remembered with their depth budget (exact costs, and lower bounds
-from failed searches). Shortcuts: one code costs 1, two cost 3, a candidate that splits the rest
-into single codes costs ``2|C| - 1``, which no tree beats, and when the guess of lowest bound
-leaves parts of at most two codes its bound is exact, hence optimal.
+abandoned as soon as its cost reaches the best. In the first two levels (run here, in Python)
+the guesses are tried in the order of that deeper bound, which finds the best guess of a large
+set far more often; the tree stays the canonical one (among equal costs, the first guess of the
+order above), because a guess before the best in that order need only match the best. Deeper
+levels run compiled (``_kernels.search_dfs``), and the parts two guesses deep are tasks
+(``search.distribute``): on an executor, or answered from a checkpoint. Guesses equivalent
+under the symmetries of a short history count once (``symmetry.guess_classes``), as do guesses
+that split ``C`` in exactly the same way. Solved sets are remembered with their depth budget
+(exact costs, and lower bounds from failed searches). Shortcuts: one code costs 1, two cost
+3, a candidate that splits the rest into single codes costs ``2|C| - 1``, which no tree beats,
+and when the guess of lowest bound leaves parts of at most two codes its bound is exact, hence
+optimal.
 
 The ``"worst"`` objective searches under depth caps ``d = shallowest possible, d + 1, ...``;
 the first cap that admits a tree gives the lowest worst case and, under it, the lowest total.
@@ -30,7 +36,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,13 +51,16 @@ from bullscows.codes import Code
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
-from bullscows.search.distribute import Checkpoint, RootTasks
+from bullscows.search.distribute import TASK_LEVEL, Checkpoint, Found, PartTasks
 from bullscows.search.tree import Tree, distribution, leaf
 from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray, universe
 
 Objective = Literal["total", "worst"]
+#: A guess at a node: its bound one guess deeper, its rank in the canonical order, the guess,
+#: its parts (size, reply, codes) and each part's bound.
+Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,14 +147,14 @@ def optimal_tree(
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     options = (rules, objective, max_depth, consistent_only)
-    search = _Search(*options, progress, start, _Root(store, executor))
+    search = _Search(*options, progress, start, _Tasks(store, executor))
     everything = universe(rules).all()
     nodes = 0
     if objective == "total":
         depth = max_depth if max_depth is not None else search.unlimited
     else:
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
-        fits = _Search(*options, progress, start, _Root(store, executor), weight=0)
+        fits = _Search(*options, progress, start, _Tasks(store, executor), weight=0)
         shallowest = search.shallowest(len(everything))
         deepest = max_depth if max_depth is not None else len(everything)
         depth = next(
@@ -166,14 +175,15 @@ def optimal_tree(
 
 
 @dataclass(frozen=True, slots=True)
-class _Root:
-    """Where the root's parts are answered: the checkpoint, and the executor if any."""
+class _Tasks:
+    """Where the parts that are tasks (``search.distribute``) are answered: the checkpoint,
+    and the executor if any."""
 
     checkpoint: Checkpoint
     executor: Executor | None
 
 
-#: The searches of this process, kept for the parts it is given (``_solve_part``); the lock
+#: The searches of this process, kept for the tasks it is given (``_solve_part``); the lock
 #: lets workers that are threads of one process (as some Dask clusters run) take turns.
 _WORKER_SEARCHES: dict[tuple[Any, ...], _Search] = {}
 _WORKER_LOCK = threading.Lock()
@@ -190,7 +200,7 @@ def _solve_part(
     depth: int,
     limit: int,
 ) -> tuple[tuple[int, Tree] | None, int]:
-    """One part of the root, solved where it is sent: the answer and the sets searched."""
+    """One task, solved where it is sent: the answer and the sets searched."""
     options = (rules, objective, max_depth, consistent_only, weight)
     with _WORKER_LOCK:
         search = _WORKER_SEARCHES.get(options)
@@ -214,7 +224,7 @@ class _Search:
         consistent_only: bool,
         progress: Progress | None,
         start: float,
-        root: _Root | None = None,
+        tasks: _Tasks | None = None,
         weight: int = 1,
     ) -> None:
         u = universe(rules)
@@ -244,10 +254,12 @@ class _Search:
         self.memo = search_dfs.new_memo()
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched in other processes
-        if root is None:  # answers kept in memory, computed here
-            root = _Root(Checkpoint(None, rules.spec, objective, max_depth, consistent_only), None)
-        self.root_tasks = RootTasks(
-            root.checkpoint, weight, root.executor, _solve_part,
+        if tasks is None:  # answers kept in memory, computed here
+            tasks = _Tasks(
+                Checkpoint(None, rules.spec, objective, max_depth, consistent_only), None
+            )
+        self.tasks = PartTasks(
+            tasks.checkpoint, weight, tasks.executor, _solve_part,
             (rules, objective, max_depth, consistent_only, weight), self._solve_here,
             self._count_far,
         )  # fmt: skip
@@ -339,7 +351,7 @@ class _Search:
         now = time.perf_counter()
         if self.progress is not None and now - self.reported >= PROGRESS_EVERY:
             self.reported = now
-            resumed = self.root_tasks.checkpoint.resumed
+            resumed = self.tasks.checkpoint.resumed
             self.progress(
                 SearchReport(self.nodes, self.root_bound, self.root_best, now - self.start, resumed)
             )
@@ -398,50 +410,69 @@ class _Search:
             # Parts of one or two codes cost exactly their bound: the lowest bound is optimal.
             first = order[0]
             return int(bounds[first]), self._tree_of(codes, int(guesses[first]), depth)
-        best, best_tree = limit, None
+        # Every distinct split's bound one guess deeper (each part's lookahead) guides the
+        # search to a good guess early. Among guesses of equal cost the first in ``order``
+        # wins (as in the compiled search), so the tree does not depend on what the memo knew
+        # when the lookaheads were taken: a guess before the best so far must only match it.
         tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
-        for i in order.tolist():
-            if bounds[i] >= best:
-                break
+        candidates: list[Candidate] = []
+        for rank, i in enumerate(order.tolist()):
             guess = int(guesses[i])
             split = self.scores[guess, codes].tobytes()
             if split in tried:
                 continue
             tried.add(split)
-            found = self._try(codes, guess, int(bounds[i]), child, best, history)
+            total, parts, owns = self._ahead(codes, guess, int(bounds[i]), child, history)
+            if total < limit:
+                candidates.append((total, rank, guess, parts, owns))
+        best, best_rank, best_tree = limit, len(order), None
+        for total, rank, guess, parts, owns in self.exploration(candidates):
+            reach = best + 1 if rank < best_rank and best_tree is not None else best
+            if total >= reach:
+                continue
+            found = self._settle(parts, owns, guess, child, total, reach, history)
             if found is not None:
                 best, best_tree = found
+                best_rank = rank
                 if not history:
                     self.root_best = best
                     self.report()
         return None if best_tree is None else (best, best_tree)
 
-    def _try(
+    @staticmethod
+    def exploration(candidates: list[Candidate]) -> list[Candidate]:
+        """The order in which ``_branch`` tries its guesses: lowest bound first, then the
+        canonical order. Any order gives the same tree (the tests try others); this one
+        finds the best guess early, so that the others are refuted against its cost."""
+        return sorted(candidates, key=lambda candidate: candidate[:2])
+
+    def _ahead(
         self,
         codes: IndexArray,
         guess: int,
         bound: int,
         depth: int,
-        limit: int,
         history: tuple[tuple[int, int], ...],
-    ) -> tuple[int, Tree] | None:
-        """The cost and tree of ``guess`` if below ``limit``, parts solved largest first."""
+    ) -> tuple[int, list[tuple[int, int, IndexArray]], list[int]]:
+        """The bound of ``guess`` one guess deeper (``bound`` charged every part its ideal;
+        now each part is charged its lookahead), its parts (size, reply, codes) and each
+        part's bound."""
+        if history:  # the parts are deep enough for the compiled lookahead
+            total, split, owns = search_dfs.ahead(self.ctx, self.memo, codes, guess, bound, depth)
+            return total, [(len(part), reply, part) for reply, part in split], owns
         parts = [
             (len(part), reply, part) for reply, part in search_dfs.parts(self.ctx, codes, guess)
         ]
         total = bound
-        # Every part's one-guess-ahead bound first: a guess often fails on these alone.
         owns = []
         for size, reply, part in parts:
             own = self.ideal(size, depth)
             if size >= 3:
-                ahead = self.lookahead(part, depth, (*history, (guess, reply)))
+                ahead = self.lookahead(part, depth, ((guess, reply),))
                 total += ahead - own
                 own = ahead
-                if total >= limit:
-                    return None
             owns.append(own)
-        return self._settle(parts, owns, guess, depth, total, limit, history)
+        return total, parts, owns
 
     def _settle(
         self,
@@ -464,6 +495,7 @@ class _Search:
         branches: dict[int, Tree] = {}
         owns = list(owns)
         pending = list(range(len(parts)))
+        still: list[int] = []
         if not history:
             self.root_bound = total
         while pending:
@@ -471,29 +503,37 @@ class _Search:
             asked = [
                 ((*history, (guess, parts[p][1])), parts[p][2], owns[p] + share) for p in pending
             ]
-            if history:
-                answers: Iterator[tuple[int, Tree] | None] = (
-                    self.solve(codes, depth, window, steps) for steps, codes, window in asked
-                )
-            else:  # the root's parts: maybe elsewhere, maybe known from a checkpoint
-                answers = self.root_tasks.round(depth, asked)
-            still = []
-            for p, found in zip(pending, answers, strict=False):
-                if found is None:
-                    total += share
-                    owns[p] += share
-                    still.append(p)
-                else:
-                    total += found[0] - owns[p]
-                    owns[p] = found[0]
-                    branches[parts[p][1]] = found[1]
-                if not history:
-                    self.root_bound = total
-                    self.report()
-                if total >= limit:
-                    return None
-            pending = still
+            answers = self._answers(depth, asked)
+            try:
+                for p, found in zip(pending, answers, strict=False):
+                    if found is None:
+                        total += share
+                        owns[p] += share
+                        still.append(p)
+                    else:
+                        total += found[0] - owns[p]
+                        owns[p] = found[0]
+                        branches[parts[p][1]] = found[1]
+                    if not history:
+                        self.root_bound = total
+                        self.report()
+                    if total >= limit:
+                        return None
+            finally:
+                answers.close()
+            pending, still = still, []
         return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
+
+    def _answers(
+        self, depth: int, asked: list[tuple[tuple[tuple[int, int], ...], IndexArray, int]]
+    ) -> Generator[Found, None, None]:
+        """The answers to one round's requests, in order: by the tasks at their level, else
+        solved here as they are asked for."""
+        if asked and len(asked[0][0]) == TASK_LEVEL:
+            yield from self.tasks.round(depth, asked)
+        else:
+            for steps, codes, window in asked:
+                yield self.solve(codes, depth, window, steps)
 
     def guess_bounds(
         self, guesses: IndexArray, codes: IndexArray, depth: int
@@ -504,11 +544,8 @@ class _Search:
         )
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
-        """A lower bound on the cost of ``codes``: the lowest bound over every guess (or the
-        exact cost or a better bound when known)."""
-        if len(history) >= SYMMETRY_DEPTH:
-            guesses = self.guesses(codes, history)
-            return int(search_dfs.lookahead(self.ctx, self.memo, codes, depth, guesses))
+        """A lower bound on the cost of ``codes`` (one guess into the game): the lowest bound
+        over every guess, or the exact cost or a better bound when known."""
         key = (codes.tobytes(), depth)
         known = self.exact.get(key)
         if known is not None:
