@@ -7,17 +7,17 @@ Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then
      .venv/bin/python benchmarks/optimal.py bc --parts     # each part under the first guess
 
 Each search runs in this process (the kernels are loaded first: compile time is not counted),
-or with ``--jobs N`` its first-level parts on N local processes (their start-up counted).
+or with ``--jobs N`` its parts two guesses deep on N local processes (their start-up counted).
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
 being settled (the total no tree under it can beat) and the best total found. ``--parts``
 times the parts under the first code as first guess instead, each searched alone (a search of
 its own, nothing remembered from the others), smallest first.
 
-Measured on the 2-core development machine, one process / ``--jobs 2``: mm 5625 in 0.3 / 1.0
-s; mm within 5 guesses 5626 in 0.1 / 0.2 s; mm optimal-worst (5, 5626) in 0.1 / 0.3 s; bc 26274
-(worst 7) in 35 / 31 s; bc optimal-worst (7, 26274) in 34 / 33 s (runs vary by about 10%).
-``bc --parts``: the 1,440-code part "0 bulls, 1 cow" takes 31 s, the other twelve 4 s.
+Measured on the 2-core development machine, one process / ``--jobs 2``: mm 5625 in 0.3 / 0.9
+s; mm within 5 guesses 5626 in 0.2 / 0.2 s; mm optimal-worst (5, 5626) in 0.3 / 0.4 s; bc 26274
+(worst 7) in 27 / 19 s; bc optimal-worst (7, 26274) in 25 / 20 s (runs vary by about 10%).
+``bc --parts``: the 1,440-code part "0 bulls, 1 cow" takes 21 s, the other twelve 4 s.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parts", action="store_true", help="time each first-level part alone")
     args = parser.parse_args(argv)
     optimal_module.PROGRESS_EVERY = 0.0  # every change of the bound is seen
-    optimal_tree(Rules.parse("p2c3r"))  # load the compiled kernels
+    optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     plan = [(spec, args.objective, args.max_depth) for spec in args.rules] or PLAN
     start = time.perf_counter()
     if args.parts:
