@@ -121,3 +121,9 @@ def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({**old, "entries": []}))
     with pytest.raises(BullsCowsError, match="another version of bullscows"):
         optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
+
+
+def test_a_checkpoint_that_cannot_be_written_says_so(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("a file, not a folder")
+    with pytest.raises(BullsCowsError, match="cannot be written"):
+        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=tmp_path / "plain" / "x.ckpt")

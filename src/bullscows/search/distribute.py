@@ -81,8 +81,7 @@ class Checkpoint:
         if path is not None and path.exists():
             self.resumed = self._load(path)
         elif path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(self.header) + "\n", encoding="utf-8")
+            self._write(json.dumps(self.header), "w")
 
     def _load(self, path: Path) -> int:
         """Read the file's answers; how many there were."""
@@ -147,8 +146,19 @@ class Checkpoint:
              "window": window, "cost": cost, "tree": tree},
             separators=(",", ":"),
         )  # fmt: skip
-        with self.path.open("a", encoding="utf-8") as out:
-            out.write(line + "\n")
+        self._write(line, "a")
+
+    def _write(self, line: str, mode: str) -> None:
+        """Write (``"w"``) or append (``"a"``) one line to the file."""
+        assert self.path is not None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open(mode, encoding="utf-8") as out:
+                out.write(line + "\n")
+        except OSError as error:
+            raise BullsCowsError(
+                f"checkpoint {str(self.path)!r} cannot be written: {error.strerror or error}"
+            ) from None
 
 
 class PartTasks:
