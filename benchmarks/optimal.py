@@ -33,9 +33,8 @@ import numpy as np
 from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.feedback import Feedback
 from bullscows.rules import Rules
-from bullscows.search import Objective, optimal_tree
-from bullscows.search import optimal as optimal_module
-from bullscows.search.optimal import SearchReport, _Search
+from bullscows.search import Objective, engine, optimal_tree
+from bullscows.search.engine import Search, SearchReport
 from bullscows.universe import universe
 
 #: The default runs: (rules, objective, max depth).
@@ -80,7 +79,7 @@ def run_parts(spec: str, depth: int | None, consistent: bool) -> None:
     parts = [(int(r), everything[replies == r]) for r in np.unique(replies) if r != win]
     print(f"{spec}: the parts under {universe(rules).text(first)}, each searched alone")
     for reply, part in sorted(parts, key=lambda item: len(item[1])):
-        search = _Search(rules, "total", depth, consistent, None, time.perf_counter())
+        search = Search(rules, "total", depth, consistent, None, time.perf_counter())
         start = time.perf_counter()
         cap = search.unlimited if depth is None else depth - 1
         found = search.solve(part, cap, INFEASIBLE, ((first, reply),))
@@ -110,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")
     parser.add_argument("--parts", action="store_true", help="time each first-level part alone")
     args = parser.parse_args(argv)
-    optimal_module.PROGRESS_EVERY = 0.0  # every change of the bound is seen
+    engine.PROGRESS_EVERY = 0.0  # every change of the bound is seen
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     plan = [(spec, args.objective, args.max_depth) for spec in args.rules] or PLAN
     start = time.perf_counter()

@@ -13,8 +13,7 @@ import pytest
 
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, optimal_tree
-from bullscows.search import optimal as optimal_module
+from bullscows.search import OptimalResult, engine, optimal_tree
 from bullscows.search.optimal import Objective, SearchReport
 
 MM = Rules.parse("mm")
@@ -55,7 +54,7 @@ def test_a_dask_cluster_finds_the_same_tree(alone: dict[str, OptimalResult]) -> 
 def test_an_interrupted_search_resumes_from_its_checkpoint(
     tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
     path = tmp_path / "mm.ckpt"
     answers: list[int] = []
 
@@ -90,7 +89,7 @@ def _entries(path: Path) -> int:
 def test_a_line_cut_short_by_an_interruption_is_ignored(
     tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
     path = tmp_path / "mm.ckpt"
     optimal_tree(MM, "total", checkpoint=path)
     lines = path.read_text().splitlines()

@@ -10,10 +10,9 @@ import pytest
 
 from bullscows._kernels import search_dfs, search_kernels
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, Tree, optimal_tree
-from bullscows.search import optimal as optimal_module
+from bullscows.search import OptimalResult, Tree, engine, optimal_tree
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
-from bullscows.search.optimal import SearchReport
+from bullscows.search.engine import Candidate, Objective, SearchReport
 from bullscows.search.tree import distribution
 from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.universe import universe
@@ -183,7 +182,7 @@ def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
     rng = np.random.default_rng(11)
     best = _brute_solver(spec, False)
     for cap in (None, 2, 3, 4):
-        search = optimal_module._Search(rules, "total", cap, False, None, 0.0)
+        search = engine.Search(rules, "total", cap, False, None, 0.0)
         depth = search.unlimited if cap is None else cap
         for _ in range(12):
             codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 14)), replace=False))
@@ -219,7 +218,7 @@ def test_perfect_candidate_kernel() -> None:
 
 
 def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(optimal_module, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
     seen: list[SearchReport] = []
     result = optimal_tree(Rules.parse("p3c5n"), progress=seen.append)
     assert seen
@@ -261,7 +260,7 @@ def test_mastermind_within_five_guesses_is_koyama_lai() -> None:
     [("mm", "total"), ("mm", "worst"), ("p3c6r", "total"), ("p4c6n", "total")],
 )
 def test_the_tree_does_not_depend_on_the_order_guesses_are_explored_in(
-    spec: str, objective: optimal_module.Objective, monkeypatch: pytest.MonkeyPatch
+    spec: str, objective: Objective, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Among guesses of equal cost the first of the canonical order wins, however the search
     # came to try them: the same tree whether the most promising guess is tried first or last.
@@ -270,12 +269,12 @@ def test_the_tree_does_not_depend_on_the_order_guesses_are_explored_in(
     explored: list[int] = []
 
     def backwards(
-        candidates: list[optimal_module.Candidate],
-    ) -> list[optimal_module.Candidate]:
+        candidates: list[Candidate],
+    ) -> list[Candidate]:
         explored.append(len(candidates))
         return sorted(candidates, key=lambda candidate: (-candidate[0], -candidate[1]))
 
-    monkeypatch.setattr(optimal_module._Search, "exploration", staticmethod(backwards))
+    monkeypatch.setattr(engine.Search, "exploration", staticmethod(backwards))
     reversed_ = optimal_tree(rules, objective)
     assert max(explored) > 1
     assert reversed_.tree == usual.tree

@@ -34,69 +34,20 @@ the first cap that admits a tree gives the lowest worst case and, under it, the 
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Generator
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
-import numpy as np
-import numpy.typing as npt
-
-from bullscows._kernels import search_dfs, search_kernels
 from bullscows._kernels.search_kernels import INFEASIBLE
-from bullscows.codes import Code
-from bullscows.feedback import Feedback
-from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
-from bullscows.search.distribute import TASK_LEVEL, Checkpoint, Found, PartTasks
-from bullscows.search.tree import Tree, distribution, leaf
-from bullscows.strategies.heuristic import reply_count, valid_replies
-from bullscows.symmetry import guess_classes
-from bullscows.universe import IndexArray, universe
+from bullscows.search.distribute import Checkpoint
+from bullscows.search.engine import Objective, Progress, Search, SearchReport, Tasks
+from bullscows.search.tree import Tree, distribution
+from bullscows.universe import universe
 
-Objective = Literal["total", "worst"]
-#: A guess at a node: its bound one guess deeper, its rank in the canonical order, the guess,
-#: its parts (size, reply, codes) and each part's bound.
-Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
+__all__ = ["Objective", "OptimalResult", "Progress", "SearchReport", "optimal_tree"]
 
-
-@dataclass(frozen=True, slots=True)
-class SearchReport:
-    """How far a search is: sets searched, the lower bound of the first guess being settled
-    (it climbs to the optimum), the best total found at the root (``None`` until one is),
-    the seconds spent, and the answers taken from a checkpoint."""
-
-    nodes: int
-    bound: int | None
-    best: int | None
-    seconds: float
-    resumed: int = 0
-
-    def __str__(self) -> str:
-        """One line for people.
-
-        >>> print(SearchReport(1234567, 26180, None, 12.34, 3))
-        1,234,567 sets searched, bound 26,180, best none yet, 12 s (3 answers from the checkpoint)
-        """
-        bound = "none yet" if self.bound is None else f"{self.bound:,}"
-        best = "none yet" if self.best is None else f"{self.best:,}"
-        resumed = f" ({self.resumed:,} answers from the checkpoint)" if self.resumed else ""
-        return (
-            f"{self.nodes:,} sets searched, bound {bound}, best {best}, "
-            f"{self.seconds:.0f} s{resumed}"
-        )
-
-
-#: Called every so often (``PROGRESS_EVERY`` seconds at most) with a ``SearchReport``.
-Progress = Callable[[SearchReport], None]
-
-#: Histories up to this many guesses reduce the guesses by symmetry (deeper it rarely pays).
-SYMMETRY_DEPTH = 2
-#: Seconds between two progress reports.
-PROGRESS_EVERY = 1.0
 #: The largest universe searched (its full score matrix is held in memory).
 MAX_SEARCH_CODES = 10_000
 
@@ -129,11 +80,11 @@ def optimal_tree(
     """The tree with the lowest total (``"total"``), or the lowest worst case and then the
     lowest total (``"worst"``), with no secret needing more than ``max_depth`` guesses.
 
-    With ``consistent_only`` every guess must be a code still possible. The parts under the
-    first guess run on ``executor`` if given (``search.distribute``), and their answers are
-    kept in the file ``checkpoint`` if given, from which a search resumes. Raises
-    ``ValueError`` when no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint
-    of another search.
+    With ``consistent_only`` every guess must be a code still possible. The parts two guesses
+    deep run on ``executor`` if given (``search.distribute``), and their answers are kept in
+    the file ``checkpoint`` if given, from which a search resumes. Raises ``ValueError`` when
+    no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint of another search
+    (or one that cannot be read or written).
     """
     if objective not in ("total", "worst"):
         raise ValueError(f"objective {objective!r}: use 'total' or 'worst'")
@@ -147,14 +98,14 @@ def optimal_tree(
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     options = (rules, objective, max_depth, consistent_only)
-    search = _Search(*options, progress, start, _Tasks(store, executor))
+    search = Search(*options, progress, start, Tasks(store, executor))
     everything = universe(rules).all()
     nodes = 0
     if objective == "total":
         depth = max_depth if max_depth is not None else search.unlimited
     else:
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
-        fits = _Search(*options, progress, start, _Tasks(store, executor), weight=0)
+        fits = Search(*options, progress, start, Tasks(store, executor), weight=0)
         shallowest = search.shallowest(len(everything))
         deepest = max_depth if max_depth is not None else len(everything)
         depth = next(
@@ -172,392 +123,3 @@ def optimal_tree(
         total=cost, worst=max(spread), distribution=spread, nodes=nodes + search.nodes,
         seconds=time.perf_counter() - start, tree=tree,
     )  # fmt: skip
-
-
-@dataclass(frozen=True, slots=True)
-class _Tasks:
-    """Where the parts that are tasks (``search.distribute``) are answered: the checkpoint,
-    and the executor if any."""
-
-    checkpoint: Checkpoint
-    executor: Executor | None
-
-
-#: The searches of this process, kept for the tasks it is given (``_solve_part``); the lock
-#: lets workers that are threads of one process (as some Dask clusters run) take turns.
-_WORKER_SEARCHES: dict[tuple[Any, ...], _Search] = {}
-_WORKER_LOCK = threading.Lock()
-
-
-def _solve_part(
-    rules: Rules,
-    objective: Objective,
-    max_depth: int | None,
-    consistent_only: bool,
-    weight: int,
-    history: tuple[tuple[int, int], ...],
-    codes: IndexArray,
-    depth: int,
-    limit: int,
-) -> tuple[tuple[int, Tree] | None, int]:
-    """One task, solved where it is sent: the answer and the sets searched."""
-    options = (rules, objective, max_depth, consistent_only, weight)
-    with _WORKER_LOCK:
-        search = _WORKER_SEARCHES.get(options)
-        if search is None:
-            search = _Search(rules, objective, max_depth, consistent_only, None, 0.0, weight=weight)
-            _WORKER_SEARCHES.clear()  # one search at a time: its memo can be large
-            _WORKER_SEARCHES[options] = search
-        before = search.nodes
-        found = search.solve(codes, depth, limit, history)
-        return found, search.nodes - before
-
-
-class _Search:
-    """The state of one search: score matrix, bound table, memo and counters."""
-
-    def __init__(
-        self,
-        rules: Rules,
-        objective: Objective,
-        max_depth: int | None,
-        consistent_only: bool,
-        progress: Progress | None,
-        start: float,
-        tasks: _Tasks | None = None,
-        weight: int = 1,
-    ) -> None:
-        u = universe(rules)
-        self.rules = rules
-        self.objective: Objective = objective
-        self.max_depth = max_depth
-        self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
-        self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
-        self.win = rules.length * (rules.length + 1)
-        self.slots = rules.replies
-        self.capped = max_depth is not None or objective == "worst"
-        # Level capacities up to the first that holds every code, and one more.
-        self.caps = search_kernels.level_caps(reply_count(rules), covering=len(u))
-        self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
-        self.consistent_only = consistent_only
-        self.progress = progress
-        self.start = start
-        self.own_nodes = 0
-        self.reported = start
-        self.valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
-        self.stats = np.zeros(2, dtype=np.int64)
-        # What every call of the compiled search reads (see search_dfs).
-        self.ctx = (
-            self.scores, self.caps, self.valid, self.win, search_dfs.code_keys(len(u)),
-            self.stats, self.capped, consistent_only, u.all(), self.slots, weight,
-        )  # fmt: skip
-        self.memo = search_dfs.new_memo()
-        self.root_bound: int | None = None
-        self.far_nodes = 0  # searched in other processes
-        if tasks is None:  # answers kept in memory, computed here
-            tasks = _Tasks(
-                Checkpoint(None, rules.spec, objective, max_depth, consistent_only), None
-            )
-        self.tasks = PartTasks(
-            tasks.checkpoint, weight, tasks.executor, _solve_part,
-            (rules, objective, max_depth, consistent_only, weight), self._solve_here,
-            self._count_far,
-        )  # fmt: skip
-        self.root_best: int | None = None
-        self.exact: dict[tuple[bytes, int], tuple[int, Tree]] = {}
-        self.floor: dict[tuple[bytes, int], int] = {}
-        self.marks = np.zeros(len(u), dtype=bool)
-        self.classes: dict[tuple[int, ...], IndexArray] = {}
-        self.looked: set[tuple[bytes, int]] = set()
-
-    def shallowest(self, codes: int) -> int:
-        """The fewest guesses within which some tree could settle ``codes`` codes."""
-        return int(np.searchsorted(self.caps, codes))
-
-    def ideal(self, n: int, depth: int) -> int:
-        """No tree settles ``n`` codes within ``depth`` guesses for less (``search.bounds``)."""
-        return int(search_dfs.ideal(n, depth, self.caps, self.weight))
-
-    @property
-    def nodes(self) -> int:
-        """Sets whose guesses were scored, here and in the compiled search."""
-        return self.own_nodes + int(self.stats.sum()) + self.far_nodes
-
-    def _solve_here(
-        self, history: tuple[tuple[int, int], ...], codes: IndexArray, depth: int, limit: int
-    ) -> tuple[int, Tree] | None:
-        return self.solve(codes, depth, limit, history)
-
-    def _count_far(self, nodes: int) -> None:
-        self.far_nodes += nodes
-        self.report()
-
-    def guesses(self, codes: IndexArray, history: tuple[tuple[int, int], ...]) -> IndexArray:
-        """The guesses worth scoring: one per symmetry class on short histories."""
-        if len(history) <= SYMMETRY_DEPTH:
-            played = tuple(sorted({guess for guess, _ in history}))
-            classes = self.classes.get(played)
-            if classes is None:
-                # The classes depend only on the guesses played, not on the replies.
-                steps = tuple(
-                    Step(Code.of_index(g, self.rules), Feedback.win(self.rules.length))
-                    for g in played
-                )
-                classes = guess_classes(Knowledge(self.rules, steps, codes))
-                self.classes[played] = classes
-            if self.consistent_only:
-                self.marks[codes] = True
-                classes = classes[self.marks[classes]]
-                self.marks[codes] = False
-            return classes
-        return codes if self.consistent_only else universe(self.rules).all()
-
-    def solve(
-        self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
-    ) -> tuple[int, Tree] | None:
-        """The optimal (cost, tree) for ``codes`` within ``depth`` guesses if it costs less
-        than ``limit``, else ``None`` (then no tree costs less than ``limit``)."""
-        n = len(codes)
-        cost = self.ideal(n, depth)
-        if cost >= limit:
-            return None
-        if n <= 2:  # one code costs 1, two cost 3: exactly their bound
-            return cost, self._rebuild(codes, depth)
-        if len(history) >= SYMMETRY_DEPTH:
-            return self._compiled(codes, depth, limit, history)
-        key = (codes.tobytes(), depth)
-        known = self.exact.get(key)
-        if known is not None:
-            return known if known[0] < limit else None
-        if self.floor.get(key, 0) >= limit:
-            return None
-        self.count_node()
-        found = self._perfect(codes, depth) if (2 * n - 1) * self.weight < limit else None
-        if found is None:
-            found = self._branch(codes, depth, limit, history)
-        if found is None:
-            self.floor[key] = limit
-        else:
-            self.exact[key] = found
-        return found
-
-    def count_node(self) -> None:
-        """One more set whose guesses were scored; report progress every so often."""
-        self.own_nodes += 1
-        self.report()
-
-    def report(self) -> None:
-        """Tell the progress callback, if any, how far the search is."""
-        now = time.perf_counter()
-        if self.progress is not None and now - self.reported >= PROGRESS_EVERY:
-            self.reported = now
-            resumed = self.tasks.checkpoint.resumed
-            self.progress(
-                SearchReport(self.nodes, self.root_bound, self.root_best, now - self.start, resumed)
-            )
-
-    def _compiled(
-        self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
-    ) -> tuple[int, Tree] | None:
-        """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
-        guesses = self.guesses(codes, history)
-        cost = search_dfs.solve(self.ctx, self.memo, codes, depth, limit, guesses)
-        self.report()
-        if cost == search_dfs.FAIL:
-            return None
-        return int(cost), self._rebuild(codes, depth)
-
-    def _rebuild(self, codes: IndexArray, depth: int) -> Tree:
-        """The tree of a set the compiled search settled, read back from its memo."""
-        if len(codes) == 1:
-            return leaf(int(codes[0]))
-        if len(codes) == 2:
-            a, b = int(codes[0]), int(codes[1])
-            return {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
-        guess = search_dfs.best_guess(self.ctx, self.memo, codes, depth)
-        if guess < 0:
-            raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
-        return self._tree_of(codes, guess, depth)
-
-    def _tree_of(self, codes: IndexArray, guess: int, depth: int) -> Tree:
-        """``guess`` at ``codes``, each part's tree read back from the memo (parts of one or two
-        codes need none)."""
-        child = depth - 1 if self.capped else depth
-        branches = {
-            reply: self._rebuild(part, child)
-            for reply, part in search_dfs.parts(self.ctx, codes, guess)
-        }
-        return {"guess": guess, "replies": dict(sorted(branches.items()))}
-
-    def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Tree] | None:
-        """A candidate splitting the others into single codes: cost ``2n - 1``, optimal."""
-        row = search_kernels.perfect_candidate(self.scores, codes, self.slots)
-        if row < 0:
-            return None
-        cost = (2 * len(codes) - 1) * self.weight
-        return cost, self._tree_of(codes, int(codes[row]), depth)
-
-    def _branch(
-        self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
-    ) -> tuple[int, Tree] | None:
-        child = depth - 1 if self.capped else depth
-        guesses = self.guesses(codes, history)
-        bounds, spreads, solved, largest = self.guess_bounds(guesses, codes, child)
-        hopeful = np.flatnonzero(bounds < limit)
-        # Lowest bound first; then the most even split; then a guess that may win.
-        order = hopeful[np.lexsort((-solved[hopeful], spreads[hopeful], bounds[hopeful]))]
-        if len(order) and largest[order[0]] <= 2:
-            # Parts of one or two codes cost exactly their bound: the lowest bound is optimal.
-            first = order[0]
-            return int(bounds[first]), self._tree_of(codes, int(guesses[first]), depth)
-        # Every distinct split's bound one guess deeper (each part's lookahead) guides the
-        # search to a good guess early. Among guesses of equal cost the first in ``order``
-        # wins (as in the compiled search), so the tree does not depend on what the memo knew
-        # when the lookaheads were taken: a guess before the best so far must only match it.
-        tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
-        candidates: list[Candidate] = []
-        for rank, i in enumerate(order.tolist()):
-            guess = int(guesses[i])
-            split = self.scores[guess, codes].tobytes()
-            if split in tried:
-                continue
-            tried.add(split)
-            total, parts, owns = self._ahead(codes, guess, int(bounds[i]), child, history)
-            if total < limit:
-                candidates.append((total, rank, guess, parts, owns))
-        best, best_rank, best_tree = limit, len(order), None
-        for total, rank, guess, parts, owns in self.exploration(candidates):
-            reach = best + 1 if rank < best_rank and best_tree is not None else best
-            if total >= reach:
-                continue
-            found = self._settle(parts, owns, guess, child, total, reach, history)
-            if found is not None:
-                best, best_tree = found
-                best_rank = rank
-                if not history:
-                    self.root_best = best
-                    self.report()
-        return None if best_tree is None else (best, best_tree)
-
-    @staticmethod
-    def exploration(candidates: list[Candidate]) -> list[Candidate]:
-        """The order in which ``_branch`` tries its guesses: lowest bound first, then the
-        canonical order. Any order gives the same tree (the tests try others); this one
-        finds the best guess early, so that the others are refuted against its cost."""
-        return sorted(candidates, key=lambda candidate: candidate[:2])
-
-    def _ahead(
-        self,
-        codes: IndexArray,
-        guess: int,
-        bound: int,
-        depth: int,
-        history: tuple[tuple[int, int], ...],
-    ) -> tuple[int, list[tuple[int, int, IndexArray]], list[int]]:
-        """The bound of ``guess`` one guess deeper (``bound`` charged every part its ideal;
-        now each part is charged its lookahead), its parts (size, reply, codes) and each
-        part's bound."""
-        if history:  # the parts are deep enough for the compiled lookahead
-            total, split, owns = search_dfs.ahead(self.ctx, self.memo, codes, guess, bound, depth)
-            return total, [(len(part), reply, part) for reply, part in split], owns
-        parts = [
-            (len(part), reply, part) for reply, part in search_dfs.parts(self.ctx, codes, guess)
-        ]
-        total = bound
-        owns = []
-        for size, reply, part in parts:
-            own = self.ideal(size, depth)
-            if size >= 3:
-                ahead = self.lookahead(part, depth, ((guess, reply),))
-                total += ahead - own
-                own = ahead
-            owns.append(own)
-        return total, parts, owns
-
-    def _settle(
-        self,
-        parts: list[tuple[int, int, IndexArray]],
-        owns: list[int],
-        guess: int,
-        depth: int,
-        total: int,
-        limit: int,
-        history: tuple[tuple[int, int], ...],
-    ) -> tuple[int, Tree] | None:
-        """Solve the parts of ``guess`` (lower bounds ``owns``, summing with the guess's own
-        cost to ``total``) if together they cost less than ``limit``.
-
-        Narrow windows first: each round asks every open part for a tree costing just what
-        its bound allows (plus its share of the slack); a part that has none gets a higher
-        bound instead. Proving that a guess is no better than the best is the bulk of the
-        search, and such narrow searches prove it without solving any part exactly.
-        """
-        branches: dict[int, Tree] = {}
-        owns = list(owns)
-        pending = list(range(len(parts)))
-        still: list[int] = []
-        if not history:
-            self.root_bound = total
-        while pending:
-            share = max(1, (limit - total) // len(pending))
-            asked = [
-                ((*history, (guess, parts[p][1])), parts[p][2], owns[p] + share) for p in pending
-            ]
-            answers = self._answers(depth, asked)
-            try:
-                for p, found in zip(pending, answers, strict=False):
-                    if found is None:
-                        total += share
-                        owns[p] += share
-                        still.append(p)
-                    else:
-                        total += found[0] - owns[p]
-                        owns[p] = found[0]
-                        branches[parts[p][1]] = found[1]
-                    if not history:
-                        self.root_bound = total
-                        self.report()
-                    if total >= limit:
-                        return None
-            finally:
-                answers.close()
-            pending, still = still, []
-        return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
-
-    def _answers(
-        self, depth: int, asked: list[tuple[tuple[tuple[int, int], ...], IndexArray, int]]
-    ) -> Generator[Found, None, None]:
-        """The answers to one round's requests, in order: by the tasks at their level, else
-        solved here as they are asked for."""
-        if asked and len(asked[0][0]) == TASK_LEVEL:
-            yield from self.tasks.round(depth, asked)
-        else:
-            for steps, codes, window in asked:
-                yield self.solve(codes, depth, window, steps)
-
-    def guess_bounds(
-        self, guesses: IndexArray, codes: IndexArray, depth: int
-    ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
-        """``search_kernels.guess_bounds`` with this search's replies and level capacities."""
-        return search_kernels.guess_bounds(
-            self.scores, guesses, codes, self.valid, self.win, self.caps, depth, self.weight
-        )
-
-    def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
-        """A lower bound on the cost of ``codes`` (one guess into the game): the lowest bound
-        over every guess, or the exact cost or a better bound when known."""
-        key = (codes.tobytes(), depth)
-        known = self.exact.get(key)
-        if known is not None:
-            return known[0]
-        floor = self.floor.get(key, 0)
-        if key in self.looked:
-            return floor
-        self.looked.add(key)
-        self.count_node()
-        guesses = self.guesses(codes, history)
-        child = depth - 1 if self.capped else depth
-        bounds = self.guess_bounds(guesses, codes, child)[0]
-        floor = max(floor, int(bounds.min()))
-        self.floor[key] = floor
-        return floor
