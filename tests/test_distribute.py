@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bullscows.errors import BullsCowsError
+from bullscows.executors import workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, engine, optimal_tree
 from bullscows.search.optimal import Objective, SearchReport
@@ -47,6 +48,7 @@ def test_a_dask_cluster_finds_the_same_tree(alone: dict[str, OptimalResult]) -> 
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
+        assert workers(client.get_executor()) == 2  # tasks started at once
         spread = optimal_tree(MM, "total", executor=client.get_executor())
     assert spread.tree == alone["total"].tree
 
