@@ -4,6 +4,8 @@ checkpoint; the tree is the one a single uninterrupted search finds."""
 from __future__ import annotations
 
 import json
+import signal
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bullscows.errors import BullsCowsError
-from bullscows.executors import workers
+from bullscows.executors import make_executor, workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, engine, optimal_tree
 from bullscows.search.optimal import Objective, SearchReport
@@ -128,3 +130,14 @@ def test_a_checkpoint_that_cannot_be_written_says_so(tmp_path: Path) -> None:
     (tmp_path / "plain").write_text("a file, not a folder")
     with pytest.raises(BullsCowsError, match="cannot be written"):
         optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=tmp_path / "plain" / "x.ckpt")
+
+
+def test_an_interrupt_stops_the_local_processes_at_once() -> None:
+    # A task in compiled code does not see Ctrl-C until it returns: its process is stopped
+    # instead of waited for (it would have ended by itself, exit code 0, after its task).
+    with pytest.raises(KeyboardInterrupt), make_executor(None, 2, None) as pool:
+        assert pool is not None
+        pool.submit(time.sleep, 120)
+        processes = list(pool._processes.values())  # type: ignore[attr-defined]
+        raise KeyboardInterrupt
+    assert processes and all(process.exitcode == -signal.SIGTERM for process in processes)

@@ -42,6 +42,9 @@ def make_executor(
         pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
         try:
             yield pool
+        except BaseException:
+            stop_workers(pool)  # interrupted: their tasks' answers are no longer wanted
+            raise
         finally:
             pool.shutdown(cancel_futures=True)
         return
@@ -50,6 +53,14 @@ def make_executor(
         yield client.get_executor()
     finally:
         client.close()
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's processes at once, rather than wait for their tasks to end (a
+    task in compiled code does not see an interrupt until it returns)."""
+    processes = getattr(pool, "_processes", None) or {}  # no public handle before 3.14
+    for process in list(processes.values()):
+        process.terminate()
 
 
 def dask_client(address: str) -> Any:
