@@ -163,9 +163,9 @@ class Checkpoint:
 
 class PartTasks:
     """Answers requests about parts: those at ``TASK_LEVEL`` of at least ``TASK_MIN`` codes
-    from the checkpoint, else by ``task`` on the executor, else in
-    this process by ``local``; the others by ``local`` alone. ``done`` hears the sets each
-    task searched elsewhere (0 while one is awaited)."""
+    from the checkpoint, else by ``task`` on the executor, else in this process by
+    ``local``; the others by ``local`` alone. ``done`` hears the sets each task searched
+    elsewhere (0 while one is awaited)."""
 
     def __init__(
         self,
