@@ -123,6 +123,22 @@ def test_depth_cap_is_optimal(spec: str) -> None:
 
 
 @pytest.mark.parametrize("spec", TINY)
+def test_worst_under_a_cap_keeps_the_cap(spec: str) -> None:
+    shallowest = next(d for d in range(1, 20) if brute_force(spec, d, False) < INFINITE)
+    with pytest.raises(ValueError, match="within"):
+        optimal_tree(Rules.parse(spec), objective="worst", max_depth=shallowest - 1)
+    roomy = optimal_tree(Rules.parse(spec), objective="worst", max_depth=shallowest + 1)
+    assert roomy.worst == shallowest
+
+
+@pytest.mark.parametrize("objective", ["total", "worst"])
+def test_a_cap_deeper_than_any_tree_is_no_cap(objective: Objective) -> None:
+    rules = Rules.parse("p2c3r")
+    capped = optimal_tree(rules, objective, max_depth=100)
+    assert capped.tree == optimal_tree(rules, objective).tree
+
+
+@pytest.mark.parametrize("spec", TINY)
 def test_worst_then_total(spec: str) -> None:
     result = optimal_tree(Rules.parse(spec), objective="worst")
     check(result)

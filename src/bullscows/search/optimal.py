@@ -101,19 +101,16 @@ def optimal_tree(
     search = Search(*options, progress, start, Tasks(store, executor))
     everything = universe(rules).all()
     nodes = 0
-    if objective == "total":
-        depth = max_depth if max_depth is not None else search.unlimited
-    else:
+    # No tree needs more guesses than there are codes (each guess rules one out at least).
+    deepest = search.unlimited if max_depth is None else min(max_depth, search.unlimited)
+    depth: int | None = deepest
+    if objective == "worst":
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
         fits = Search(*options, progress, start, Tasks(store, executor), weight=0)
-        shallowest = search.shallowest(len(everything))
-        deepest = max_depth if max_depth is not None else len(everything)
-        depth = next(
-            (d for d in range(shallowest, deepest + 1) if fits.solve(everything, d, 1, ())),
-            deepest + 1,
-        )
+        caps = range(search.shallowest(len(everything)), deepest + 1)
+        depth = next((d for d in caps if fits.solve(everything, d, 1, ())), None)
         nodes = fits.nodes
-    found = search.solve(everything, depth, INFEASIBLE, ()) if depth <= search.unlimited else None
+    found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
         raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
     cost, tree = found
