@@ -1,5 +1,5 @@
 """Time of the exhaustive optimal-tree search (``bullscows.search.optimal_tree``), with the
-sets searched and how the lower bound of the first guess climbs to the optimum.
+sets searched and how the lower bound of each first guess climbs as its parts are settled.
 
 Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then bc (2 ways)
      .venv/bin/python benchmarks/optimal.py --jobs 2         # the same, bc's parts on 2 processes

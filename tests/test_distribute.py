@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import signal
 import time
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,11 +34,26 @@ def pool() -> Iterator[ProcessPoolExecutor]:
         yield executor
 
 
+class Counting(Executor):
+    """An executor that counts the tasks it is given and hands them on."""
+
+    def __init__(self, inner: ProcessPoolExecutor) -> None:
+        self.inner = inner
+        self._max_workers = 2
+        self.submitted = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.submitted += 1
+        return self.inner.submit(fn, *args, **kwargs)
+
+
 @pytest.mark.parametrize("objective", ["total", "worst"])
 def test_processes_find_the_same_tree(
     objective: Objective, alone: dict[str, OptimalResult], pool: ProcessPoolExecutor
 ) -> None:
-    spread = optimal_tree(MM, objective, executor=pool)
+    counting = Counting(pool)
+    spread = optimal_tree(MM, objective, executor=counting)
+    assert counting.submitted > 0  # the tasks did go to the processes
     assert spread.tree == alone[objective].tree
     assert (spread.total, spread.worst) == (alone[objective].total, alone[objective].worst)
 

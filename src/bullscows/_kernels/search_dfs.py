@@ -2,8 +2,9 @@
 
 ``solve`` returns the optimal cost of a set of codes within a depth if it is below a limit;
 every set it settles goes into a memo (``new_memo``) with its cost and best guess, from which
-``best_guess`` reads the tree back. The memo also keeps, for sets that failed, the lowest
-limit proven unreachable, and the one-guess-ahead bound of sets looked at (``lookahead``).
+``best_guess`` reads the tree back. The memo also keeps, for sets that failed, the highest
+limit proven out of reach (no tree costs less), and the one-guess-ahead bound of sets looked
+at (``lookahead``).
 
 Sets are keyed by two 64-bit sums of random per-code keys (``code_keys``) and the depth: two
 different sets share a key with probability about 2**-128.
@@ -24,7 +25,7 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-from bullscows._kernels.search_kernels import INFEASIBLE, USELESS, _perfect_candidate, scan
+from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, scan
 
 #: The cost returned when no tree costs less than the limit.
 FAIL = -1
@@ -298,7 +299,8 @@ def _step(ctx, memo, arena, frames, level):
 
 @njit(cache=True)
 def _push_part(ctx, memo, arena, frames, level):
-    """Open the part being solved by the frame at ``level``, with the budget the others leave."""
+    """Open the part being solved by the frame at ``level``, with the window of its round: its
+    bound plus an even share of the slack the open parts leave below the best."""
     f = frames[level]
     slots = ctx[9]
     part = f[_PART]
@@ -306,7 +308,7 @@ def _push_part(ctx, memo, arena, frames, level):
     size = arena[f[_PARTS] + slots + part]
     f[_SHARE] = max(1, (f[_BEST] - f[_TOTAL]) // f[_OPEN])
     budget = arena[f[_PARTS] + 2 * slots + part] + f[_SHARE]
-    guesses = arena[start : start + size] if ctx[7] else ctx[8]
+    guesses = _child_guesses(ctx, arena[start : start + size])
     return _open(ctx, memo, arena, frames, level + 1, f[_FREE], start, size, f[_CHILD], budget,
                  guesses)  # fmt: skip
 
@@ -442,6 +444,16 @@ def ahead(
     return int(total), split, owns.tolist()
 
 
+def guess_order(
+    ctx: tuple[Any, ...], codes: IntArray, guesses: IntArray, depth: int, limit: int
+) -> tuple[IntArray, IntArray, int]:
+    """``solve``'s order of the ``guesses`` at ``codes`` whose bound within ``depth`` is below
+    ``limit`` (indices into ``guesses``), every guess's bound, and the first guess's index if
+    its bound is its exact cost (else -1)."""
+    order, bounds, exact = _order(ctx, codes, guesses, depth, limit)
+    return order, bounds, int(exact)
+
+
 def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, IntArray]]:
     """``codes`` split by reply to ``guess``: (reply, part) pairs, the winning reply left out."""
     ordered, starts, sizes, replies = _parts(ctx, codes, guess)
@@ -452,6 +464,6 @@ def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, 
 
 
 __all__ = [
-    "FAIL", "USELESS", "ahead", "best_guess", "code_keys", "ideal", "lookahead", "new_memo",
-    "parts", "solve",
+    "FAIL", "ahead", "best_guess", "code_keys", "guess_order", "ideal", "lookahead",
+    "new_memo", "parts", "solve",
 ]  # fmt: skip

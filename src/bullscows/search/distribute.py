@@ -1,16 +1,15 @@
 """Long searches: the parts two guesses deep as tasks, spread over an executor and kept in a
 checkpoint file, so that an interrupted search resumes where it stopped.
 
-The search settles the parts of a guess in rounds of narrow windows (``search.optimal``).
-Below the first two guesses every part of a round is an independent task, ``(part,
-window)``: find the part's optimal tree if it costs less than ``window``, or prove that none
-does. On an executor a round's tasks start in order, as many at once as it has workers (a
-guess refuted early wastes at most the tasks already started); the search above them stays in
-this process. Each answer is
-the same wherever it is computed (the search picks, among equal costs, the first guess of a
-fixed order), so a search spread over processes or a Dask cluster gives the tree one process
-gives. Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them
-would cost more than solving them.
+The search settles the parts of a guess in rounds of narrow windows (``Search._settle`` in
+``search.engine``). Two guesses into the game every part of a round is an independent task,
+``(part, window)``: find the part's optimal tree if it costs less than ``window``, or prove
+that none does. On an executor a round's tasks start in order, as many at once as it has
+workers (a guess refuted early wastes at most the tasks already started); the search above
+them stays in this process. Each answer is the same wherever it is computed (the search picks,
+among equal costs, the first guess of a fixed order), so a search spread over processes or a
+Dask cluster gives the tree one process gives. Parts of fewer than ``TASK_MIN`` codes are
+solved where they are asked: sending them would cost more than solving them.
 
 Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
 which search the file belongs to; a line cut short by an interruption is ignored). A resumed
@@ -215,12 +214,16 @@ class PartTasks:
 
         try:
             for i, (history, codes, window) in enumerate(requests):
+                task = i in known
                 answer = known.get(i, ...)
-                if answer is ... and i in known and self.executor is not None:
+                if answer is not ...:
+                    yield answer
+                    continue
+                if task and self.executor is not None:
                     answer = self._await(i, futures, start)
-                elif answer is ...:
+                else:
                     answer = self.local(history, codes, depth, window)
-                if i in known and known[i] is ...:
+                if task:
                     self.checkpoint.record(self.weight, history, depth, window, answer)
                 yield answer
         finally:

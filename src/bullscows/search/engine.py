@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -22,7 +22,7 @@ from bullscows.codes import Code
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
-from bullscows.search.distribute import TASK_LEVEL, Checkpoint, Found, PartTasks
+from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks
 from bullscows.search.tree import Tree, leaf
 from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.symmetry import guess_classes
@@ -37,8 +37,9 @@ Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
 @dataclass(frozen=True, slots=True)
 class SearchReport:
     """How far a search is: sets searched, the lower bound of the first guess being settled
-    (it climbs to the optimum), the best total found at the root (``None`` until one is),
-    the seconds spent, and the answers taken from a checkpoint."""
+    (it climbs as its parts are settled, then starts again at the next first guess), the best
+    total found at the root (``None`` until one is), the seconds spent, and the answers taken
+    from a checkpoint."""
 
     nodes: int
     bound: int | None
@@ -64,19 +65,12 @@ class SearchReport:
 #: Called every so often (``PROGRESS_EVERY`` seconds at most) with a ``SearchReport``.
 Progress = Callable[[SearchReport], None]
 
-#: Histories up to this many guesses reduce the guesses by symmetry (deeper it rarely pays).
-SYMMETRY_DEPTH = 2
+#: The levels searched here, in Python: sets with a shorter history. The sets one level down
+#: are the tasks (``search.distribute``) and the compiled search's starting sets; up to them
+#: the guesses are reduced by symmetry (deeper it rarely pays).
+PYTHON_LEVELS = TASK_LEVEL
 #: Seconds between two progress reports.
 PROGRESS_EVERY = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class Tasks:
-    """Where the parts that are tasks (``search.distribute``) are answered: the checkpoint,
-    and the executor if any."""
-
-    checkpoint: Checkpoint
-    executor: Executor | None
 
 
 #: The searches of this process, kept for the tasks it is given (``solve_task``); the lock
@@ -101,7 +95,7 @@ def solve_task(
     with _WORKER_LOCK:
         search = _WORKER_SEARCHES.get(options)
         if search is None:
-            search = Search(rules, objective, max_depth, consistent_only, None, 0.0, weight=weight)
+            search = Search(rules, objective, max_depth, consistent_only, weight=weight)
             _WORKER_SEARCHES.clear()  # one search at a time: its memo can be large
             _WORKER_SEARCHES[options] = search
         before = search.nodes
@@ -118,15 +112,17 @@ class Search:
         objective: Objective,
         max_depth: int | None,
         consistent_only: bool,
-        progress: Progress | None,
-        start: float,
-        tasks: Tasks | None = None,
+        progress: Progress | None = None,
+        start: float = 0.0,
+        checkpoint: Checkpoint | None = None,
+        executor: Executor | None = None,
         weight: int = 1,
     ) -> None:
+        """A search for ``rules`` with these options, reporting to ``progress`` the seconds
+        since ``start``; its tasks answered by ``checkpoint`` (else kept in memory) and run on
+        ``executor`` (else here)."""
         u = universe(rules)
         self.rules = rules
-        self.objective: Objective = objective
-        self.max_depth = max_depth
         self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
         self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
         self.win = rules.length * (rules.length + 1)
@@ -150,10 +146,10 @@ class Search:
         self.memo = search_dfs.new_memo()
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched in other processes
-        if tasks is None:  # answers kept in memory, computed here
-            tasks = Tasks(Checkpoint(None, rules.spec, objective, max_depth, consistent_only), None)
+        if checkpoint is None:
+            checkpoint = Checkpoint(None, rules.spec, objective, max_depth, consistent_only)
         self.tasks = PartTasks(
-            tasks.checkpoint, weight, tasks.executor, solve_task,
+            checkpoint, weight, executor, solve_task,
             (rules, objective, max_depth, consistent_only, weight), self._solve_here,
             self._count_far,
         )  # fmt: skip
@@ -187,24 +183,22 @@ class Search:
         self.report()
 
     def guesses(self, codes: IndexArray, history: tuple[tuple[int, int], ...]) -> IndexArray:
-        """The guesses worth scoring: one per symmetry class on short histories."""
-        if len(history) <= SYMMETRY_DEPTH:
-            played = tuple(sorted({guess for guess, _ in history}))
-            classes = self.classes.get(played)
-            if classes is None:
-                # The classes depend only on the guesses played, not on the replies.
-                steps = tuple(
-                    Step(Code.of_index(g, self.rules), Feedback.win(self.rules.length))
-                    for g in played
-                )
-                classes = guess_classes(Knowledge(self.rules, steps, codes))
-                self.classes[played] = classes
-            if self.consistent_only:
-                self.marks[codes] = True
-                classes = classes[self.marks[classes]]
-                self.marks[codes] = False
-            return classes
-        return codes if self.consistent_only else universe(self.rules).all()
+        """The guesses worth scoring at ``codes`` (at most ``PYTHON_LEVELS`` guesses into the
+        game): one per symmetry class of the history."""
+        played = tuple(sorted({guess for guess, _ in history}))
+        classes = self.classes.get(played)
+        if classes is None:
+            # The classes depend only on the guesses played, not on the replies.
+            steps = tuple(
+                Step(Code.of_index(g, self.rules), Feedback.win(self.rules.length)) for g in played
+            )
+            classes = guess_classes(Knowledge(self.rules, steps, codes))
+            self.classes[played] = classes
+        if self.consistent_only:
+            self.marks[codes] = True
+            classes = classes[self.marks[classes]]
+            self.marks[codes] = False
+        return classes
 
     def solve(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
@@ -217,7 +211,7 @@ class Search:
             return None
         if n <= 2:  # one code costs 1, two cost 3: exactly their bound
             return cost, self._rebuild(codes, depth)
-        if len(history) >= SYMMETRY_DEPTH:
+        if len(history) >= PYTHON_LEVELS:
             return self._compiled(codes, depth, limit, history)
         key = (codes.tobytes(), depth)
         known = self.exact.get(key)
@@ -296,14 +290,10 @@ class Search:
     ) -> tuple[int, Tree] | None:
         child = depth - 1 if self.capped else depth
         guesses = self.guesses(codes, history)
-        bounds, spreads, solved, largest = self.guess_bounds(guesses, codes, child)
-        hopeful = np.flatnonzero(bounds < limit)
-        # Lowest bound first; then the most even split; then a guess that may win.
-        order = hopeful[np.lexsort((-solved[hopeful], spreads[hopeful], bounds[hopeful]))]
-        if len(order) and largest[order[0]] <= 2:
-            # Parts of one or two codes cost exactly their bound: the lowest bound is optimal.
-            first = order[0]
-            return int(bounds[first]), self._tree_of(codes, int(guesses[first]), depth)
+        # The compiled search's order: lowest bound, most even split, may win (``_order``).
+        order, bounds, exact = search_dfs.guess_order(self.ctx, codes, guesses, child, limit)
+        if exact >= 0:  # parts of one or two codes: the lowest bound is the cost, optimal
+            return int(bounds[exact]), self._tree_of(codes, int(guesses[exact]), depth)
         # Every distinct split's bound one guess deeper (each part's lookahead) guides the
         # search to a good guess early. Among guesses of equal cost the first in ``order``
         # wins (as in the compiled search), so the tree does not depend on what the memo knew
@@ -397,7 +387,7 @@ class Search:
             asked = [
                 ((*history, (guess, parts[p][1])), parts[p][2], owns[p] + share) for p in pending
             ]
-            answers = self._answers(depth, asked)
+            answers = self.tasks.round(depth, asked)
             try:
                 for p, found in zip(pending, answers, strict=False):
                     if found is None:
@@ -417,17 +407,6 @@ class Search:
                 answers.close()
             pending, still = still, []
         return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
-
-    def _answers(
-        self, depth: int, asked: list[tuple[tuple[tuple[int, int], ...], IndexArray, int]]
-    ) -> Generator[Found, None, None]:
-        """The answers to one round's requests, in order: by the tasks at their level, else
-        solved here as they are asked for."""
-        if asked and len(asked[0][0]) == TASK_LEVEL:
-            yield from self.tasks.round(depth, asked)
-        else:
-            for steps, codes, window in asked:
-                yield self.solve(codes, depth, window, steps)
 
     def guess_bounds(
         self, guesses: IndexArray, codes: IndexArray, depth: int

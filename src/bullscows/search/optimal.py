@@ -5,24 +5,26 @@ counts). At a node with candidate set ``C`` and a guess ``g`` the cost is ``|C|`
 makes this guess; the secret equal to ``g``, if any, ends there) plus the best cost of every
 part of ``C`` that ``g``'s non-winning replies leave.
 
-Pruning: each part is first charged its ideal cost (``bounds.lower_bounds``) and guesses are
-tried in increasing order of that bound (ties: smallest sum of squared part sizes, then a guess
-that may win), so a good tree is found early and every guess whose bound reaches the best so far
-is skipped. A guess's parts are then charged a bound one guess deeper (the lowest such bound
-over every guess at the part, remembered per set), which alone rejects most guesses; the parts
-left are solved largest first, each with the budget the others' bounds leave, and a guess is
-abandoned as soon as its cost reaches the best. In the first two levels (run here, in Python)
-the guesses are tried in the order of that deeper bound, which finds the best guess of a large
-set far more often; the tree stays the canonical one (among equal costs, the first guess of the
-order above), because a guess before the best in that order need only match the best. Deeper
-levels run compiled (``_kernels.search_dfs``), and the parts two guesses deep are tasks
-(``search.distribute``): on an executor, or answered from a checkpoint. Guesses equivalent
-under the symmetries of a short history count once (``symmetry.guess_classes``), as do guesses
-that split ``C`` in exactly the same way. Solved sets are remembered with their depth budget
-(exact costs, and lower bounds from failed searches). Shortcuts: one code costs 1, two cost
-3, a candidate that splits the rest into single codes costs ``2|C| - 1``, which no tree beats,
-and when the guess of lowest bound leaves parts of at most two codes its bound is exact, hence
-optimal.
+Pruning: each part is first charged its ideal cost (the bound ``search.bounds`` states, which
+``_kernels.search_dfs.ideal`` computes) and guesses are tried in increasing order of that bound
+(ties: smallest sum of squared part sizes, then a guess that may win), so a good tree is found
+early and every guess whose bound reaches the best so far is skipped. A guess's parts are then
+charged a bound one guess deeper (the lowest such bound over every guess at the part,
+remembered per set), which alone rejects most guesses. The parts left are settled in rounds of
+narrow windows: each open part is asked for a tree within its bound plus an even share of the
+slack, and one that has none gets a higher bound, until all are settled or the guess is
+refuted (proving a guess no better than the best needs no part solved exactly). In the first
+two levels (``search.engine``, in Python) the guesses are tried in the order of that deeper
+bound, which finds the best guess of a large set far more often; the tree stays the canonical
+one (among equal costs, the first guess of the order above), because a guess before the best
+in that order need only match the best. Deeper levels run compiled (``_kernels.search_dfs``),
+and the parts two guesses deep are tasks (``search.distribute``): on an executor, or answered
+from a checkpoint. Guesses equivalent under the symmetries of a short history count once
+(``symmetry.guess_classes``), as do guesses that split ``C`` in exactly the same way. Solved
+sets are remembered with their depth budget (exact costs, and lower bounds from failed
+searches). Shortcuts: one code costs 1, two cost 3, a candidate that splits the rest into
+single codes costs ``2|C| - 1``, which no tree beats, and when the guess of lowest bound leaves
+parts of at most two codes its bound is exact, hence optimal.
 
 The ``"worst"`` objective searches under depth caps ``d = shallowest possible, d + 1, ...``;
 the first cap that admits a tree gives the lowest worst case and, under it, the lowest total.
@@ -42,7 +44,7 @@ from pathlib import Path
 from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint
-from bullscows.search.engine import Objective, Progress, Search, SearchReport, Tasks
+from bullscows.search.engine import Objective, Progress, Search, SearchReport
 from bullscows.search.tree import Tree, distribution
 from bullscows.universe import universe
 
@@ -98,7 +100,7 @@ def optimal_tree(
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     options = (rules, objective, max_depth, consistent_only)
-    search = Search(*options, progress, start, Tasks(store, executor))
+    search = Search(*options, progress, start, store, executor)
     everything = universe(rules).all()
     nodes = 0
     # No tree needs more guesses than there are codes (each guess rules one out at least).
@@ -106,7 +108,7 @@ def optimal_tree(
     depth: int | None = deepest
     if objective == "worst":
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
-        fits = Search(*options, progress, start, Tasks(store, executor), weight=0)
+        fits = Search(*options, progress, start, store, executor, weight=0)
         caps = range(search.shallowest(len(everything)), deepest + 1)
         depth = next((d for d in caps if fits.solve(everything, d, 1, ())), None)
         nodes = fits.nodes
