@@ -206,13 +206,13 @@ def test_a_dask_cluster(serial: list[Any], scheduler: str) -> None:
     assert runs(scheduler=scheduler) == serial
 
 
-#: The optimal tree of p4c4r; within a cap of 4 it costs no more.
+#: A small variant for the strategies that take no depth cap.
 P4C4R = Rules.parse("p4c4r")
-# Mastermind's optimal tree needs 6 guesses for two secrets; within 5 it costs one more.
 
 
 @pytest.mark.parametrize("how", ["serial", "executor", "jobs", "scheduler"])
 def test_max_depth_reaches_every_executor(how: str, request: pytest.FixtureRequest) -> None:
+    # Mastermind's optimal tree needs 6 guesses for two secrets; within 5 it costs one more.
     # Each worker makes the strategy again: without the cap it would follow another tree.
     with ThreadPoolExecutor(2) as pool:
         spread: dict[str, Any] = {

@@ -12,6 +12,7 @@ from bullscows.knowledge import Knowledge
 from bullscows.outcomes import distribution, guess_counts
 from bullscows.strategies import STRATEGIES, get_strategy
 from bullscows.symmetry import opening_representatives
+from bullscows.tree import Node, build_tree
 from bullscows.universe import universe
 
 
@@ -116,17 +117,25 @@ def test_heuristics_over_every_mastermind_secret(name: str, total: int, worst: i
 
 
 def test_consistent_only_guesses_are_candidates() -> None:
+    # Every guess of the whole tree is a code still possible where it is played (plain
+    # entropy plays a code already ruled out at some node, so this can tell them apart).
     rules = Rules.parse("mm")
     strategy = get_strategy("entropy", consistent_only=True)
-    k = Knowledge.start(rules).after(Code("1122", rules), Feedback(0, 1))
-    for _ in range(3):
-        guess = strategy.next_guess(k, random.Random(0))
-        assert guess in k.candidates.tolist()
-        k = k.after(k.code(guess), Feedback(0, 0)) if len(k) > 1 else k
-        if k.is_contradictory:
-            break
+    plain = build_tree(rules, get_strategy("entropy"))
+    assert not all(_candidates_only(plain.root, Knowledge.start(rules)))
+    tree = build_tree(rules, strategy)
+    assert all(_candidates_only(tree.root, Knowledge.start(rules)))
     counts = guess_counts(rules, strategy)
     assert counts.min() >= 1 and counts.sum() > 5668
+
+
+def _candidates_only(node: Node, knowledge: Knowledge) -> list[bool]:
+    """Whether each guess of the subtree at ``node`` is a candidate where it is played."""
+    found = [bool(knowledge.is_candidate[node.guess])]
+    for reply, child in node.branches.items():
+        after = knowledge.after(knowledge.code(node.guess), Feedback.from_index(reply, 4))
+        found += _candidates_only(child, after)
+    return found
 
 
 @pytest.mark.parametrize("name", ["minimax", "expected-size", "entropy", "most-parts"])

@@ -12,7 +12,12 @@ from bullscows.knowledge import Knowledge
 from bullscows.outcomes import guess_counts
 from bullscows.strategies import get_strategy
 from bullscows.strategies import heuristic as heuristic_module
-from bullscows.symmetry import _history_group, guess_classes, opening_representatives
+from bullscows.symmetry import (
+    _has_symmetry,
+    _history_group,
+    guess_classes,
+    opening_representatives,
+)
 from bullscows.universe import universe
 
 HEURISTICS = ["minimax", "expected-size", "entropy", "most-parts"]
@@ -103,3 +108,14 @@ def test_opening_classes() -> None:
     ]
     assert texts == ["11111", "11112", "11122", "11123", "11223", "11234", "12345"]
     assert opening_representatives(Rules.parse("bc-nolead")) is None
+
+
+def test_a_history_with_too_many_symmetries_leaves_a_longer_one_its_own() -> None:
+    # 0123456 is fixed by every order of its positions (5,040 symmetries, more than are
+    # collected); after 1023456 as well 239 are left, and they are used.
+    rules = Rules.parse("p7c10n")
+    first, second = (0, 1, 2, 3, 4, 5, 6), (1, 0, 2, 3, 4, 5, 6)
+    assert _history_group(rules, (first,)) is None
+    group = _history_group(rules, (first, second))
+    assert group is not None and len(group) == 239
+    assert _has_symmetry(rules, (first, second))

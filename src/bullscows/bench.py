@@ -42,7 +42,6 @@ Progress = Callable[[str, int, int], None]
 Counts = npt.NDArray[np.int64]
 T = TypeVar("T")
 
-#: How long to wait for a Dask scheduler to answer.
 #: A random strategy's secrets are dealt out in at most this many chunks.
 CHUNKS = 64
 

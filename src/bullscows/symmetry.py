@@ -61,7 +61,7 @@ def opening_representatives(rules: Rules) -> IndexArray | None:
 # among themselves (within the symbols allowed at the same positions); positions can be permuted
 # where the guesses allow it. The lowest code of each class stands for the class.
 
-#: Position permutations examined at most; past that only relabellings are used (still sound).
+#: Symmetries collected at most; a history with more uses only relabellings (still sound).
 MAX_GROUP = 720
 
 Digits = tuple[int, ...]
@@ -83,15 +83,24 @@ def guess_classes(knowledge: Knowledge) -> IndexArray:
     return _group_classes(rules, tuple(sorted(set(played))))
 
 
-@lru_cache(maxsize=8192)
 def _has_symmetry(rules: Rules, played: tuple[Digits, ...]) -> bool:
-    """Whether some symmetry other than relabelling free symbols fixes every guess played.
-
-    More guesses only remove symmetries, so once a prefix has none, no longer history has.
-    """
-    if len(played) > 1 and not _has_symmetry(rules, played[:-1]):
+    """Whether some symmetries other than relabelling free symbols fix every guess played,
+    and few enough to use (at most ``MAX_GROUP``)."""
+    if _symmetry_free(rules, played):
         return False
     return bool(_history_group(rules, tuple(sorted(set(played)))))
+
+
+@lru_cache(maxsize=8192)
+def _symmetry_free(rules: Rules, played: tuple[Digits, ...]) -> bool:
+    """Whether no symmetry but relabelling free symbols fixes every guess played.
+
+    More guesses only remove symmetries, so once a prefix has none, no longer history has
+    (a prefix with too many to collect says nothing).
+    """
+    if len(played) > 1 and _symmetry_free(rules, played[:-1]):
+        return True
+    return _history_group(rules, tuple(sorted(set(played)))) == ()
 
 
 def _signature(rules: Rules, symbol: int) -> tuple[int, ...]:
@@ -110,21 +119,22 @@ def _free_symbols(rules: Rules, used: frozenset[int]) -> tuple[tuple[int, ...], 
 
 
 @lru_cache(maxsize=1024)
-def _history_group(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[Element, ...]:
-    """The symmetries (other than the identity) that fix every guess, found by backtracking."""
+def _history_group(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[Element, ...] | None:
+    """The symmetries (other than the identity) that fix every guess, found by backtracking;
+    ``None`` when there are more than ``MAX_GROUP``."""
     length, k = rules.length, len(rules.symbols)
     found: list[Element] = []
     pi: list[int] = []
     sigma: dict[int, int] = {}
 
-    def extend(i: int) -> bool:
+    def extend(i: int) -> None:
         if len(found) > MAX_GROUP:
-            return False
+            return
         if i == length:
             table = tuple(sigma.get(s, s) for s in range(k))
             if tuple(pi) != tuple(range(length)) or any(table[s] != s for s in range(k)):
                 found.append((tuple(pi), table))
-            return True
+            return
         for j in range(length):
             if j in pi or rules.allowed_at(j) != rules.allowed_at(i):
                 continue
@@ -147,10 +157,9 @@ def _history_group(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[Element, 
                 pi.pop()
             for a in added:
                 del sigma[a]
-        return True
 
     extend(0)
-    return () if len(found) > MAX_GROUP else tuple(found)
+    return None if len(found) > MAX_GROUP else tuple(found)
 
 
 def _class_minima(
@@ -185,4 +194,5 @@ def _relabelling_classes(rules: Rules, free: tuple[tuple[int, ...], ...]) -> Ind
 @lru_cache(maxsize=256)
 def _group_classes(rules: Rules, guesses: tuple[Digits, ...]) -> IndexArray:
     used = frozenset(d for g in guesses for d in g)
-    return _class_minima(rules, _history_group(rules, guesses), _free_symbols(rules, used))
+    group = _history_group(rules, guesses) or ()  # a history with symmetries to use
+    return _class_minima(rules, group, _free_symbols(rules, used))

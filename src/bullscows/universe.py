@@ -124,7 +124,8 @@ class Universe:
         guesses, candidates = np.asarray(guesses), np.asarray(candidates)
         if len(guesses) == 0:
             return np.zeros(0, dtype=np.int64)
-        every = len(guesses) == len(self.codes)  # then guesses is every index, in order
+        # Every index, in order (strictly increasing and as many as the codes): no copy needed.
+        every = len(guesses) == len(self.codes) and bool((np.diff(guesses) > 0).all())
         return compiled.guess_costs(
             self._pos if every else self._pos[guesses],
             self._sym if every else self._sym[guesses],

@@ -126,15 +126,22 @@ class PartitionHeuristic(Strategy):
         own = universe.guess_costs(candidates, candidates, self.name)
         if own.min() == bound:
             return int(candidates[np.flatnonzero(own == bound)[0]])
-        costs = []
+        # The candidates are scored already: the scan covers the other guesses.
+        is_candidate = knowledge.is_candidate
+        possible = is_candidate[guesses]
+        others = guesses[~possible]
+        costs = [np.zeros(0, dtype=np.int64)]
         start, block = 0, FIRST_BLOCK
-        while start < len(guesses):
-            cost = universe.guess_costs(guesses[start : start + block], candidates, self.name)
+        while start < len(others):
+            cost = universe.guess_costs(others[start : start + block], candidates, self.name)
             costs.append(cost)
             if cost.min() == bound:
-                return int(guesses[start + np.flatnonzero(cost == bound)[0]])
+                return int(others[start + np.flatnonzero(cost == bound)[0]])
             start, block = start + block, block * 2
-        return best_guess(guesses, np.concatenate(costs), knowledge.is_candidate)
+        every = np.empty(len(guesses), dtype=np.int64)
+        every[possible] = own[np.searchsorted(candidates, guesses[possible])]
+        every[~possible] = np.concatenate(costs)
+        return best_guess(guesses, every, is_candidate)
 
     def __repr__(self) -> str:
         options = ", consistent_only=True" if self.consistent_only else ""
