@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from bullscows import Code, Feedback, Rules
-from bullscows.errors import ContradictionError, StrategyError
+from bullscows.errors import BullsCowsError, ContradictionError, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.outcomes import distribution, guess_counts
 from bullscows.strategies import STRATEGIES, get_strategy
@@ -150,3 +151,13 @@ def test_perfect_candidate_is_played_at_once(name: str) -> None:
     assert worst.tolist()[0] == 1 and min(worst.tolist()[1:]) == 2
     chosen = get_strategy(name).next_guess(k, random.Random(0))
     assert k.code(chosen) == Code("3485")
+
+
+def test_guess_counts_of_given_secrets() -> None:
+    rules, minimax = Rules.parse("mm"), get_strategy("minimax")
+    every = guess_counts(rules, minimax)
+    given = guess_counts(rules, minimax, np.array([7, 7, 0]))  # one secret twice
+    assert given.tolist() == [every[7], every[7], every[0]]
+    for wrong in (1296, -1):
+        with pytest.raises(BullsCowsError, match=f"secret index {wrong} is no code"):
+            guess_counts(rules, minimax, np.array([3, wrong]))

@@ -105,11 +105,10 @@ def explain_guess(knowledge: Knowledge, guess: Code) -> Hint:
     if knowledge.is_contradictory:
         raise ValueError("no code fits the replies so far; there is nothing to split")
     rules: Rules = knowledge.rules
-    replies = knowledge.universe.score_row(guess.index, knowledge.candidates)
-    sizes = np.bincount(replies, minlength=rules.replies)
+    sizes = knowledge.universe.partition_sizes(np.array([guess.index]), knowledge.candidates)[0]
     order = sorted(np.flatnonzero(sizes).tolist(), key=lambda r: (-int(sizes[r]), r))
     parts = tuple((Feedback.from_index(r, rules.length), int(sizes[r])) for r in order)
-    is_candidate = bool(np.isin(guess.index, knowledge.candidates))
+    is_candidate = bool(knowledge.is_candidate[guess.index])
     return Hint(guess, len(knowledge), is_candidate, parts)
 
 

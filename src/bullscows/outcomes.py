@@ -18,7 +18,7 @@ import random
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.errors import StrategyError
+from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
@@ -50,10 +50,18 @@ def guess_counts(
 
 
 def targets_of(rules: Rules, secrets: IndexArray | None) -> IndexArray:
-    """``secrets`` as an index array, or every code of the variant."""
+    """``secrets`` as an index array, or every code of the variant; raises
+    ``BullsCowsError`` for an index that is no code of the variant."""
     if secrets is None:
         return Knowledge.start(rules).universe.all()
-    return np.asarray(secrets, dtype=np.int64)
+    targets = np.asarray(secrets, dtype=np.int64)
+    wrong = targets[(targets < 0) | (targets >= rules.size)]
+    if len(wrong):
+        raise BullsCowsError(
+            f"secret index {int(wrong[0])} is no code of {rules.describe()} "
+            f"(indices 0 to {rules.size - 1})"
+        )
+    return targets
 
 
 def walk(
@@ -65,9 +73,11 @@ def walk(
     """
     rules, universe = knowledge.rules, knowledge.universe
     win = Feedback.win(rules.length).index(rules.length)
+    targets = np.asarray(targets, dtype=np.int64)
     counts = np.zeros(len(targets), dtype=np.int64)
-    position = {int(t): i for i, t in enumerate(targets)}
-    stack = [(knowledge, np.asarray(targets, dtype=np.int64), depth)]
+    # Each node carries the positions in ``targets`` of the secrets that reach it (a secret
+    # listed twice is counted twice).
+    stack = [(knowledge, np.arange(len(targets)), depth)]
     rng = random.Random(0)
     settles = strategy.plays_sole_candidate
     while stack:
@@ -75,16 +85,16 @@ def walk(
         guess_index = strategy.next_guess(node, rng)
         guess = node.code(guess_index)
         replies = universe.score_row(guess_index, node.candidates)
-        # The wanted secrets are among the candidates (both sorted): look their replies up.
-        wanted_replies = replies[np.searchsorted(node.candidates, wanted)]
+        # The wanted secrets are among the candidates (sorted): look their replies up.
+        wanted_replies = replies[np.searchsorted(node.candidates, targets[wanted])]
         for reply in np.unique(wanted_replies):
             here = wanted[wanted_replies == reply]
             if reply == win:
-                counts[[position[int(t)] for t in here]] = level
+                counts[here] = level
                 continue
             part = node.candidates[replies == reply]
             if settles and len(part) == 1:  # the next guess is that code
-                counts[position[int(part[0])]] = level + 1
+                counts[here] = level + 1
                 continue
             step = Step(guess, Feedback.from_index(int(reply), rules.length))
             stack.append((Knowledge(rules, (*node.history, step), part), here, level + 1))
