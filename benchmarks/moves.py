@@ -3,8 +3,8 @@
 Run: .venv/bin/python benchmarks/moves.py
 
 * ``bullscows --help``: the whole process, best of five.
-* first-ever compile: a fresh process with an empty numba cache directory scores one guess;
-  then the same with the cache warm (what every later run pays).
+* first-ever compile: a fresh process with an empty numba cache directory plays the first two
+  minimax moves on ``bc``; then the same with the cache warm (what every later run pays).
 * minimax moves: the first two moves on ``bc``, ``bc5`` (5 distinct digits of 10) and
   ``logik``, with the second move after the reply that leaves the most codes (the slowest case).
 * a whole tree: minimax over every secret of ``mm`` and ``bc``.

@@ -124,7 +124,7 @@ def tree(
         built = build_tree(rules, strategy)
     if out is not None:
         built.save(out)
-        click.echo(f"Tree written to {out}", err=True)
+        click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
     if form == "text":
         click.echo("\n".join(render_text(built, reply_style, depth)))
     elif as_json:
