@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import itertools
-import random
 from collections import Counter
 
 import pytest
 
 from bullscows import Code, Feedback, Rules, score
-from bullscows.hints import Advisor, Hint, explain_guess, give_hint
+from bullscows.errors import BullsCowsError
+from bullscows.hints import Hint, explain_guess, give_hint
 from bullscows.knowledge import Knowledge
+from bullscows.sessions import Codemaker
 from bullscows.strategies import get_strategy
 
 MM = Rules.parse("mm")
@@ -100,15 +101,20 @@ def test_consistent_only_hints_are_candidates() -> None:
     assert give_hint(knowledge, strategy).is_candidate
 
 
-def test_advisor_counts_each_position_once() -> None:
-    advisor = Advisor(get_strategy("random-consistent"), random.Random(5))
-    start = Knowledge.start(MM)
-    first = advisor.hint(start)
-    assert advisor.hint(start) == first  # the same hint again, not a new draw
-    assert advisor.given == 1
-    after = start.after(first.guess, Feedback(0, 0))
-    assert advisor.hint(after).guess != first.guess
-    assert advisor.given == 2
+def test_a_game_counts_each_position_once() -> None:
+    game = Codemaker(MM, "6543", seed=5, hints="random-consistent")
+    first = game.hint()
+    assert game.hint() == first  # the same hint again, not a new draw
+    assert game.hints_given == 1
+    game.guess(first.guess)
+    assert game.hint().remaining < first.remaining
+    assert game.hints_given == 2
+    assert [event.action for event in game.log] == ["hint", "guess", "hint"]
+
+
+def test_hints_are_off_unless_a_strategy_gives_them() -> None:
+    with pytest.raises(BullsCowsError, match="hints are off"):
+        Codemaker(MM).hint()
 
 
 def test_many_parts_are_summarised() -> None:

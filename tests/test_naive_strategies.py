@@ -16,6 +16,7 @@ from bullscows.cli import main
 from bullscows.errors import StrategyError
 from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import DEFAULT_MAX_GUESSES, UNSOLVED, guess_counts, play_games
+from bullscows.seeding import MoveRandom
 from bullscows.sessions import Codebreaker
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy
 from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
@@ -31,7 +32,7 @@ def secrets_sample(rules: Rules, count: int, seed: int = 1) -> np.ndarray:
 
 def play(rules: Rules, strategy_name: str, secret: str, seed: int = 0) -> Codebreaker:
     """A whole game in a ``Codebreaker``, every reply computed with ``score``."""
-    breaker = Codebreaker(rules, strategy_name, random.Random(seed))
+    breaker = Codebreaker(rules, strategy_name, seed)
     hidden = Code(secret, rules)
     for _ in range(10 * rules.size):
         breaker.reply(score(hidden, breaker.suggest()))
@@ -200,7 +201,8 @@ def test_cows_undo_gives_the_same_guesses() -> None:
     random.Random(0).shuffle(prefixes)
     for number in prefixes:  # in any order: the planner is rebuilt from the seed when needed
         k = Knowledge.from_history(BC, history[:number])
-        assert breaker.strategy.next_guess(k, breaker.rng) == history[number].guess.index
+        rng = MoveRandom(breaker.seed, "breaker", number)
+        assert breaker.strategy.next_guess(k, rng) == history[number].guess.index
     # Undo in the session, then the same replies: the same game again.
     for _ in range(3):
         breaker.undo()
@@ -211,7 +213,7 @@ def test_cows_undo_gives_the_same_guesses() -> None:
 
 
 def test_cows_continues_only_its_own_games() -> None:
-    breaker = Codebreaker(BC, "cows", random.Random(0))
+    breaker = Codebreaker(BC, "cows", 0)
     first = breaker.suggest()
     other = "9876" if first.text != "9876" else "6789"
     breaker.record(other, "0 1")

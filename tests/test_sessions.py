@@ -7,8 +7,24 @@ import random
 import pytest
 
 from bullscows import Code, Feedback, Rules, score
-from bullscows.errors import BullsCowsError, CodeError, FeedbackError
-from bullscows.sessions import Codebreaker, Codemaker, Duel, random_secret
+from bullscows.errors import (
+    BullsCowsError,
+    CodeError,
+    FeedbackError,
+    GameOverError,
+    NothingToUndoError,
+    TurnError,
+)
+from bullscows.sessions import (
+    Codebreaker,
+    Codemaker,
+    Duel,
+    DuelTurn,
+    Status,
+    Winner,
+    random_secret,
+    seeded_secret,
+)
 
 DIGITS = Rules.parse("digits")
 
@@ -41,7 +57,8 @@ def test_codemaker_rejects_bad_guesses_and_keeps_its_history() -> None:
 def test_random_secret_is_seeded() -> None:
     rules = Rules.parse("bc")
     assert random_secret(rules, random.Random(7)) == random_secret(rules, random.Random(7))
-    assert Codemaker(rules, rng=random.Random(7)).secret == random_secret(rules, random.Random(7))
+    assert Codemaker(rules, seed=7).secret == seeded_secret(rules, 7)
+    assert len({Codemaker(rules, seed=seed).secret for seed in range(20)}) > 10
 
 
 @pytest.mark.parametrize("spec", ["bc", "mm", "moo5,5,5", "bc-nolead"])
@@ -50,7 +67,7 @@ def test_codebreaker_breaks_every_sampled_secret(spec: str) -> None:
     rng = random.Random(3)
     for _ in range(5):
         secret = random_secret(rules, rng)
-        breaker = Codebreaker(rules, "minimax", rng)
+        breaker = Codebreaker(rules, "minimax", rng.randrange(100))
         while not breaker.solved:
             breaker.reply(score(secret, breaker.suggest()))
         assert breaker.history[-1].guess == secret
@@ -92,23 +109,100 @@ def test_assistant_records_any_guess() -> None:
 
 
 def test_duel_plays_to_the_end_and_names_the_winner() -> None:
+    # minimax breaks 4271 in 6 guesses (0123 1204 ... 0178 4271); the person breaks 2745 on
+    # the third, so the person has won once the computer's third reply is in.
     rules = Rules.parse("bc")
-    game = Duel(rules, "minimax", random.Random(5), secret="2745")
+    game = Duel(rules, "minimax", 5, secret="2745")
     mine = Code("4271")
     for guess in ("0123", "4567", "2745"):
         assert game.winner() is None
-        game.maker.guess(guess)
-        if not game.breaker.solved:
-            game.breaker.reply(score(mine, game.breaker.suggest()))
+        assert game.awaiting is DuelTurn.GUESS
+        game.guess(guess)
+        game.reply(score(mine, game.suggest()))
+    assert game.winner() is Winner.PERSON and not game.over
     while not game.over:
-        game.breaker.reply(score(mine, game.breaker.suggest()))
-    expected = len(game.breaker.history)
-    assert game.winner() == ("you" if expected > 3 else "draw" if expected == 3 else "computer")
+        assert game.awaiting is DuelTurn.REPLY
+        game.reply(score(mine, game.suggest()))
+    assert len(game.breaker.history) == 6 and game.breaker.history[-1].guess == mine
+    assert game.winner() is Winner.PERSON and game.status is Status.SOLVED
 
 
 def test_duel_winner_is_known_before_the_end() -> None:
-    game = Duel(Rules.parse("bc"), "simple", random.Random(1), secret="0123")
-    game.maker.guess("0123")
+    game = Duel(Rules.parse("bc"), "simple", 1, secret="0123")
+    game.guess("0123")
     assert game.winner() is None  # the computer has not guessed yet: it might also win in one
-    game.breaker.reply("0 0")
-    assert game.winner() == "you"
+    game.reply("0 0")
+    assert game.winner() is Winner.PERSON
+
+
+def test_duel_draw_and_computer_win() -> None:
+    rules = Rules.parse("moo2,2")
+    draw = Duel(rules, "simple", 1, secret="00")
+    draw.guess("00")
+    draw.reply("2 0")  # simple's first guess is 00, and it is the person's code
+    assert draw.over and draw.winner() is Winner.DRAW
+    lost = Duel(rules, "simple", 1, secret="11")
+    lost.guess("00")
+    lost.reply("2 0")
+    assert lost.winner() is Winner.COMPUTER and not lost.over
+
+
+def test_duel_refuses_moves_out_of_turn_and_after_the_end() -> None:
+    game = Duel(Rules.parse("bc"), "simple", 1, secret="0123")
+    with pytest.raises(TurnError, match="waits for your guess"):
+        game.reply("0 0")
+    game.guess("4567")
+    with pytest.raises(TurnError, match="waits for your reply"):
+        game.guess("0123")
+    assert game.give_up().text == "0123" and game.status is Status.GAVE_UP
+    with pytest.raises(GameOverError):
+        game.undo()
+
+
+def test_no_repr_shows_a_secret() -> None:
+    rules = Rules.parse("bc")
+    for game in (Duel(rules, secret="2745"), Codemaker(rules, "2745")):
+        assert "2745" not in repr(game)
+        assert "2745" not in repr(game.to_record())
+
+
+def test_codes_and_replies_of_the_wrong_kind_are_refused() -> None:
+    breaker = Codebreaker(Rules.parse("bc"))
+    with pytest.raises(CodeError, match="belongs to"):
+        breaker.record(Code("1122", Rules.parse("mm")), "0 0")
+    with pytest.raises(FeedbackError):
+        breaker.record("0123", Feedback(5, 0))
+    with pytest.raises(FeedbackError, match="not int"):
+        breaker.record("0123", 12)  # type: ignore[arg-type]
+
+
+def test_correct_any_earlier_reply() -> None:
+    rules = Rules.parse("bc")
+    breaker = Codebreaker(rules, "simple")
+    for guess, reply in [("1389", "0 0"), ("1234", "0 3"), ("1759", "1 1"), ("1785", "2 0")]:
+        breaker.record(guess, reply)
+    assert breaker.status is Status.CONTRADICTORY  # 1234 -> 0 2 was typed as 0 3
+    explained = breaker.contradiction
+    assert explained is not None
+    breaker.correct(2, "0 2")
+    assert breaker.status is Status.PLAYING and breaker.remaining == 2
+    assert [s.guess.text for s in breaker.history] == ["1389", "1234", "1759", "1785"]
+    assert Code("2745") in breaker.knowledge.candidate_codes()
+    with pytest.raises(NothingToUndoError, match="no reply #5"):
+        breaker.correct(5, "0 0")
+    with pytest.raises(FeedbackError, match="cannot be all bulls"):
+        breaker.correct(1, "4 0")
+    assert [e.action for e in breaker.log] == ["record"] * 4 + ["correct"]
+
+
+def test_giving_up_ends_a_game() -> None:
+    rules = Rules.parse("bc")
+    maker = Codemaker(rules, "2745")
+    maker.guess("0123")
+    assert maker.give_up().text == "2745" and maker.status is Status.GAVE_UP
+    with pytest.raises(GameOverError):
+        maker.guess("2745")
+    breaker = Codebreaker(rules)
+    breaker.give_up()
+    with pytest.raises(GameOverError):
+        breaker.reply("0 0")

@@ -36,3 +36,30 @@ class ContradictionError(BullsCowsError):
 
 class StrategyError(BullsCowsError):
     """An unknown strategy name or a strategy that cannot play the variant."""
+
+
+class GameOverError(BullsCowsError):
+    """A move in a game that has ended (its code broken, or given up)."""
+
+
+class NothingToUndoError(BullsCowsError):
+    """An undo, or a correction, of a reply that was never given."""
+
+
+class RecordError(BullsCowsError):
+    """A game record that cannot be read, or that does not replay."""
+
+
+class TurnError(BullsCowsError):
+    """A move made out of turn (in a duel, a guess while a reply is awaited, or the reverse)."""
+
+
+def quoted(value: object, at_most: int = 60) -> str:
+    """``repr(value)``, cut to ``at_most`` characters with an ellipsis: how a message quotes
+    input that may be long.
+
+    >>> quoted("0123"), quoted("9" * 100, 12)
+    ("'0123'", "'99999999...")
+    """
+    text = repr(value)
+    return text if len(text) <= at_most else text[: at_most - 3] + "..."

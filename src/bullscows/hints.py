@@ -14,13 +14,13 @@ is the one of the reply actually given. A good guess leaves no large part.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from bullscows.codes import Code
 from bullscows.feedback import Feedback, counted
-from bullscows.knowledge import Knowledge, Step
+from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 
@@ -116,29 +116,3 @@ def give_hint(knowledge: Knowledge, strategy: Strategy, rng: random.Random | Non
     """The guess ``strategy`` would make next, explained (see ``explain_guess``)."""
     index = strategy.next_guess(knowledge, rng or random.Random())
     return explain_guess(knowledge, knowledge.code(index))
-
-
-@dataclass
-class Advisor:
-    """Gives the hints of one game and counts them.
-
-    Asking again before the next guess gives the same hint again and does not count twice.
-
-    >>> from bullscows.strategies import get_strategy
-    >>> advisor = Advisor(get_strategy("simple"))
-    >>> k = Knowledge.start(Rules.parse("bc"))
-    >>> advisor.hint(k).guess == advisor.hint(k).guess, advisor.given
-    (True, 1)
-    """
-
-    strategy: Strategy
-    rng: random.Random = field(default_factory=random.Random)
-    given: int = field(default=0, init=False)
-    _hints: dict[tuple[Step, ...], Hint] = field(default_factory=dict, init=False, repr=False)
-
-    def hint(self, knowledge: Knowledge) -> Hint:
-        """The strategy's next guess for this position, explained."""
-        if knowledge.history not in self._hints:
-            self._hints[knowledge.history] = give_hint(knowledge, self.strategy, self.rng)
-            self.given += 1
-        return self._hints[knowledge.history]

@@ -1,20 +1,19 @@
 """``bullscows duel``: whole games in a pseudo-terminal.
 
-``Duel.__post_init__`` builds the ``Codemaker`` first and then the ``Codebreaker``, both on the
-rng of ``--seed S``; so the computer's secret is ``random_secret(rules, random.Random(S))``, the
-first draw. Its guesses are simulated here on the same rng to know how many it will need.
+Every draw of a game comes from its seed (``--seed S``): the computer's secret is
+``seeded_secret(rules, S)``, and its guesses are simulated here with a ``Codebreaker`` of the
+same seed to know how many it will need.
 """
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass
 
 import pytest
 
 from bullscows import Rules
-from bullscows.sessions import Codebreaker, random_secret
+from bullscows.sessions import Codebreaker, seeded_secret
 
 from .conftest import MY_GUESS, Session, Spawn, all_codes, bulls_cows, words
 
@@ -35,9 +34,8 @@ class Plan:
 
 
 def plan(seed: int, mine: str, rules: Rules = BC) -> Plan:
-    rng = random.Random(seed)
-    theirs = random_secret(rules, rng).text
-    breaker = Codebreaker(rules, "minimax", rng)
+    theirs = seeded_secret(rules, seed).text
+    breaker = Codebreaker(rules, "minimax", seed)
     guesses = []
     while not breaker.solved:
         guess = breaker.suggest().text
@@ -83,8 +81,8 @@ def test_the_seed_fixes_the_computers_secret() -> None:
     from bullscows.sessions import Duel
 
     for seed in (SEED, 1, 99):
-        duel = Duel(BC, "minimax", random.Random(seed))
-        assert duel.maker.secret.text == random_secret(BC, random.Random(seed)).text
+        duel = Duel(BC, "minimax", seed)
+        assert duel.maker.secret.text == seeded_secret(BC, seed).text
 
 
 @pytest.mark.parametrize(

@@ -250,7 +250,10 @@ def test_interactive_contradiction_then_undo(spawn: Spawn) -> None:
     game.send(f"{wrong[0]} {wrong[1]}")
     game.expect_text("Your replies contradict each other: no code fits them all.")
     game.expect_text(f"If #{number} {guess} was not {words(*wrong)}, it could be: ")
-    game.expect_text("Type 'undo', a corrected reply to your last guess, or 'quit': ")
+    game.expect_text(
+        "Type 'undo', a corrected reply to your last guess, 'fix N REPLY' replaces reply #N, "
+        "or 'quit': "
+    )
     game.send("undo")
     game.expect_text(f"took back {guess} -> {words(*wrong)}")
     match = game.expect(MY_GUESS)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 import click
 
-from bullscows.cli.breaking import show_contradiction, take_back
+from bullscows.cli.breaking import FIX, FIX_HELP, correct, show_contradiction, take_back
 from bullscows.cli.common import (
     QUIT,
     REPLY_HELP,
@@ -24,18 +22,18 @@ LIST_AT_MOST = 12
 
 @click.command()
 @computer_player_options
-def assist(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str) -> None:
+def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     """Help with a game played elsewhere.
 
     Enter each guess you made and the reply you got, e.g. '0123 1 2' or '0123 1B2C'. An empty
     line or 'next' asks for a guess; 'list' shows the codes still possible; 'undo' takes back
-    the last entry; 'quit' stops.
+    the last entry; 'fix N REPLY' replaces the reply to guess #N; 'quit' stops.
     """
-    breaker = Codebreaker(rules, strategy, rng)
+    breaker = Codebreaker(rules, strategy, seed)
     terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
     terminal.say(f"Enter 'GUESS REPLY' for each guess you made. {REPLY_HELP}")
-    terminal.say("Commands: next (or Enter) suggests a guess, list, undo, quit.")
+    terminal.say(f"Commands: next (or Enter) suggests a guess, list, undo, {FIX_HELP}, quit.")
     while True:
         text = terminal.ask("> ")
         if text is None or text.lower() in QUIT:
@@ -47,6 +45,9 @@ def assist(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: st
             _list(terminal, breaker, limit=None)
         elif command in ("undo", "u"):
             take_back(terminal, breaker, reply_style)
+            _status(terminal, breaker, reply_style)
+        elif fix := FIX.fullmatch(text):
+            correct(terminal, breaker, int(fix.group(1)), fix.group(2), reply_style, False)
             _status(terminal, breaker, reply_style)
         elif command in ("help", "?"):
             terminal.say(f"Enter 'GUESS REPLY', e.g. '0123 1 2'. {REPLY_HELP}")

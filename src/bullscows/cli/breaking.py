@@ -5,6 +5,8 @@ Shared by ``solve``, ``duel`` and ``assist``.
 
 from __future__ import annotations
 
+import re
+
 from bullscows.cli.common import QUIT, REPLY_HELP, Terminal
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Codebreaker
@@ -39,19 +41,44 @@ def take_back(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
     terminal.say(f"    took back {step.guess} -> {step.feedback.format(style)}")
 
 
-def correct_last(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> None:
-    """Replace the reply to the last guess by ``text`` (kept as it was if ``text`` is bad)."""
-    last = breaker.history[-1]
+#: ``fix N REPLY`` (or ``correct #N REPLY``) replaces reply number N.
+FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
+FIX_HELP = "'fix N REPLY' replaces reply #N"
+
+
+def correct(
+    terminal: Terminal,
+    breaker: Codebreaker,
+    number: int,
+    text: str,
+    style: str,
+    progress: bool = True,
+) -> None:
+    """Replace reply ``number`` (from 1) by ``text`` (kept as it was if ``text`` is bad);
+    with ``progress``, then say how many choices are left."""
     try:
-        breaker.undo()
-        breaker.record(last.guess, text)
+        before = breaker.history[number - 1].feedback if number <= len(breaker.history) else None
+        breaker.correct(number, text)
     except BullsCowsError as error:
-        breaker.record(last.guess, last.feedback)
         terminal.warn(str(error))
         return
-    now = breaker.history[-1].feedback.format(style)
-    terminal.say(f"    {last.guess}: {last.feedback.format(style)} is now {now}")
-    show_progress(terminal, breaker)
+    step = breaker.history[number - 1]
+    old = "" if before is None else f"{before.format(style)} is now "
+    terminal.say(f"    #{number} {step.guess}: {old}{step.feedback.format(style)}")
+    if progress:
+        show_progress(terminal, breaker)
+
+
+def mend(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> bool:
+    """Carry out ``undo`` or ``fix N REPLY``; whether ``text`` was one of them."""
+    fix = FIX.fullmatch(text)
+    if fix is not None:
+        correct(terminal, breaker, int(fix.group(1)), fix.group(2), style)
+    elif text.lower() in ("undo", "u"):
+        take_back(terminal, breaker, style)
+    else:
+        return False
+    return True
 
 
 def ask_replies(
@@ -65,22 +92,22 @@ def ask_replies(
     while len(breaker.history) < until or breaker.contradiction is not None:
         if breaker.contradiction is not None:
             show_contradiction(terminal, breaker, style)
-            text = terminal.ask("Type 'undo', a corrected reply to your last guess, or 'quit': ")
+            text = terminal.ask(
+                f"Type 'undo', a corrected reply to your last guess, {FIX_HELP}, or 'quit': "
+            )
             if text is None or text.lower() in QUIT:
                 return False
-            if text.lower() in ("undo", "u"):
-                take_back(terminal, breaker, style)
-            elif text:
-                correct_last(terminal, breaker, text, style)
+            if text and not mend(terminal, breaker, text, style):
+                correct(terminal, breaker, len(breaker.history), text, style)
             continue
         guess = breaker.suggest()
         text = terminal.ask(f"[{len(breaker.history) + 1}] {label}: {guess}  reply: ")
         if text is None or text.lower() in QUIT:
             return False
-        if text.lower() in ("undo", "u"):
-            take_back(terminal, breaker, style)
+        if mend(terminal, breaker, text, style):
+            pass
         elif text.lower() in ("help", "?"):
-            terminal.say(f"{REPLY_HELP} Commands: undo, quit.")
+            terminal.say(f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.")
         else:
             try:
                 breaker.reply(text)

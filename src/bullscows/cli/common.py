@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import random
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -191,15 +190,22 @@ def reply_style_option(default: str = "words", when: str = "") -> Callable[[F], 
 
 
 def play_options(function: F) -> F:
-    """``--seed`` and ``--reply-style``; the command receives ``rng``."""
+    """``--seed`` and ``--reply-style``; the command receives ``seed`` (drawn when not given)."""
     options = [
-        click.option("--seed", type=int, help="Seed for reproducible secrets and random choices."),
+        click.option(
+            "--seed",
+            type=click.IntRange(0, 2**64 - 1),
+            help="Seed for reproducible secrets and random choices (0 to 2**64 - 1).",
+        ),
         reply_style_option(),
     ]
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        kwargs["rng"] = random.Random(kwargs.pop("seed"))
+        from bullscows.seeding import new_seed
+
+        seed = kwargs.pop("seed")
+        kwargs["seed"] = new_seed() if seed is None else seed
         return function(*args, **kwargs)
 
     for option in reversed(options):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import click
 
 from bullscows.cli.breaking import ask_replies, audit_secret
@@ -16,50 +14,51 @@ from bullscows.cli.common import (
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.rules import Rules
-from bullscows.sessions import Duel
+from bullscows.sessions import Duel, DuelTurn, Winner
 from bullscows.strategies import Strategy
 
 
 @click.command()
 @computer_player_options
-def duel(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str) -> None:
+def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     """Both at once: each round you guess its code, then it guesses yours.
 
     The game goes on until both codes are broken; fewer guesses wins. At your guess prompt
-    'quit' gives up; at a reply prompt 'undo' takes back your last reply.
+    'quit' gives up; at a reply prompt 'undo' takes back your last reply and 'fix N REPLY'
+    replaces reply #N.
     """
-    game = Duel(rules, strategy, rng)
+    game = Duel(rules, strategy, seed)
     terminal = Terminal()
     terminal.say(f"Duel: {rules.describe()}. I have picked my secret; think of yours.")
     terminal.say(REPLY_HELP)
     while not game.over:
-        turn = game.round
-        if not game.maker.solved and not _your_guess(terminal, game, turn, reply_style):
-            terminal.say(f"My secret was {game.maker.secret}.")
-            return
-        if not game.breaker.solved:
-            wanted = len(game.breaker.history) + 1
-            if not ask_replies(terminal, game.breaker, reply_style, wanted, "My guess"):
-                terminal.say(f"Stopped. My secret was {game.maker.secret}.")
+        if game.awaiting is DuelTurn.GUESS:
+            if not _your_guess(terminal, game, reply_style):
+                terminal.say(f"My secret was {game.give_up()}.")
                 return
-            if game.breaker.solved:
-                terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")
-    winner = game.winner()
+            continue
+        wanted = len(game.breaker.history) + 1
+        if not ask_replies(terminal, game.breaker, reply_style, wanted, "My guess"):
+            terminal.say(f"Stopped. My secret was {game.give_up()}.")
+            return
+        if game.breaker.solved:
+            terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")
+    verdict = {Winner.PERSON: "You win!", Winner.COMPUTER: "I win!", Winner.DRAW: "A draw!"}
     mine, theirs = len(game.maker.history), len(game.breaker.history)
-    verdict = {"you": "You win!", "computer": "I win!", "draw": "A draw!"}[winner or "draw"]
     terminal.say(
-        f"{verdict} You needed {counted(mine, 'guess')}, I needed {counted(theirs, 'guess')}."
+        f"{verdict[game.winner() or Winner.DRAW]} You needed {counted(mine, 'guess')}, "
+        f"I needed {counted(theirs, 'guess')}."
     )
     audit_secret(terminal, game.breaker, reply_style)
 
 
-def _your_guess(terminal: Terminal, game: Duel, turn: int, style: str) -> bool:
+def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
     while True:
-        text = terminal.ask(f"[{turn}] Your guess: ")
+        text = terminal.ask(f"[{len(game.maker.history) + 1}] Your guess: ")
         if text is None or text.lower() in QUIT:
             return False
         try:
-            feedback = game.maker.guess(text)
+            feedback = game.guess(text)
         except BullsCowsError as error:
             terminal.warn(str(error))
             continue

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import click
 
 from bullscows.cli.common import QUIT, Terminal, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
-from bullscows.hints import Advisor
 from bullscows.rules import Rules
 from bullscows.sessions import Adversary, Codemaker
 from bullscows.strategies import Strategy
@@ -31,7 +28,7 @@ from bullscows.strategies import Strategy
 )
 def play(
     rules: Rules,
-    rng: random.Random,
+    seed: int,
     reply_style: str,
     hint: bool,
     strategy: Strategy,
@@ -43,8 +40,8 @@ def play(
     one and says why, 'quit' gives up and reveals the secret.
     """
     terminal = Terminal()
-    game = Adversary(rules, rng=rng) if adversary else Codemaker(rules, rng=rng)
-    advisor = Advisor(strategy, rng) if hint else None
+    hints = strategy if hint else None
+    game = Adversary(rules, seed, hints) if adversary else Codemaker(rules, seed=seed, hints=hints)
     if adversary:
         terminal.say(f"I have picked no secret: {rules.describe()}.")
         terminal.say("Each reply keeps as many codes possible as it can; some code fits them all.")
@@ -55,22 +52,23 @@ def play(
         number = len(game.history) + 1
         text = terminal.ask(f"[{number}] Your guess: ")
         if text is None or text.lower() in QUIT:
+            secret = game.give_up()
             if adversary:
                 terminal.say("There was no secret: I never picked one.")
-                terminal.say(f"A secret that fits every reply I gave: {game.secret}.")
+                terminal.say(f"A secret that fits every reply I gave: {secret}.")
             else:
-                terminal.say(f"The secret was {game.secret}.")
+                terminal.say(f"The secret was {secret}.")
             return
         if text.lower() == "history":
             for i, step in enumerate(game.history, 1):
                 terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(reply_style)}")
             continue
         if text.lower() == "hint":
-            if advisor is None:
+            if game.hinter is None:
                 terminal.say("Hints are off; play with --hint to get them.")
                 continue
             try:
-                lines = advisor.hint(game.knowledge).describe(reply_style)
+                lines = game.hint().describe(reply_style)
             except BullsCowsError as error:
                 terminal.warn(str(error))
                 continue
@@ -90,6 +88,6 @@ def play(
             line += f"  ({counted(game.remaining, 'code')} still possible)"
         terminal.say(line)
     guesses = counted(len(game.history), "guess")
-    if advisor is not None and advisor.given:
-        guesses += f" with {counted(advisor.given, 'hint')}"
+    if game.hints_given:
+        guesses += f" with {counted(game.hints_given, 'hint')}"
     terminal.say(f"You broke it in {guesses}: {game.secret}.")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 import sys
 
 import click
 
-from bullscows.cli.breaking import ask_replies, audit_secret
+from bullscows.cli.breaking import FIX_HELP, ask_replies, audit_secret
 from bullscows.cli.common import (
     REPLY_HELP,
     Terminal,
@@ -27,21 +26,20 @@ from bullscows.strategies import Strategy
     is_flag=True,
     help="Print only guesses, one per line; read one reply per line from stdin.",
 )
-def solve(
-    rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str, plain: bool
-) -> None:
+def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: bool) -> None:
     """The computer breaks your secret code.
 
     Think of a code; reply to each guess with bulls and cows. 'undo' takes back your last reply,
-    'quit' stops. With --plain it plays against another program: exit 0 when the code is
-    found, 1 (with the reason on stderr) on a contradiction or a bad reply.
+    'fix N REPLY' replaces reply #N, 'quit' stops. With --plain it plays against another
+    program: exit 0 when the code is found, 1 (with the reason on stderr) on a contradiction or
+    a bad reply.
     """
-    breaker = Codebreaker(rules, strategy, rng)
+    breaker = Codebreaker(rules, strategy, seed)
     if plain:
         sys.exit(solve_plain(breaker, reply_style))
     terminal = Terminal()
     terminal.say(f"Think of a secret: {rules.describe()}. I will guess it.")
-    terminal.say(f"{REPLY_HELP} Commands: undo, quit.")
+    terminal.say(f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.")
     while not breaker.solved:
         if not ask_replies(terminal, breaker, reply_style, len(breaker.history) + 1, "My guess"):
             terminal.say("Stopped.")

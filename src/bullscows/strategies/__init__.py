@@ -23,6 +23,7 @@ from bullscows.strategies.heuristic import (
 )
 from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
 from bullscows.strategies.optimal_strategy import OptimalSearch, OptimalTotal, OptimalWorst
+from bullscows.strategies.spec import DEFAULT_STRATEGY, StrategySpec
 from bullscows.strategies.tree_strategy import PREFIX as TREE_PREFIX
 from bullscows.strategies.tree_strategy import TreeStrategy
 
@@ -42,19 +43,24 @@ STRATEGIES: dict[str, type[Strategy]] = {
         OptimalWorst,
     )
 }
-DEFAULT_STRATEGY = "minimax"
 
 
 def get_strategy(
-    name: str, *, consistent_only: bool = False, max_depth: int | None = None
+    name: str | StrategySpec, *, consistent_only: bool = False, max_depth: int | None = None
 ) -> Strategy:
-    """A fresh strategy registered under ``name``.
+    """A fresh strategy registered under ``name`` (or made as a ``StrategySpec`` says).
 
     ``consistent_only`` restricts a heuristic's guesses to the remaining candidates; the other
     strategies guess candidates anyway (or ignore replies altogether) and are not changed by it.
     ``tree:PATH`` loads the decision tree saved at ``PATH`` (``consistent_only`` is ignored).
     ``max_depth`` caps the guesses of the optimal strategies, and only theirs.
+
+    >>> get_strategy(StrategySpec("optimal", max_depth=5))
+    get_strategy('optimal', max_depth=5)
     """
+    if isinstance(name, StrategySpec):
+        spec = name
+        name, consistent_only, max_depth = spec.name, spec.consistent_only, spec.max_depth
     if max_depth is not None and name not in ("optimal", "optimal-worst"):
         raise StrategyError(
             f"a depth cap ({max_depth}) applies to optimal and optimal-worst, not {name!r}"
@@ -82,4 +88,4 @@ def get_strategy(
     return cls()
 
 
-__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Strategy", "get_strategy"]
+__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Strategy", "StrategySpec", "get_strategy"]

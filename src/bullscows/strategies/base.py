@@ -9,6 +9,7 @@ from typing import ClassVar
 from bullscows.errors import ContradictionError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
+from bullscows.strategies.spec import StrategySpec
 from bullscows.universe import IndexArray
 
 
@@ -52,8 +53,13 @@ class Strategy(ABC):
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The next guess when two or more codes remain."""
 
+    @property
+    def spec(self) -> StrategySpec:
+        """The name and options that make this strategy again (``get_strategy(spec)``)."""
+        return StrategySpec(self.name)
+
     def __repr__(self) -> str:
-        return f"get_strategy({self.name!r})"
+        return f"get_strategy({self.spec.arguments()})"
 
 
 class ReplyBlindStrategy(Strategy, ABC):

@@ -29,6 +29,7 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
+from bullscows.strategies.spec import StrategySpec
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray
 
@@ -113,6 +114,10 @@ class PartitionHeuristic(Strategy):
     def label(self) -> str:
         return f"{self.name} (consistent only)" if self.consistent_only else self.name
 
+    @property
+    def spec(self) -> StrategySpec:
+        return StrategySpec(self.name, self.consistent_only)
+
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         universe, candidates = knowledge.universe, knowledge.candidates
         guesses = guesses_to_score(knowledge, self.consistent_only)
@@ -142,10 +147,6 @@ class PartitionHeuristic(Strategy):
         every[possible] = own[np.searchsorted(candidates, guesses[possible])]
         every[~possible] = np.concatenate(costs)
         return best_guess(guesses, every, is_candidate)
-
-    def __repr__(self) -> str:
-        options = ", consistent_only=True" if self.consistent_only else ""
-        return f"get_strategy({self.name!r}{options})"
 
 
 class Minimax(PartitionHeuristic):

@@ -23,6 +23,7 @@ import numpy.typing as npt
 from bullscows.errors import ContradictionError, StrategyError
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
+from bullscows.seeding import MoveRandom
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.universe import IndexArray, universe
 
@@ -83,7 +84,9 @@ class CowsOnly(Strategy):
     A window is played as the lowest code made of its symbols (a window no code is made of
     is skipped), and a window whose total is already known is not asked again. Codes with
     repeated symbols are refused. Per game, one seed is drawn from ``rng`` at the first guess;
-    every later guess is replayed from it and the history, so undo works.
+    every later guess is replayed from it and the history, so undo works. In a session, whose
+    draws are ``MoveRandom``, the seed is that of the first move however late the strategy
+    joins, so a game rebuilt from its record goes on as it began.
     """
 
     name = "cows"
@@ -116,8 +119,13 @@ class CowsOnly(Strategy):
         problem = self.problem(rules)
         if problem is not None:
             raise StrategyError(problem)
-        if not history:
-            self._seed, self._planner = rng.getrandbits(64), None
+        seed = self._seed
+        if isinstance(rng, MoveRandom):  # a session's game: the plan is its first move's draw
+            seed = rng.at(0).getrandbits(64)
+        elif not history:
+            seed = rng.getrandbits(64)
+        if seed != self._seed:
+            self._seed, self._planner = seed, None
         if self._seed is None:
             raise StrategyError(
                 "cows can only continue a game of its own guesses, and it made none of these"

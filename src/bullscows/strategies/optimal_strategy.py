@@ -32,6 +32,7 @@ from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
+from bullscows.strategies.spec import StrategySpec
 from bullscows.tree import DecisionTree, Node, follow, load_tree
 
 if TYPE_CHECKING:
@@ -183,6 +184,10 @@ class OptimalSearch(Strategy):
     @property
     def label(self) -> str:
         return describe(self.name, self.consistent_only, self.max_depth)
+
+    @property
+    def spec(self) -> StrategySpec:
+        return StrategySpec(self.name, self.consistent_only, self.max_depth)
 
     def problem(self, rules: Rules) -> str | None:
         if rules.size > MAX_OPTIMAL_CODES and not self.shipped(rules) and not self.cached(rules):

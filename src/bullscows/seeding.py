@@ -1,0 +1,42 @@
+"""Random draws that replay: every draw of a game comes from its seed and the move's number.
+
+A game keeps one seed. The draws of each move (a random strategy's guess, the adversary's
+choice between equal replies, the computer's secret) come from a generator made from that seed,
+what the draw is for, and how many moves were made before it. So a game rebuilt from its seed
+and its history draws exactly what it drew the first time, whatever was undone in between.
+
+>>> MoveRandom(7, "breaker", 2).random() == MoveRandom(7, "breaker", 2).random()
+True
+>>> MoveRandom(7, "breaker", 2).random() == MoveRandom(7, "breaker", 3).random()
+False
+>>> MoveRandom(7, "breaker", 5).at(0).random() == MoveRandom(7, "breaker", 0).random()
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+#: Seeds drawn for a game that was given none are below this (they fit JSON and every language).
+SEED_BOUND = 2**53
+
+
+def new_seed() -> int:
+    """A fresh seed for a game that was given none."""
+    return random.SystemRandom().randrange(SEED_BOUND)
+
+
+class MoveRandom(random.Random):
+    """The generator of one move: seeded from the game's ``seed``, the draw's ``purpose``
+    and the number of moves made before it (``move``)."""
+
+    def __init__(self, seed: int, purpose: str, move: int) -> None:
+        super().__init__(f"{seed}:{purpose}:{move}")
+        self.game_seed = seed
+        self.purpose = purpose
+        self.move = move
+
+    def at(self, move: int) -> MoveRandom:
+        """A fresh generator of the same game and purpose at move ``move``: a strategy that
+        plans at its first move (``cows``) finds its plan again from any later move."""
+        return MoveRandom(self.game_seed, self.purpose, move)

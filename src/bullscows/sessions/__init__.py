@@ -1,0 +1,58 @@
+"""Games as UI-free state machines: the command line and the web only render them.
+
+* ``Codemaker``: the computer hides a secret and scores a person's guesses.
+* ``Adversary``: the same game against a computer that commits to no secret and gives, each
+  time, the reply that keeps the most codes possible (never a reply that contradicts another).
+* ``Codebreaker``: the computer guesses a person's secret from their replies; with ``record``
+  it also assists a person who plays elsewhere (any guess, any reply, suggestions, undo).
+* ``Duel``: both at once, round by round, until both codes are broken.
+
+Every game logs what the person does: ``to_record()`` gives a ``GameRecord`` (a few hundred
+bytes of JSON) and ``restore`` rebuilds the game from it exactly, random draws included.
+
+>>> game = Codemaker(Rules.parse("bc"), secret="2745", seed=3)
+>>> _ = game.guess("1389")
+>>> again = restore(GameRecord.loads(game.to_record().dumps()))
+>>> again.history == game.history, again.secret == game.secret
+(True, True)
+"""
+
+from __future__ import annotations
+
+from bullscows.records import Event, GameRecord, Status, Winner
+from bullscows.rules import Rules
+from bullscows.sessions.breaking import Codebreaker
+from bullscows.sessions.common import as_code, as_feedback, random_secret
+from bullscows.sessions.duel import Duel, DuelTurn
+from bullscows.sessions.making import Adversary, Codemaker, seeded_secret
+
+Game = Codemaker | Adversary | Codebreaker | Duel
+_CLASSES: dict[str, type[Codemaker] | type[Adversary] | type[Codebreaker] | type[Duel]] = {
+    cls.kind: cls for cls in (Codemaker, Adversary, Codebreaker, Duel)
+}
+
+
+def restore(record: GameRecord) -> Game:
+    """The game ``record`` describes, replayed event by event (a ``RecordError`` if it
+    cannot be)."""
+    return _CLASSES[record.kind].from_record(record)
+
+
+__all__ = [
+    "Adversary",
+    "Codebreaker",
+    "Codemaker",
+    "Duel",
+    "DuelTurn",
+    "Event",
+    "Game",
+    "GameRecord",
+    "Rules",
+    "Status",
+    "Winner",
+    "as_code",
+    "as_feedback",
+    "random_secret",
+    "restore",
+    "seeded_secret",
+]

@@ -1,0 +1,188 @@
+"""The computer as codebreaker: it guesses a code it cannot see from a person's replies.
+
+With ``record`` it also assists a person who plays elsewhere (any guess, any reply,
+suggestions, undo). Every reply is kept, even one that makes the history contradictory:
+``contradiction`` then explains it, and ``undo`` or ``correct`` mends it.
+
+>>> breaker = Codebreaker(Rules.parse("bc"), "minimax", seed=1)
+>>> breaker.suggest().text, breaker.reply("0 0").history[-1].feedback.format("pair")
+('0123', '0 0')
+>>> breaker.correct(1, "0 1").history[-1].feedback.format("pair"), breaker.remaining
+('0 1', 1440)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bullscows.codes import Code
+from bullscows.errors import (
+    ContradictionError,
+    FeedbackError,
+    GameOverError,
+    NothingToUndoError,
+)
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Contradiction, Knowledge, Mistake, Step, audit
+from bullscows.records import Event, GameRecord
+from bullscows.rules import Rules
+from bullscows.seeding import MoveRandom
+from bullscows.sessions.common import (
+    RECORD_STYLE,
+    Logged,
+    as_code,
+    as_feedback,
+    reading_record,
+    replay,
+    rules_of,
+)
+from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec, get_strategy
+
+
+class Codebreaker(Logged):
+    """The computer breaks a secret it cannot see, from the replies a person gives."""
+
+    kind = "codebreaker"
+    BROKEN = "the code is already broken (undo to change a reply)"
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategy: Strategy | StrategySpec | str = DEFAULT_STRATEGY,
+        seed: int | None = None,
+        log: list[Event] | None = None,
+    ) -> None:
+        self._start(rules, seed, log)
+        self.strategy = strategy if isinstance(strategy, Strategy) else get_strategy(strategy)
+        self._stack = [Knowledge.start(rules)]
+        self._suggestions: dict[int, Code] = {}
+
+    def __repr__(self) -> str:
+        return f"Codebreaker({self.rules!r}, {self.strategy!r}, {len(self.history)} replies)"
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self._stack[-1]
+
+    @property
+    def contradiction(self) -> Contradiction | None:
+        """Why the replies cannot all be true, or ``None`` while they can."""
+        return self.knowledge.explain() if self.knowledge.is_contradictory else None
+
+    @property
+    def known(self) -> Code | None:
+        """The secret, once exactly one code remains."""
+        return (
+            self.knowledge.code(int(self.knowledge.candidates[0])) if self.remaining == 1 else None
+        )
+
+    def suggest(self) -> Code:
+        """The strategy's next guess (the same one until the knowledge changes)."""
+        self._check_playing()
+        depth = len(self._stack)
+        if depth not in self._suggestions:
+            if self.knowledge.is_contradictory:
+                raise ContradictionError("no code fits the replies so far", self.contradiction)
+            rng = MoveRandom(self.seed, "breaker", len(self.history))
+            index = self.strategy.next_guess(self.knowledge, rng)
+            self._suggestions[depth] = self.knowledge.code(index)
+        return self._suggestions[depth]
+
+    def record(self, guess: Code | str, feedback: Feedback | str) -> Knowledge:
+        """Remember that ``guess`` got ``feedback``; both are checked first."""
+        self._check_playing()
+        code, reply = as_code(guess, self.rules), as_feedback(feedback, self.rules)
+        self._push(code, reply)
+        self._note("record", code=code.text, reply=reply.format(RECORD_STYLE))
+        return self.knowledge
+
+    def reply(self, feedback: Feedback | str) -> Knowledge:
+        """The reply to the suggested guess."""
+        guess = self.suggest()
+        reply = as_feedback(feedback, self.rules)
+        self._push(guess, reply)
+        self._note("reply", code=guess.text, reply=reply.format(RECORD_STYLE))
+        return self.knowledge
+
+    def undo(self) -> Step:
+        """Take back the last guess and reply (also once the code is broken)."""
+        if self.gave_up:
+            raise GameOverError("the game is over: it was given up")
+        if len(self._stack) == 1:
+            raise NothingToUndoError("nothing to undo: no reply has been given yet")
+        step = self.knowledge.history[-1]
+        self._suggestions.pop(len(self._stack), None)
+        self._stack.pop()
+        self._note("undo")
+        return step
+
+    def correct(self, number: int, feedback: Feedback | str) -> Knowledge:
+        """Replace the reply to guess ``number`` (from 1), keeping the guesses after it.
+
+        Only the last reply may become all bulls: guesses came after any other.
+        """
+        if self.gave_up:
+            raise GameOverError("the game is over: it was given up")
+        history = self.history
+        if not 1 <= number <= len(history):
+            given = f"replies #1 to #{len(history)} were given" if history else "none was given"
+            raise NothingToUndoError(f"there is no reply #{number} to correct: {given}")
+        reply = as_feedback(feedback, self.rules)
+        if reply.is_win(self.rules.length) and number < len(history):
+            raise FeedbackError(
+                f"reply #{number} cannot be all bulls: guesses were made after it; "
+                "undo back to it first"
+            )
+        del self._stack[number:]
+        for key in [depth for depth in self._suggestions if depth > number]:
+            del self._suggestions[key]
+        self._push(history[number - 1].guess, reply)
+        for step in history[number:]:
+            self._push(step.guess, step.feedback)
+        self._note("correct", step=number, reply=reply.format(RECORD_STYLE))
+        return self.knowledge
+
+    def give_up(self) -> None:
+        """Stop before the code is broken."""
+        self._check_playing()
+        self.gave_up = True
+        self._note("give-up")
+
+    def audit(self, secret: Code | str) -> list[Mistake]:
+        """Every reply that ``secret`` would not have given."""
+        return audit(self.rules, self.history, as_code(secret, self.rules))
+
+    def _push(self, guess: Code, reply: Feedback) -> None:
+        self._stack.append(self.knowledge.after(guess, reply))
+
+    def to_record(self) -> GameRecord:
+        return GameRecord(self.kind, self.rules.spec, self.seed, self.strategy.spec, None,
+                          tuple(self.log))  # fmt: skip
+
+    @classmethod
+    def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Codebreaker:
+        """The game ``record`` describes, replayed (the strategy is not asked again: each
+        ``reply`` event names the guess it answered)."""
+        strategy = record.strategy or StrategySpec()
+        with reading_record():
+            game = cls(rules_of(record), strategy, record.seed, log)
+        replay(record, cls.kind, game.actions())
+        return game
+
+    def actions(self) -> dict[str, Callable[[Event], object]]:
+        """How each event of a record is replayed on this game."""
+        return {
+            "reply": self._replay_reply,
+            "record": lambda e: self.record(str(e.code), str(e.reply)),
+            "undo": lambda e: self.undo(),
+            "correct": lambda e: self.correct(e.step or 0, str(e.reply)),
+            "give-up": lambda e: self.give_up(),
+        }
+
+    def _replay_reply(self, event: Event) -> None:
+        self._check_playing()
+        guess = as_code(str(event.code), self.rules)
+        reply = as_feedback(str(event.reply), self.rules)
+        self._suggestions[len(self._stack)] = guess
+        self._push(guess, reply)
+        self._note("reply", code=guess.text, reply=reply.format(RECORD_STYLE))

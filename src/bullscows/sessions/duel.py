@@ -1,0 +1,166 @@
+"""A duel: each round the person guesses the computer's code, then the computer guesses theirs.
+
+The game goes on until both codes are broken; fewer guesses wins. ``awaiting`` says whose move
+it is; moves out of turn are refused, so any front end plays the same order.
+
+>>> game = Duel(Rules.parse("bc"), "simple", seed=1, secret="0123")
+>>> game.awaiting
+<DuelTurn.GUESS: 'guess'>
+>>> str(game.guess("0123")), game.awaiting, game.suggest().text
+('4 bulls, 0 cows', <DuelTurn.REPLY: 'reply'>, '0123')
+>>> _ = game.reply("0 0"); game.winner()
+<Winner.PERSON: 'person'>
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from bullscows.codes import Code
+from bullscows.errors import GameOverError, TurnError
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge, Step
+from bullscows.records import Event, GameRecord, Status, Winner
+from bullscows.rules import Rules
+from bullscows.seeding import new_seed
+from bullscows.sessions.breaking import Codebreaker
+from bullscows.sessions.common import reading_record, replay, rules_of
+from bullscows.sessions.making import Codemaker
+from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
+
+
+class DuelTurn(Enum):
+    """What a duel waits for."""
+
+    GUESS = "guess"  # the person's guess at the computer's code
+    REPLY = "reply"  # the person's reply to the computer's guess (or a mended contradiction)
+
+
+class Duel:
+    """Both at once: the person against ``maker``, the computer (``breaker``) against them."""
+
+    kind = "duel"
+
+    def __init__(
+        self,
+        rules: Rules,
+        strategy: Strategy | StrategySpec | str = DEFAULT_STRATEGY,
+        seed: int | None = None,
+        secret: Code | str | None = None,
+    ) -> None:
+        self.rules = rules
+        self.seed = new_seed() if seed is None else seed
+        self.log: list[Event] = []
+        self.maker = Codemaker(rules, secret, self.seed, log=self.log)
+        self.breaker = Codebreaker(rules, strategy, self.seed, log=self.log)
+        self.gave_up = False
+
+    def __repr__(self) -> str:  # never the secret
+        return f"Duel({self.rules!r}, round {self.round})"
+
+    @property
+    def over(self) -> bool:
+        return self.gave_up or (self.maker.solved and self.breaker.solved)
+
+    @property
+    def status(self) -> Status:
+        if self.gave_up:
+            return Status.GAVE_UP
+        if self.over:
+            return Status.SOLVED
+        contradictory = self.breaker.status is Status.CONTRADICTORY
+        return Status.CONTRADICTORY if contradictory else Status.PLAYING
+
+    @property
+    def round(self) -> int:
+        """The number of the next round to start (1-based): one side may have finished."""
+        return max(len(self.maker.history), len(self.breaker.history)) + 1
+
+    @property
+    def awaiting(self) -> DuelTurn | None:
+        """The move the duel waits for; ``None`` once it is over.
+
+        Each round the person guesses first; a side that has broken its code sits out; a
+        contradiction in the person's replies must be mended before anything else.
+        """
+        if self.over:
+            return None
+        maker, breaker = self.maker, self.breaker
+        if breaker.status is Status.CONTRADICTORY:
+            return DuelTurn.REPLY
+        mine, theirs = len(maker.history), len(breaker.history)
+        if not maker.solved and (breaker.solved or mine <= theirs):
+            return DuelTurn.GUESS
+        return DuelTurn.REPLY
+
+    def guess(self, code: Code | str) -> Feedback:
+        """The person's guess at the computer's code."""
+        self._expect(DuelTurn.GUESS)
+        return self.maker.guess(code)
+
+    def suggest(self) -> Code:
+        """The computer's guess at the person's code, awaiting their reply."""
+        self._expect(DuelTurn.REPLY)
+        return self.breaker.suggest()
+
+    def reply(self, feedback: Feedback | str) -> Knowledge:
+        """The person's reply to the computer's guess."""
+        self._expect(DuelTurn.REPLY)
+        return self.breaker.reply(feedback)
+
+    def undo(self) -> Step:
+        """Take back the person's last reply (its guess is then asked again)."""
+        self._expect(None)
+        return self.breaker.undo()
+
+    def correct(self, number: int, feedback: Feedback | str) -> Knowledge:
+        """Replace the person's reply number ``number`` (from 1)."""
+        self._expect(None)
+        return self.breaker.correct(number, feedback)
+
+    def give_up(self) -> Code:
+        """The person stops; the computer's secret, which it reveals."""
+        self._expect(None)
+        self.gave_up = True
+        self.log.append(Event("give-up"))
+        return self.maker.secret
+
+    def winner(self) -> Winner | None:
+        """Who has won for sure, or ``None`` while either side may still win."""
+        mine, theirs = len(self.maker.history), len(self.breaker.history)
+        if self.maker.solved and self.breaker.solved:
+            if mine == theirs:
+                return Winner.DRAW
+            return Winner.PERSON if mine < theirs else Winner.COMPUTER
+        if self.maker.solved and theirs >= mine:
+            return Winner.PERSON
+        if self.breaker.solved and mine >= theirs:
+            return Winner.COMPUTER
+        return None
+
+    def _expect(self, turn: DuelTurn | None) -> None:
+        """Refuse a move once the duel is over, or out of turn (``None``: any turn)."""
+        if self.over:
+            raise GameOverError("the duel is over")
+        awaited = self.awaiting
+        if turn is not None and awaited is not turn:
+            wanted = "your guess at my code" if awaited is DuelTurn.GUESS else "your reply"
+            raise TurnError(f"not now: the duel waits for {wanted}")
+
+    def to_record(self) -> GameRecord:
+        spec = self.breaker.strategy.spec
+        return GameRecord(self.kind, self.rules.spec, self.seed, spec, self.maker.secret.text,
+                          tuple(self.log))  # fmt: skip
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Duel:
+        """The duel ``record`` describes, replayed."""
+        with reading_record():
+            strategy = record.strategy or StrategySpec()
+            game = cls(rules_of(record), strategy, record.seed, record.secret)
+        actions = game.breaker.actions()
+        actions["guess"] = lambda e: game.guess(str(e.code))
+        actions["give-up"] = lambda e: game.give_up()
+        del actions["record"]
+        replay(record, cls.kind, actions)
+        return game

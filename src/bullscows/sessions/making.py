@@ -1,0 +1,251 @@
+"""The computer as codemaker: it answers a person's guesses.
+
+* ``Codemaker`` hides a secret and gives each guess its true reply.
+* ``Adversary`` commits to no secret and gives, each time, the reply that keeps the most codes
+  possible (never one that contradicts another).
+
+Both can give hints (the guess a strategy would make, and how it splits the codes still
+possible) and count them; both rebuild from their ``GameRecord``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError
+from bullscows.feedback import Feedback
+from bullscows.hints import Hint, give_hint
+from bullscows.knowledge import Knowledge, Step
+from bullscows.records import Event, GameRecord
+from bullscows.rules import Rules
+from bullscows.seeding import MoveRandom
+from bullscows.sessions.common import (
+    Logged,
+    as_code,
+    random_secret,
+    reading_record,
+    replay,
+    rules_of,
+)
+from bullscows.strategies import Strategy, StrategySpec, get_strategy
+
+
+def seeded_secret(rules: Rules, seed: int) -> Code:
+    """The secret a ``Codemaker`` of ``rules`` draws from ``seed``.
+
+    >>> seeded_secret(Rules.parse("bc"), 7) == Codemaker(Rules.parse("bc"), seed=7).secret
+    True
+    """
+    return random_secret(rules, MoveRandom(seed, "secret", 0))
+
+
+class _Maker(Logged):
+    """What both codemakers share: the replies given so far, hints, giving up."""
+
+    kind: str
+    hinter: Strategy | None
+
+    def _begin(
+        self,
+        rules: Rules,
+        seed: int | None,
+        hints: Strategy | StrategySpec | str | None,
+        log: list[Event] | None,
+    ) -> None:
+        self._start(rules, seed, log)
+        self._knowledge = Knowledge.start(rules)
+        self.hinter = hints if hints is None or isinstance(hints, Strategy) else get_strategy(hints)
+        self._hints: dict[int, Hint] = {}
+        self._hinted: set[int] = set()
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self._knowledge
+
+    @property
+    def hints_given(self) -> int:
+        """How many moves the person asked a hint for."""
+        return len(self._hinted)
+
+    def hint(self) -> Hint:
+        """The hint strategy's next guess, explained; asking again before the next guess gives
+        the same hint and does not count twice."""
+        self._check_playing()
+        if self.hinter is None:
+            raise BullsCowsError("hints are off in this game")
+        move = len(self.history)
+        if move not in self._hints:
+            rng = MoveRandom(self.seed, "hint", move)
+            self._hints[move] = give_hint(self.knowledge, self.hinter, rng)
+        self._count_hint()
+        return self._hints[move]
+
+    def _count_hint(self) -> None:
+        if len(self.history) not in self._hinted:
+            self._hinted.add(len(self.history))
+            self._note("hint")
+
+    def _give_up(self) -> None:
+        self._check_playing()
+        self.gave_up = True
+        self._note("give-up")
+
+    def to_record(self) -> GameRecord:
+        hints = None if self.hinter is None else self.hinter.spec
+        return GameRecord(
+            self.kind, self.rules.spec, self.seed, hints, self._secret_text(), tuple(self.log)
+        )
+
+    def _secret_text(self) -> str | None:
+        return None
+
+    def __repr__(self) -> str:  # never the secret
+        return f"{type(self).__name__}({self.rules!r}, {len(self.history)} guesses)"
+
+
+class Codemaker(_Maker):
+    """The computer holds a secret; each guess gets its true reply.
+
+    >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+    >>> [str(game.guess(g)) for g in ("1389", "1234", "1759", "1785", "2745")]
+    ['0 bulls, 0 cows', '0 bulls, 2 cows', '1 bull, 1 cow', '2 bulls, 0 cows', '4 bulls, 0 cows']
+    >>> game.status, len(game.history)
+    (<Status.SOLVED: 'solved'>, 5)
+    """
+
+    kind = "codemaker"
+
+    def __init__(
+        self,
+        rules: Rules,
+        secret: Code | str | None = None,
+        seed: int | None = None,
+        hints: Strategy | StrategySpec | str | None = None,
+        log: list[Event] | None = None,
+    ) -> None:
+        self._begin(rules, seed, hints, log)
+        self.secret = seeded_secret(rules, self.seed) if secret is None else as_code(secret, rules)
+
+    def guess(self, code: Code | str) -> Feedback:
+        """Score a guess against the secret and remember it."""
+        self._check_playing()
+        guess = as_code(code, self.rules)
+        reply = self.knowledge.universe.score_row(guess.index, np.array([self.secret.index]))[0]
+        feedback = Feedback.from_index(int(reply), self.rules.length)
+        self._knowledge = self.knowledge.after(guess, feedback)
+        self._note("guess", code=guess.text)
+        return feedback
+
+    def give_up(self) -> Code:
+        """End the game unbroken; the secret it reveals."""
+        self._give_up()
+        return self.secret
+
+    def _secret_text(self) -> str:
+        return self.secret.text
+
+    @classmethod
+    def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Codemaker:
+        """The game ``record`` describes, replayed."""
+        with reading_record():
+            game = cls(rules_of(record), record.secret, record.seed, record.strategy, log)
+        replay(record, cls.kind, {
+            "guess": lambda e: game.guess(str(e.code)),
+            "hint": lambda e: game._count_hint(),
+            "give-up": lambda e: game.give_up(),
+        })  # fmt: skip
+        return game
+
+
+class Adversary(_Maker):
+    """A codemaker that picks no secret: each reply keeps as many codes possible as any could.
+
+    The replies are always consistent: at every moment some code gives all of them. Only when
+    the guess is the last code left is the reply all bulls. It is greedy, the hardest opponent
+    one guess ahead; equal parts are chosen between at random (from the game's seed).
+
+    ``commit()`` binds it to a random code still possible: from then on it answers like a
+    ``Codemaker`` hiding that code. Giving up commits it, to show a code that fits every reply.
+
+    >>> game = Adversary(Rules.parse("moo2,2"), seed=1)
+    >>> [game.guess(g).format("bc") for g in ("00", "11", "10", "01")]
+    ['1B0C', '1B0C', '0B2C', '2B0C']
+    >>> game.solved, game.secret.text
+    (True, '01')
+    """
+
+    kind = "adversary"
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None = None,
+        hints: Strategy | StrategySpec | str | None = None,
+        log: list[Event] | None = None,
+    ) -> None:
+        self._begin(rules, seed, hints, log)
+        self._secret: Code | None = None
+
+    @property
+    def secret(self) -> Code | None:
+        """The code the adversary is bound to: the last guess once it is broken, the code it
+        committed to, else ``None``. Reading it changes nothing."""
+        if self.solved:
+            return self.history[-1].guess
+        return self._secret
+
+    def commit(self) -> Code:
+        """Bind the adversary to a random code still possible (once; later calls return it)."""
+        if self.secret is None:
+            candidates = self.knowledge.candidates
+            rng = MoveRandom(self.seed, "commit", len(self.history))
+            self._secret = self.knowledge.code(int(candidates[rng.randrange(len(candidates))]))
+            self._note("commit")
+        assert self.secret is not None
+        return self.secret
+
+    def guess(self, code: Code | str) -> Feedback:
+        """The reply that leaves the most codes possible (all bulls only when no other can)."""
+        self._check_playing()
+        guess = as_code(code, self.rules)
+        knowledge, length = self.knowledge, self.rules.length
+        replies = knowledge.universe.score_row(guess.index, knowledge.candidates)
+        if self._secret is not None:
+            chosen = int(replies[np.flatnonzero(knowledge.candidates == self._secret.index)[0]])
+        else:
+            sizes = np.bincount(replies, minlength=self.rules.replies)
+            win = Feedback.win(length).index(length)
+            if sizes.sum() > sizes[win]:
+                sizes[win] = 0  # never concede while another reply is still true of some code
+            best = np.flatnonzero(sizes == sizes.max())
+            rng = MoveRandom(self.seed, "adversary", len(self.history))
+            chosen = int(best[0] if len(best) == 1 else best[rng.randrange(len(best))])
+        feedback = Feedback.from_index(chosen, length)
+        # The same as knowledge.after(guess, feedback), without scoring the guess again.
+        step = Step(guess, feedback)
+        self._knowledge = Knowledge(
+            self.rules, (*knowledge.history, step), knowledge.candidates[replies == chosen]
+        )
+        self._note("guess", code=guess.text)
+        return feedback
+
+    def give_up(self) -> Code:
+        """End the game unbroken; a code that fits every reply (the adversary commits to it)."""
+        self._check_playing()
+        secret = self.commit()
+        self._give_up()
+        return secret
+
+    @classmethod
+    def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Adversary:
+        """The game ``record`` describes, replayed."""
+        with reading_record():
+            game = cls(rules_of(record), record.seed, record.strategy, log)
+        replay(record, cls.kind, {
+            "guess": lambda e: game.guess(str(e.code)),
+            "hint": lambda e: game._count_hint(),
+            "commit": lambda e: game.commit(),
+            "give-up": lambda e: game._give_up(),
+        })  # fmt: skip
+        return game
