@@ -1,7 +1,9 @@
 """Shared helpers for the command-line tests.
 
-Interactive commands run as the real ``bullscows`` console script in a pseudo-terminal
-(``pexpect``), so prompts, echo and exit codes are those a person sees. The expected figures
+Interactive games run in this process with their input and output through pipes (the
+``spawn`` fixture, fast); one game per command, Ctrl-C and end of input run the real
+``bullscows`` console script in a pseudo-terminal (``terminal``), so prompts, echo, signals and
+exit codes are checked as a person sees them. The expected figures
 (how many codes are still possible, which replies are right) are worked out here by brute
 force, independently of the library's universe and knowledge code.
 """
@@ -13,6 +15,8 @@ import itertools
 import os
 import re
 import sys
+import threading
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -117,26 +121,115 @@ class Session:
         if self.child.isalive():
             self.child.close(force=True)
 
+    def send_eof(self) -> None:
+        """End the input, as Ctrl-D at the start of a line does."""
+        self.child.sendeof()
+
+
+class InProcess(Session):
+    """The same command run in this process, on a thread, its input and output through pipes.
+
+    The dialogue is the one a person has in a terminal, less the echo of what they type, and
+    a game takes milliseconds instead of a process start (with its imports) each time. What
+    needs a real terminal (Ctrl-C, the console's own handling of end of input) uses
+    ``Session``.
+    """
+
+    lock = threading.Lock()  # one command at a time owns sys.stdin and sys.stdout
+
+    def __init__(self, args: Sequence[str], timeout: float = TIMEOUT) -> None:
+        from pexpect import fdpexpect
+
+        self.log = io.StringIO()
+        read_in, self._write_in = os.pipe()
+        read_out, write_out = os.pipe()
+        self.child = fdpexpect.fdspawn(read_out, encoding="utf-8", timeout=timeout)
+        self.child.logfile_read = self.log
+        self.status: int | None = None
+        stdin = open(read_in, encoding="utf-8")  # noqa: SIM115 (closed by the thread)
+        stdout = open(write_out, "w", encoding="utf-8", buffering=1)  # noqa: SIM115
+        InProcess.lock.acquire()
+        self.thread = threading.Thread(target=self._run, args=(list(args), stdin, stdout))
+        self.thread.start()
+
+    def _run(self, args: list[str], stdin: io.TextIOBase, stdout: io.TextIOBase) -> None:
+        from bullscows.cli import main
+
+        saved = sys.stdin, sys.stdout, sys.stderr, dict(os.environ)
+        sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stdout  # type: ignore[assignment]
+        os.environ.update(ENV)
+        try:
+            main(args, prog_name="bullscows")
+            self.status = 0
+        except SystemExit as stop:
+            self.status = stop.code if isinstance(stop.code, int) else 1
+        except BaseException:  # shown in the transcript, as a process would show it
+            traceback.print_exc(file=stdout)
+            self.status = 1
+        finally:
+            sys.stdin, sys.stdout, sys.stderr = saved[:3]
+            os.environ.clear()
+            os.environ.update(saved[3])
+            stdout.close()
+            stdin.close()
+            InProcess.lock.release()
+
+    def send(self, line: str) -> None:
+        os.write(self._write_in, (line + "\n").encode())
+
+    def send_eof(self) -> None:
+        if self._write_in >= 0:
+            os.close(self._write_in)
+            self._write_in = -1
+
+    def finish(self) -> int:
+        try:
+            self.child.expect(pexpect.EOF)
+        except pexpect.TIMEOUT:
+            raise AssertionError(
+                f"the command did not end; transcript:\n{self.transcript}"
+            ) from None
+        self.thread.join(TIMEOUT)
+        assert "Traceback" not in self.transcript, self.transcript
+        assert self.status is not None, "the command did not end"
+        self.child.close()
+        return self.status
+
+    def kill(self) -> None:
+        self.send_eof()
+        self.thread.join(TIMEOUT)
+
 
 Spawn = Callable[..., Session]
 
 
-@pytest.fixture
-def spawn() -> Iterator[Spawn]:
-    """``spawn(*args, timeout=...)`` starts ``bullscows ARGS`` in a pseudo-terminal.
-
-    Every process started is killed at the end of the test, so a hung game cannot outlive it.
-    """
+def _spawner(kind: type[Session]) -> Iterator[Spawn]:
     sessions: list[Session] = []
 
     def start(*args: str, timeout: float = TIMEOUT) -> Session:
-        session = Session(args, timeout)
+        session = kind(args, timeout)
         sessions.append(session)
         return session
 
     yield start
     for session in sessions:
         session.kill()
+
+
+@pytest.fixture
+def spawn() -> Iterator[Spawn]:
+    """``spawn(*args, timeout=...)`` runs ``bullscows ARGS`` in this process (``InProcess``).
+
+    Every command started is ended at the end of the test, so a hung game cannot outlive it.
+    """
+    yield from _spawner(InProcess)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Spawn]:
+    """``terminal(*args, timeout=...)`` starts the real ``bullscows`` console script in a
+    pseudo-terminal (``Session``); every process started is killed at the end of the test."""
+    yield from _spawner(Session)
 
 
 # --- independent arithmetic -------------------------------------------------------------------

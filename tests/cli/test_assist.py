@@ -186,8 +186,8 @@ def test_win_that_contradicts_the_history_is_not_solved() -> None:
     assert "contradict" in answers[2]
 
 
-def test_interactive_session(spawn: Spawn) -> None:
-    game = spawn("assist", "--radix", "5,5,5")
+def test_interactive_session(terminal: Spawn) -> None:
+    game = terminal("assist", "--radix", "5,5,5")
     game.expect_text("Assisting a game of 3 symbols of 0-4, repeats allowed: 125 codes possible.")
     game.expect_text("> ")
     game.send("330 c")

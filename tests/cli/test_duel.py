@@ -107,9 +107,9 @@ def test_whole_duel(spawn: Spawn, offset: int, verdict: str) -> None:
     assert game.finish() == 0
 
 
-def test_duel_quit_reveals_the_secret(spawn: Spawn) -> None:
+def test_duel_quit_reveals_the_secret(terminal: Spawn) -> None:
     p = plan(SEED, "9876")
-    game = spawn("duel", "--seed", str(SEED))
+    game = terminal("duel", "--seed", str(SEED))
     game.expect(YOUR_GUESS)
     game.send("12")  # not a code: asked again
     game.expect_text("code '12' has 2 symbols")

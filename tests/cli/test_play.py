@@ -75,10 +75,10 @@ def test_play_first_guess_right(spawn: Spawn) -> None:
     assert "still possible" not in game.transcript  # no hint once the code is broken
 
 
-def test_play_quit_reveals_the_secret(spawn: Spawn) -> None:
+def test_play_quit_reveals_the_secret(terminal: Spawn) -> None:
     mm = Rules.parse("mm")
     secret = secret_of(11, mm)
-    game = spawn("play", "--rules", "mm", "--seed", "11", "--reply-style", "pegs")
+    game = terminal("play", "--rules", "mm", "--seed", "11", "--reply-style", "pegs")
     game.expect_text("I have picked a secret: 4 symbols of 1-6, repeats allowed.")
     game.expect(YOUR_GUESS)
     guess = "1122" if secret != "1122" else "3344"
@@ -95,10 +95,10 @@ def test_play_quit_reveals_the_secret(spawn: Spawn) -> None:
     assert "You broke it" not in game.transcript
 
 
-def test_play_end_of_input_reveals_the_secret(spawn: Spawn) -> None:
-    game = spawn("play", "--seed", "5")
+def test_play_end_of_input_reveals_the_secret(terminal: Spawn) -> None:
+    game = terminal("play", "--seed", "5")
     game.expect(YOUR_GUESS)
-    game.child.sendeof()
+    game.send_eof()
     game.expect_text(f"The secret was {secret_of(5)}.")
     assert game.finish() == 0
 
@@ -109,8 +109,8 @@ def test_play_same_seed_same_secret_other_seed_other_secret() -> None:
     assert len({secret_of(seed) for seed in range(20)}) > 10
 
 
-def test_play_ctrl_c_exits_130_without_traceback(spawn: Spawn) -> None:
-    game = spawn("play")
+def test_play_ctrl_c_exits_130_without_traceback(terminal: Spawn) -> None:
+    game = terminal("play")
     game.expect(YOUR_GUESS)
     game.child.sendintr()
     assert game.finish() == 130
@@ -216,7 +216,7 @@ def test_an_unknown_or_unfit_strategy_is_a_usage_error(spawn: Spawn) -> None:
 
 # --- the adversary ----------------------------------------------------------------------------
 
-PAIR = re.compile(r"\n    (\d+) (\d+)\r?\n")
+PAIR = re.compile(r"    (\d+) (\d+)\r?\n")
 
 
 def test_adversary_game_played_to_the_end(spawn: Spawn) -> None:

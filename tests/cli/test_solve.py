@@ -229,9 +229,9 @@ def test_interactive_truthful_game(spawn: Spawn, secret: str) -> None:
     assert game.finish() == 0
 
 
-def test_interactive_contradiction_then_undo(spawn: Spawn) -> None:
+def test_interactive_contradiction_then_undo(terminal: Spawn) -> None:
     secret = "9876"
-    game = spawn("solve")
+    game = terminal("solve")
     candidates = all_codes(BC)
     # truthful replies until a guess has a reply that leaves no code at all; give that one
     for number in range(1, 8):
@@ -322,11 +322,11 @@ def test_interactive_undo_first_bad_reply_help_and_quit(spawn: Spawn) -> None:
     assert "I found it" not in game.transcript
 
 
-def test_interactive_end_of_input_stops(spawn: Spawn) -> None:
-    game = spawn("solve", "--rules", "mm")
+def test_interactive_end_of_input_stops(terminal: Spawn) -> None:
+    game = terminal("solve", "--rules", "mm")
     game.expect_text("Think of a secret: 4 symbols of 1-6, repeats allowed.")
     game.expect(MY_GUESS)
-    game.child.sendeof()
+    game.send_eof()
     game.expect_text("Stopped.")
     assert game.finish() == 0
 
