@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from bullscows._kernels import search_dfs, search_kernels
+from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, Tree, engine, optimal_tree
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
 from bullscows.search.engine import Candidate, Objective, SearchReport
 from bullscows.search.tree import distribution
-from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.universe import universe
 
 TINY = ["moo2,2", "p2c3r", "p2c4n", "p3c3r", "p3c4n", "moo2,3,3", "p4c4n", "p3c5n"]

@@ -12,10 +12,10 @@ import pytest
 
 from bullscows import Rules, search
 from bullscows.errors import StrategyError
-from bullscows.outcomes import guess_counts
+from bullscows.outcomes import build_tree, guess_counts
 from bullscows.strategies import get_strategy, optimal_strategy
 from bullscows.strategies.optimal_strategy import describe, shipped_dir, tree_file_name
-from bullscows.tree import DecisionTree, build_tree, check_tree, load_tree
+from bullscows.tree import DecisionTree, check_tree, load_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 MM = Rules.parse("mm")

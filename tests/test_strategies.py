@@ -10,10 +10,10 @@ import pytest
 from bullscows import Code, Feedback, Rules
 from bullscows.errors import BullsCowsError, ContradictionError, StrategyError
 from bullscows.knowledge import Knowledge
-from bullscows.outcomes import distribution, guess_counts
+from bullscows.outcomes import build_tree, distribution, guess_counts
 from bullscows.strategies import STRATEGIES, get_strategy
 from bullscows.symmetry import opening_representatives
-from bullscows.tree import Node, build_tree
+from bullscows.tree import Node
 from bullscows.universe import universe
 
 

@@ -16,13 +16,12 @@ from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
-from bullscows.outcomes import distribution, guess_counts
+from bullscows.outcomes import build_tree, distribution, guess_counts
 from bullscows.rules import Rules
 from bullscows.strategies import STRATEGIES, get_strategy
 from bullscows.strategies.tree_strategy import TreeStrategy
 from bullscows.tree import (
     DecisionTree,
-    build_tree,
     check_tree,
     load_tree,
     render_text,

@@ -21,13 +21,11 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.charts import chart_groups, check_plot_path, draw_distributions
 from bullscows.errors import BullsCowsError, CodeError
 from bullscows.executors import make_executor, run_tasks
 from bullscows.feedback import Feedback
@@ -126,17 +124,6 @@ class BenchReport:
             row = r.to_json()
             writer.writerow([self.rules.spec, *(row[f] for f in fields), row["seconds"], spread(r)])
         return out.getvalue()
-
-    def plot(self, path: str | Path) -> None:
-        """Draw the distributions side by side as grouped bars (PNG or SVG, by extension).
-
-        Each guess count up to the worst case of the short-tailed strategies (those that
-        never need more than ``SHORT_TAIL`` guesses) has its own group of bars. Past it (a
-        random strategy's tail may reach thousands of guesses) the groups are ranges growing
-        geometrically, ``BINS_PAST`` of them in all (``chart_groups``), so the chart stays
-        readable whatever the tail. Games that hit the guess cap get a last group, ``unsolved``.
-        """
-        draw_distributions(self, check_plot_path(path))
 
 
 def spread(result: StrategyResult, limit: int = 12) -> str:
@@ -316,8 +303,6 @@ __all__ = [
     "Progress",
     "Skipped",
     "StrategyResult",
-    "chart_groups",
-    "check_plot_path",
     "run_bench",
     "sample_secrets",
     "spread",

@@ -41,7 +41,7 @@ def check_plot_path(path: str | Path) -> Path:
 
 
 def chart_groups(worst: int, exact: int = EXACT_UP_TO) -> list[tuple[int, int]]:
-    """The x-axis groups ``(first, last)`` for guess counts up to ``worst`` (see ``plot``):
+    """The x-axis groups ``(first, last)`` for guess counts up to ``worst`` (see ``plot_report``):
     one per guess count up to ``exact``, then ``BINS_PAST`` geometrically growing ranges.
 
     >>> chart_groups(4)
@@ -57,8 +57,16 @@ def chart_groups(worst: int, exact: int = EXACT_UP_TO) -> list[tuple[int, int]]:
     return single + [(a, b - 1) for a, b in itertools.pairwise(bounds)]
 
 
-def draw_distributions(report: BenchReport, path: Path) -> None:
-    """Draw ``report``'s distributions as grouped bars to ``path`` (see ``BenchReport.plot``)."""
+def plot_report(report: BenchReport, path: str | Path) -> None:
+    """Draw ``report``'s distributions side by side as grouped bars (PNG or SVG, by extension).
+
+    Each guess count up to the worst case of the short-tailed strategies (those that never
+    need more than ``SHORT_TAIL`` guesses) has its own group of bars. Past it (a random
+    strategy's tail may reach thousands of guesses) the groups are ranges growing
+    geometrically, ``BINS_PAST`` of them in all (``chart_groups``), so the chart stays readable
+    whatever the tail. Games that hit the guess cap get a last group, ``unsolved``.
+    """
+    path = check_plot_path(path)
     # The object-oriented API draws without pyplot, so no global backend is chosen.
     from matplotlib import colormaps
     from matplotlib.figure import Figure

@@ -205,3 +205,23 @@ def _read_tagged(tagged: list[tuple[int, str]], raw: str) -> Feedback:
         else:
             cows = n
     return Feedback(bulls, cows)
+
+
+def valid_replies(rules: Rules) -> list[int]:
+    """The indices of the replies the variant allows (a superset of those any guess gets).
+
+    >>> len(valid_replies(Rules.parse("bc")))
+    14
+    """
+    n = rules.length
+    return [
+        Feedback(b, c).index(n)
+        for b in range(n + 1)
+        for c in range(n + 1 - b)
+        if Feedback(b, c).problem(rules) is None
+    ]
+
+
+def reply_count(rules: Rules) -> int:
+    """How many replies the variant allows (at least as many as any guess can get)."""
+    return len(valid_replies(rules))

@@ -23,6 +23,7 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
+from bullscows.tree import MAX_NODES, DecisionTree, Node, TreeSummary
 from bullscows.universe import IndexArray
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).
@@ -67,38 +68,98 @@ def targets_of(rules: Rules, secrets: IndexArray | None) -> IndexArray:
 def walk(
     knowledge: Knowledge, strategy: Strategy, targets: IndexArray, depth: int
 ) -> npt.NDArray[np.int64]:
-    """Guess counts for ``targets`` (universe indices among the candidates) from this node on.
+    """Guess counts for ``targets`` (universe indices among the candidates) from this node on."""
+    return _walk(knowledge, strategy, targets, depth, build=False)[0]
 
-    Iterative, so that a strategy needing thousands of guesses does not exhaust the stack.
+
+def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") -> DecisionTree:
+    """The decision tree of a deterministic ``strategy`` on ``rules``, walked as ``walk`` walks
+    (a part of one code is guessed next when the strategy plays a sole candidate, so that
+    code is a leaf without asking the strategy).
+
+    >>> from bullscows.strategies import get_strategy
+    >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
+    >>> tree.stated.total, tree.stated.nodes
+    (13, 6)
+    """
+    if not strategy.deterministic:
+        raise StrategyError(
+            f"strategy {strategy.label!r} is random: it has no decision tree; "
+            "choose a deterministic one"
+        )
+    problem = strategy.problem(rules)
+    if problem is not None:
+        raise StrategyError(problem)
+    start = Knowledge.start(rules)
+    counts, root, nodes = _walk(start, strategy, start.universe.all(), 1, build=True)
+    assert root is not None
+    summary = TreeSummary.from_counts(counts, nodes)
+    return DecisionTree(rules, strategy.label, objective, root, summary)
+
+
+def _walk(
+    knowledge: Knowledge, strategy: Strategy, targets: IndexArray, depth: int, build: bool
+) -> tuple[npt.NDArray[np.int64], Node | None, int]:
+    """Guess counts for ``targets`` from ``knowledge`` on; with ``build``, also the tree's
+    root and its number of nodes (``targets`` must then be every candidate).
+
+    Only the branches that lead to one of ``targets`` are walked, iteratively, so that a
+    strategy needing thousands of guesses does not exhaust the stack.
     """
     rules, universe = knowledge.rules, knowledge.universe
     win = Feedback.win(rules.length).index(rules.length)
     targets = np.asarray(targets, dtype=np.int64)
     counts = np.zeros(len(targets), dtype=np.int64)
-    # Each node carries the positions in ``targets`` of the secrets that reach it (a secret
-    # listed twice is counted twice).
-    stack = [(knowledge, np.arange(len(targets)), depth)]
+    # Each position carries the positions in ``targets`` of the secrets that reach it (a
+    # secret listed twice is counted twice), and the branch of the tree it hangs from.
+    Branch = tuple[Node, int] | None
+    stack: list[tuple[Knowledge, IndexArray, int, Branch]] = [
+        (knowledge, np.arange(len(targets)), depth, None)
+    ]
     rng = random.Random(0)
     settles = strategy.plays_sole_candidate
+    root: Node | None = None
+    nodes = 0
     while stack:
-        node, wanted, level = stack.pop()
-        guess_index = strategy.next_guess(node, rng)
-        guess = node.code(guess_index)
-        replies = universe.score_row(guess_index, node.candidates)
+        here_knowledge, wanted, level, branch = stack.pop()
+        guess_index = strategy.next_guess(here_knowledge, rng)
+        node = _attach(branch, guess_index) if build else None
+        root = root or node
+        nodes += 1
+        guess = here_knowledge.code(guess_index)
+        replies = universe.score_row(guess_index, here_knowledge.candidates)
         # The wanted secrets are among the candidates (sorted): look their replies up.
-        wanted_replies = replies[np.searchsorted(node.candidates, targets[wanted])]
-        for reply in np.unique(wanted_replies):
+        wanted_replies = replies[np.searchsorted(here_knowledge.candidates, targets[wanted])]
+        for reply in np.unique(wanted_replies).tolist():
             here = wanted[wanted_replies == reply]
             if reply == win:
                 counts[here] = level
                 continue
-            part = node.candidates[replies == reply]
+            part = here_knowledge.candidates[replies == reply]
             if settles and len(part) == 1:  # the next guess is that code
                 counts[here] = level + 1
+                if node is not None:
+                    _attach((node, reply), int(part[0]))
+                    nodes += 1
                 continue
-            step = Step(guess, Feedback.from_index(int(reply), rules.length))
-            stack.append((Knowledge(rules, (*node.history, step), part), here, level + 1))
-    return counts
+            if nodes > MAX_NODES and build:
+                raise BullsCowsError(
+                    f"the tree of {strategy.label} on {rules.spec} has more than "
+                    f"{MAX_NODES:,} nodes; it is not built"
+                )
+            step = Step(guess, Feedback.from_index(reply, rules.length))
+            after = Knowledge(rules, (*here_knowledge.history, step), part)
+            stack.append((after, here, level + 1, None if node is None else (node, reply)))
+    return counts, root, nodes
+
+
+def _attach(branch: tuple[Node, int] | None, guess: int) -> Node:
+    """A new node for ``guess``, hung on ``branch`` (a parent node and a reply) if any."""
+    node = Node(guess)
+    if branch is not None:
+        parent, reply = branch
+        parent.branches[reply] = node
+    return node
 
 
 def play_game(

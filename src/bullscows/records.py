@@ -22,7 +22,7 @@ from enum import Enum
 from typing import Any
 
 from bullscows.errors import BullsCowsError, RecordError, quoted
-from bullscows.strategies.spec import StrategySpec
+from bullscows.strategy_spec import StrategySpec
 
 RECORD_VERSION = 1
 #: The kinds of game, each a class of ``bullscows.sessions``.

@@ -12,16 +12,13 @@ without changing any outcome (when every symbol is allowed everywhere), so only 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
-
-if TYPE_CHECKING:
-    from bullscows.knowledge import Knowledge
 
 
 def _patterns(total: int, largest: int, parts: int) -> list[list[int]]:
@@ -68,17 +65,25 @@ Digits = tuple[int, ...]
 Element = tuple[tuple[int, ...], tuple[int, ...]]  # (pi, sigma as a lookup table)
 
 
-def guess_classes(knowledge: Knowledge) -> IndexArray:
-    """The lowest code of each class of guesses that are equivalent given the history."""
-    rules, universe = knowledge.rules, knowledge.universe
-    if not knowledge.history:
+def guess_classes(rules: Rules, guessed: Iterable[int]) -> IndexArray:
+    """The lowest code of each class of guesses that are equivalent once the codes
+    ``guessed`` (universe indices) were played, whatever their replies.
+
+    >>> from bullscows.codes import Code
+    >>> mm = Rules.parse("mm")
+    >>> len(guess_classes(mm, [])), len(guess_classes(mm, [Code("1122", mm).index]))
+    (5, 39)
+    """
+    codes = universe(rules)
+    guesses = sorted(set(guessed))
+    if not guesses:
         opening = opening_representatives(rules)
-        return universe.all() if opening is None else opening
-    played = tuple(step.guess.digits for step in knowledge.history)
+        return codes.all() if opening is None else opening
+    played = tuple(tuple(int(d) for d in codes.codes[g]) for g in guesses)
     unguessed = _free_symbols(rules, frozenset(d for g in played for d in g))
     if not _has_symmetry(rules, played):
         if all(len(g) < 2 for g in unguessed):
-            return universe.all()
+            return codes.all()
         return _relabelling_classes(rules, unguessed)
     return _group_classes(rules, tuple(sorted(set(played))))
 

@@ -29,6 +29,7 @@ A file may be gzip-compressed (``.json.gz``): ``save`` compresses when the name 
 ``.gz``, and ``load_tree`` reads either.
 A tree more than a few hundred guesses deep (brute force) is too deep for JSON here.
 
+>>> from bullscows.outcomes import build_tree
 >>> from bullscows.strategies import get_strategy
 >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
 >>> tree.summary().total, tree.summary().nodes
@@ -44,13 +45,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import random
 import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -58,12 +58,9 @@ import numpy.typing as npt
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
-from bullscows.knowledge import Knowledge, Step
+from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
-
-if TYPE_CHECKING:  # bullscows.strategies imports this module (for tree:FILE strategies)
-    from bullscows.strategies.base import Strategy
 
 FORMAT = "bullscows-tree"
 VERSION = 1
@@ -222,53 +219,6 @@ class DecisionTree:
             raise BullsCowsError(f"cannot write the tree to {str(path)!r}: {error}") from None
 
 
-def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") -> DecisionTree:
-    """The decision tree of a deterministic ``strategy`` on ``rules``.
-
-    Walked as ``outcomes.walk`` does (iteratively): a part of one code is guessed next when the
-    strategy plays a sole candidate, so that code is a leaf without asking the strategy.
-    """
-    if not strategy.deterministic:
-        raise StrategyError(
-            f"strategy {strategy.label!r} is random: it has no decision tree; "
-            "choose a deterministic one"
-        )
-    problem = strategy.problem(rules)
-    if problem is not None:
-        raise StrategyError(problem)
-    u = universe(rules)
-    win = Feedback.win(rules.length).index(rules.length)
-    settles = strategy.plays_sole_candidate
-    rng = random.Random(0)
-    start = Knowledge.start(rules)
-    root = Node(strategy.next_guess(start, rng))
-    stack = [(start, root)]
-    made = 1
-    while stack:
-        knowledge, node = stack.pop()
-        replies = u.score_row(node.guess, knowledge.candidates)
-        guess = knowledge.code(node.guess)
-        for reply in np.unique(replies).tolist():
-            if reply == win:
-                continue
-            part = knowledge.candidates[replies == reply]
-            step = Step(guess, Feedback.from_index(reply, rules.length))
-            after = Knowledge(rules, (*knowledge.history, step), part)
-            if settles and len(part) == 1:
-                node.branches[reply] = Node(int(part[0]))
-            else:
-                node.branches[reply] = child = Node(strategy.next_guess(after, rng))
-                stack.append((after, child))
-            made += 1
-            if made > MAX_NODES:
-                raise BullsCowsError(
-                    f"the tree of {strategy.label} on {rules.spec} has more than "
-                    f"{MAX_NODES:,} nodes; it is not built"
-                )
-    tree = DecisionTree(rules, strategy.label, objective, root)
-    return DecisionTree(rules, strategy.label, objective, root, tree.summary())
-
-
 def follow(root: Node, knowledge: Knowledge, source: str) -> int:
     """The guess ``root``'s tree makes after the history's guesses and replies.
 
@@ -306,6 +256,7 @@ def load_tree(source: str | Path | bytes) -> DecisionTree:
     Traceback (most recent call last):
     ...
     bullscows.errors.BullsCowsError: tree: version 2 is not supported (this program reads version 1)
+    >>> from bullscows.outcomes import build_tree
     >>> from bullscows.strategies import get_strategy
     >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
     >>> load_tree(gzip.compress(tree.to_json().encode())) == tree
@@ -539,6 +490,7 @@ def render_text(tree: DecisionTree, style: str = "pair", max_depth: int | None =
 
     A leaf reads ``reply -> code``; subtrees below ``max_depth`` guesses are cut (``...``).
 
+    >>> from bullscows.outcomes import build_tree
     >>> from bullscows.strategies import get_strategy
     >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("simple"))
     >>> print("\\n".join(render_text(tree, "bc")))

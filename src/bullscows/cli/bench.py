@@ -19,7 +19,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from bullscows.bench import BenchReport, check_plot_path, run_bench, spread
+from bullscows.bench import BenchReport, run_bench, spread
+from bullscows.charts import check_plot_path, plot_report
 from bullscows.cli.common import (
     executor_options,
     make_strategy,
@@ -137,7 +138,7 @@ def bench(
     else:
         _print_table(report)
     if plot is not None:
-        report.plot(plot)
+        plot_report(report, plot)
         click.echo(f"Chart written to {plot}", err=True)
 
 

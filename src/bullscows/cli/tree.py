@@ -18,10 +18,11 @@ from bullscows.cli.common import (
 )
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
+from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
-from bullscows.tree import DecisionTree, TreeSummary, build_tree, check_tree, load_tree, render_text
+from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import SearchReport  # the search loads numba: not for --help

@@ -18,13 +18,10 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_dfs, search_kernels
-from bullscows.codes import Code
-from bullscows.feedback import Feedback
-from bullscows.knowledge import Knowledge, Step
+from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks
 from bullscows.search.tree import Tree, leaf
-from bullscows.strategies.heuristic import reply_count, valid_replies
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray, universe
 
@@ -188,11 +185,7 @@ class Search:
         played = tuple(sorted({guess for guess, _ in history}))
         classes = self.classes.get(played)
         if classes is None:
-            # The classes depend only on the guesses played, not on the replies.
-            steps = tuple(
-                Step(Code.of_index(g, self.rules), Feedback.win(self.rules.length)) for g in played
-            )
-            classes = guess_classes(Knowledge(self.rules, steps, codes))
+            classes = guess_classes(self.rules, played)  # the replies do not matter
             self.classes[played] = classes
         if self.consistent_only:
             self.marks[codes] = True

@@ -23,9 +23,9 @@ from bullscows.strategies.heuristic import (
 )
 from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
 from bullscows.strategies.optimal_strategy import OptimalSearch, OptimalTotal, OptimalWorst
-from bullscows.strategies.spec import DEFAULT_STRATEGY, StrategySpec
 from bullscows.strategies.tree_strategy import PREFIX as TREE_PREFIX
 from bullscows.strategies.tree_strategy import TreeStrategy
+from bullscows.strategy_spec import DEFAULT_STRATEGY, StrategySpec
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.name: cls

@@ -9,7 +9,7 @@ from typing import ClassVar
 from bullscows.errors import ContradictionError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
-from bullscows.strategies.spec import StrategySpec
+from bullscows.strategy_spec import StrategySpec
 from bullscows.universe import IndexArray
 
 

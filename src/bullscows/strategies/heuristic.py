@@ -25,11 +25,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.feedback import Feedback
+from bullscows.feedback import reply_count
 from bullscows.knowledge import Knowledge
-from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
-from bullscows.strategies.spec import StrategySpec
+from bullscows.strategy_spec import StrategySpec
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray
 
@@ -40,7 +39,7 @@ PAIR_BUDGET = 1_000_000_000
 def guesses_to_score(knowledge: Knowledge, consistent_only: bool = False) -> IndexArray:
     """One guess per symmetry class (candidates only, if asked), narrowed within the budget."""
     candidates = knowledge.candidates
-    guesses = guess_classes(knowledge)
+    guesses = guess_classes(knowledge.rules, (step.guess.index for step in knowledge.history))
     if consistent_only:
         guesses = guesses[knowledge.is_candidate[guesses]]
     if len(guesses) * len(candidates) <= PAIR_BUDGET:
@@ -58,26 +57,6 @@ FIRST_BLOCK = 512
 
 
 @cache
-def valid_replies(rules: Rules) -> list[int]:
-    """The indices of the replies the variant allows (a superset of those any guess gets).
-
-    >>> len(valid_replies(Rules.parse("bc")))
-    14
-    """
-    n = rules.length
-    return [
-        Feedback(b, c).index(n)
-        for b in range(n + 1)
-        for c in range(n + 1 - b)
-        if Feedback(b, c).problem(rules) is None
-    ]
-
-
-def reply_count(rules: Rules) -> int:
-    """How many replies the variant allows (at least as many as any guess can get)."""
-    return len(valid_replies(rules))
-
-
 def lowest_cost(heuristic: str, candidates: int, replies: int) -> int:
     """The cost of the most even split of ``candidates`` codes over ``replies`` replies: no
     guess costs less (all four costs are convex or monotone in the part sizes)."""

@@ -32,7 +32,7 @@ from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
-from bullscows.strategies.spec import StrategySpec
+from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, Node, follow, load_tree
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@
 in each worker); its ``label`` shows only the file name.
 
 >>> from bullscows.rules import Rules
->>> from bullscows.tree import build_tree
+>>> from bullscows.outcomes import build_tree
 >>> from bullscows.strategies import get_strategy
 >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("simple"))
 >>> strategy = TreeStrategy(tree, "simple.json")
