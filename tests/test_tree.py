@@ -347,6 +347,25 @@ def test_bench_of_a_tree_equals_its_strategy(mm_file: Path) -> None:
     )  # fmt: skip
 
 
+def test_bench_reads_a_tree_file_once(mm_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from bullscows.cli import main
+    from bullscows.strategies import tree_strategy
+
+    reads: list[object] = []
+    real = tree_strategy.load_tree
+
+    def counted(source: Path) -> DecisionTree:
+        reads.append(source)
+        return real(source)
+
+    monkeypatch.setattr(tree_strategy, "load_tree", counted)
+    result = CliRunner().invoke(main, ["bench", "--rules", "mm", "--strategy", f"tree:{mm_file}"])
+    assert result.exit_code == 0, result.output
+    assert "5,801" in result.output and len(reads) == 1
+
+
 def test_bench_skips_a_tree_of_another_variant(mm_file: Path) -> None:
     report = run_bench(Rules.parse("p2c3n"), [f"tree:{mm_file}"])
     assert report.results == ()

@@ -14,6 +14,7 @@ run's seed and its secret. Either way the figures do not depend on how the work 
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import random
@@ -32,7 +33,7 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import DEFAULT_MAX_GUESSES, distribution, play_games, walk
 from bullscows.rules import Rules
-from bullscows.strategies import STRATEGIES, Strategy, get_strategy
+from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
 from bullscows.universe import IndexArray, universe
 
 #: ``progress(label, done, total)``: ``done`` of the ``total`` secrets of a strategy are settled.
@@ -156,7 +157,7 @@ def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArr
 
 def run_bench(
     rules: Rules,
-    strategy_names: Sequence[str] | None = None,
+    strategies: Sequence[Strategy | StrategySpec | str] | None = None,
     *,
     secrets: IndexArray | None = None,
     sample: int | None = None,
@@ -169,7 +170,11 @@ def run_bench(
     scheduler: str | None = None,
     progress: Progress | None = None,
 ) -> BenchReport:
-    """Play each named strategy (all registered ones by default) against the same secrets.
+    """Play each strategy (all registered ones by default) against the same secrets.
+
+    A strategy is given as itself, as a ``StrategySpec``, or by name; a name takes
+    ``consistent_only`` and ``max_depth`` (see below). Each is made once, and its work is
+    sent to the workers as it is (a tree file is read once, not once per task).
 
     The secrets are ``secrets`` (universe indices), a ``sample`` of that many drawn with
     ``seed``, or every code. ``seed`` also seeds the games of random strategies, which are
@@ -179,21 +184,23 @@ def run_bench(
     The work runs on ``executor`` if given, else on ``jobs`` local processes, or on the Dask
     cluster whose scheduler is at ``scheduler``.
     """
-    names = list(dict.fromkeys(STRATEGIES if strategy_names is None else strategy_names))
-    strategies = [
-        get_strategy(name, consistent_only=consistent_only, max_depth=max_depth) for name in names
-    ]
+    given = list(STRATEGIES) if strategies is None else list(strategies)
+    made: dict[StrategySpec, Strategy] = {}  # each once, in the order given
+    for item in given:
+        strategy = item if isinstance(item, Strategy) else _make(item, consistent_only, max_depth)
+        made.setdefault(strategy.spec, strategy)
+    players = list(made.values())
     if max_guesses < 1:
         raise BullsCowsError(f"max guesses {max_guesses}: a game needs at least 1 guess")
     if secrets is not None and sample is not None:
         raise BullsCowsError("give either the secrets or a sample size, not both")
-    if seed is None and (sample is not None or not all(s.deterministic for s in strategies)):
+    if seed is None and (sample is not None or not all(s.deterministic for s in players)):
         # One seed for the whole run, reported, so that any run can be repeated.
         seed = random.SystemRandom().getrandbits(32)
     targets = _targets(rules, secrets, sample, seed)
     results, skipped = [], []
     with make_executor(executor, jobs, scheduler) as pool:
-        for strategy in strategies:
+        for strategy in players:
             reason = strategy.problem(rules)
             if reason is not None:
                 skipped.append(Skipped(strategy.label, reason))
@@ -204,6 +211,12 @@ def run_bench(
             results.append(StrategyResult.from_counts(strategy.label, counts, seconds))
     sampled = len(targets) if sample is not None and len(targets) < rules.size else None
     return BenchReport(rules, tuple(results), tuple(skipped), sampled, seed, max_guesses)
+
+
+def _make(item: StrategySpec | str, consistent_only: bool, max_depth: int | None) -> Strategy:
+    if isinstance(item, str):
+        item = StrategySpec(item, consistent_only, max_depth)
+    return get_strategy(item)
 
 
 def _targets(
@@ -232,12 +245,7 @@ def _counts(
     progress: Progress | None,
 ) -> Counts:
     """Guesses per secret of ``targets``, spread over ``pool`` as independent tasks."""
-    label, name = strategy.label, strategy.name
-    # What remakes the strategy in a worker: get_strategy(name, consistent_only, max_depth).
-    options = (
-        rules, name, getattr(strategy, "consistent_only", False),
-        getattr(strategy, "max_depth", None),
-    )  # fmt: skip
+    label = strategy.label
     counts = np.zeros(len(targets), dtype=np.int64)
     parts: list[npt.NDArray[np.intp]] = []  # where each task's secrets stand in ``targets``
     tasks: list[tuple[Callable[..., Counts], tuple[Any, ...]]] = []
@@ -249,11 +257,11 @@ def _counts(
         for reply in np.unique(replies[replies != win]):
             part = np.flatnonzero(replies == reply)
             parts.append(part)
-            tasks.append((_walk_part, (*options, first, int(reply), targets[part])))
+            tasks.append((_walk_part, (rules, strategy, first, int(reply), targets[part])))
     else:
         for part in np.array_split(np.arange(len(targets)), min(CHUNKS, len(targets))):
             parts.append(part)
-            tasks.append((_play_chunk, (*options, targets[part], seed, max_guesses)))
+            tasks.append((_play_chunk, (rules, strategy, targets[part], seed, max_guesses)))
     # The largest tasks start first, so that no straggler starts last.
     order = sorted(range(len(tasks)), key=lambda i: -len(parts[i]))
     done = len(targets) - sum(len(p) for p in parts)
@@ -268,16 +276,10 @@ def _counts(
 
 
 def _walk_part(
-    rules: Rules,
-    name: str,
-    consistent_only: bool,
-    max_depth: int | None,
-    first: int,
-    reply: int,
-    targets: IndexArray,
+    rules: Rules, strategy: Strategy, first: int, reply: int, targets: IndexArray
 ) -> Counts:
     """Guess counts of ``targets``, all of which gave ``reply`` to the first guess ``first``."""
-    strategy = get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
+    strategy = copy.copy(strategy)  # its own game state, whatever thread runs the task
     start = Knowledge.start(rules)
     part = start.candidates[start.universe.score_row(first) == reply]
     step = Step(start.code(first), Feedback.from_index(reply, rules.length))
@@ -285,16 +287,10 @@ def _walk_part(
 
 
 def _play_chunk(
-    rules: Rules,
-    name: str,
-    consistent_only: bool,
-    max_depth: int | None,
-    secrets: IndexArray,
-    seed: int | None,
-    max_guesses: int,
+    rules: Rules, strategy: Strategy, secrets: IndexArray, seed: int | None, max_guesses: int
 ) -> Counts:
     """Guess counts of one game per secret, each seeded from ``seed`` and its secret."""
-    strategy = get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
+    strategy = copy.copy(strategy)  # its own game state, whatever thread runs the task
     return play_games(rules, strategy, secrets, seed, max_guesses)
 
 

@@ -14,6 +14,9 @@ secret, so the result never depends on how the games are spread over processes.
 from __future__ import annotations
 
 import random
+from concurrent.futures import Executor
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -23,8 +26,12 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
+from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import MAX_NODES, DecisionTree, Node, TreeSummary
 from bullscows.universe import IndexArray
+
+if TYPE_CHECKING:
+    from bullscows.search.optimal import Progress
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).
 DEFAULT_MAX_GUESSES = 100_000
@@ -95,6 +102,32 @@ def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") ->
     assert root is not None
     summary = TreeSummary.from_counts(counts, nodes)
     return DecisionTree(rules, strategy.label, objective, root, summary)
+
+
+def strategy_tree(
+    rules: Rules,
+    strategy: Strategy,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+    checkpoint: Path | None = None,
+) -> DecisionTree:
+    """A deterministic strategy's decision tree: an optimal strategy's is searched for (its
+    optimality proven) with ``progress``, ``executor`` and ``checkpoint`` (see
+    ``OptimalSearch.search``) and kept in the user's cache; any other is built by ``build_tree``,
+    which takes none of them.
+
+    >>> from bullscows.strategies import get_strategy
+    >>> strategy_tree(Rules.parse("p3c4n"), get_strategy("minimax")).summary().total
+    72
+    """
+    if isinstance(strategy, OptimalSearch):
+        return strategy.search(rules, progress, executor, checkpoint)
+    if progress is not None or executor is not None or checkpoint is not None:
+        raise StrategyError(
+            f"{strategy.label} is not searched: only the optimal strategies' trees take a "
+            "search's progress, executor or checkpoint"
+        )
+    return build_tree(rules, strategy)
 
 
 def _walk(

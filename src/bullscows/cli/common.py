@@ -117,16 +117,18 @@ max_depth_option = click.option(
 
 
 def make_strategy(
-    name: str, consistent_only: bool = False, max_depth: int | None = None
+    name: str, consistent_only: bool = False, max_depth: int | None = None, other: str = ""
 ) -> Strategy:
     """``get_strategy`` for a command: an unknown name, or ``--max-depth`` given to a strategy
-    that takes no depth cap, is a usage error (exit 2) naming ``--strategy``."""
+    that takes no depth cap, is a usage error (exit 2) naming ``--strategy`` (and ``other``
+    choices, in brackets)."""
     from bullscows.strategies import get_strategy
 
     try:
         return get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
     except BullsCowsError as error:
-        raise click.BadParameter(str(error), param_hint="--strategy") from None
+        also = f" ({other})" if other else ""
+        raise click.BadParameter(f"{error}{also}", param_hint="--strategy") from None
 
 
 def _strategy_options(searches: bool) -> Callable[[F], F]:

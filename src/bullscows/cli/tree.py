@@ -18,7 +18,7 @@ from bullscows.cli.common import (
 )
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
-from bullscows.outcomes import build_tree
+from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
@@ -111,18 +111,18 @@ def tree(
             f"strategy {strategy.label!r} is random: it has no decision tree; "
             "choose a deterministic one (`bullscows strategies` lists them)"
         )
-    search_options = jobs > 1 or scheduler is not None or checkpoint is not None
-    if search_options and not isinstance(strategy, OptimalSearch):
+    searched = isinstance(strategy, OptimalSearch)
+    if not searched and (jobs > 1 or scheduler is not None or checkpoint is not None):
         raise click.UsageError(
             "--jobs, --scheduler and --checkpoint go with the optimal strategies (optimal, "
             "optimal-worst), whose trees are searched for"
         )
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")
-    if isinstance(strategy, OptimalSearch):
+    if searched:  # a search shows its progress and can be interrupted
         built = _search(rules, strategy, jobs, scheduler, checkpoint)
     else:
-        built = build_tree(rules, strategy)
+        built = strategy_tree(rules, strategy)
     if out is not None:
         built.save(out)
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
@@ -135,13 +135,13 @@ def tree(
 
 
 def _search(
-    rules: Rules, strategy: OptimalSearch, jobs: int, scheduler: str | None, checkpoint: Path | None
+    rules: Rules, strategy: Strategy, jobs: int, scheduler: str | None, checkpoint: Path | None
 ) -> DecisionTree:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache."""
     show = _progress_line()
     try:
         with make_executor(None, jobs, scheduler) as pool:
-            built = strategy.search(rules, show, pool, checkpoint)
+            built = strategy_tree(rules, strategy, show, pool, checkpoint)
     except KeyboardInterrupt:
         kept = (
             f"the answers so far are in {checkpoint}: run the same command to resume"
