@@ -191,3 +191,23 @@ def test_j_moo_2_2() -> None:
     rules = Rules.parse("moo2,2")
     left = _filter(rules, [("00", "b"), ("10", "cc")])
     assert left == [["01", "10"], ["01"]]
+
+
+def test_universes_are_kept_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bullscows import universe as module
+
+    cache = module.universe
+    small, medium = Rules.parse("p3c4n"), Rules.parse("p4c6r")
+    both = universe(small).size() + universe(medium).size()
+    monkeypatch.setattr(cache, "budget", both)
+    cache.cache_clear()
+    first = universe(medium)
+    assert universe(small) is universe(small) and universe(medium) is first  # both fit
+    assert cache.cache_info() == (2, both)
+    monkeypatch.setattr(cache, "budget", both - 1)
+    universe(Rules.parse("p2c3n"))  # a third: the least recently used (small) goes
+    assert cache.cache_info()[0] == 2 and universe(medium) is first
+    larger = universe(Rules.parse("p4c8r"))  # larger than the budget: kept alone
+    assert cache.cache_info() == (1, larger.size())
+    assert universe(medium) is not first  # built again
+    cache.cache_clear()

@@ -14,11 +14,11 @@ the compiled kernels score with (see ``_kernels.compiled``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
+from bullscows.caching import sized_cache
 from bullscows.errors import CodeError
 from bullscows.rules import Rules
 
@@ -44,6 +44,11 @@ class Universe:
 
     def __len__(self) -> int:
         return len(self.codes)
+
+    def size(self) -> int:
+        """The memory its arrays hold, in bytes."""
+        arrays = (self.codes, self.keys, self.pos_masks, self.sym_masks, self._all)
+        return sum(a.nbytes for a in arrays)
 
     def __repr__(self) -> str:
         return f"universe({self.rules!r})"
@@ -134,9 +139,13 @@ class Universe:
         )  # fmt: skip
 
 
-@cache
+#: The universes kept at once hold at most this many bytes (the newest is kept whatever its size).
+UNIVERSE_BUDGET = 512 * 2**20
+
+
+@sized_cache(UNIVERSE_BUDGET, Universe.size)
 def universe(rules: Rules) -> Universe:
-    """The (cached) universe of a variant."""
+    """The universe of a variant, kept while recently used (see ``UNIVERSE_BUDGET``)."""
     return Universe(rules)
 
 

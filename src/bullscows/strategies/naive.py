@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
+from bullscows.caching import sized_cache
 from bullscows.errors import ContradictionError, StrategyError
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
@@ -221,6 +222,10 @@ def _mask(symbols: Iterable[int]) -> int:
     return sum(1 << s for s in symbols)
 
 
+#: The symbol sets of the variants cows plays are kept while they hold at most this many bytes.
+ARRANGEMENTS_BUDGET = 128 * 2**20
+
+
 @dataclass(frozen=True, eq=False)
 class _Arrangements:
     """The codes of a variant grouped by their set of symbols (a bit mask per code)."""
@@ -229,12 +234,16 @@ class _Arrangements:
     #: symbol set -> the lowest code made of exactly those symbols
     lowest: dict[int, int]
 
+    def size(self) -> int:
+        """The memory the masks hold, in bytes."""
+        return int(self.masks.nbytes)
+
     def of(self, symbols: int) -> list[int]:
         """Every code made of exactly these symbols, in the variant's order."""
         return [int(i) for i in np.flatnonzero(self.masks == symbols)]
 
 
-@cache
+@sized_cache(ARRANGEMENTS_BUDGET, _Arrangements.size)
 def _arrangements(rules: Rules) -> _Arrangements:
     codes = universe(rules).codes.astype(np.int64)
     masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), codes), axis=1)
