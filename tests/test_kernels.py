@@ -204,3 +204,27 @@ def test_serial_and_parallel_paths_agree(monkeypatch: pytest.MonkeyPatch) -> Non
         )
     for parallel, serial in zip(*results, strict=True):
         assert np.array_equal(parallel, serial)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    spec=st.sampled_from(["bc", "mm", "p5c8r", "p3c4n", "p3c30r"]),
+    heuristic=st.sampled_from(sorted(reference.HEURISTIC_COSTS)),
+    size=st.sampled_from([1, 2, 31, 32, 33, 63, 64, 65, 200]),
+    data=st.data(),
+)
+def test_heuristic_costs_equal_their_reference_on_every_path(
+    spec: str, heuristic: str, size: int, data: st.DataObject
+) -> None:
+    # Candidates at the edges of the pairwise (at most 32), few (under 64) and tally paths.
+    u = universe(Rules.parse(spec))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    candidates = np.sort(rng.choice(len(u), size=min(size, len(u)), replace=False))
+    guesses = np.sort(rng.choice(len(u), size=min(40, len(u)), replace=False))
+    codes = u.codes.tolist()
+    sizes = reference.partition_sizes(
+        [codes[g] for g in guesses], [codes[c] for c in candidates], u.length
+    )
+    cost = reference.HEURISTIC_COSTS[heuristic]
+    assert u.guess_costs(guesses, candidates, heuristic).tolist() == [cost(s) for s in sizes]

@@ -22,6 +22,8 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
+from bullscows._kernels.reference import ENTROPY_SCALE
+
 
 @intrinsic
 def _popcount(typingctx: object, value: types.Type) -> tuple[object, object]:
@@ -70,8 +72,6 @@ def _score_block_words(pos_a, sym_a, pos_b, sym_b, length, out, start, stop):
 
 #: Heuristics by number; each is a cost to minimise, an exact integer.
 HEURISTICS = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}
-#: ``n log2 n`` is summed in fixed point with this scale, so equal entropies tie exactly.
-ENTROPY_SCALE = 2.0**32
 _LANES = 4
 _FEW = 64
 

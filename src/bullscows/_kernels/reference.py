@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 
@@ -39,3 +40,51 @@ def partition_sizes(
             sizes[score_index(guess, candidate)] += 1
         table.append(sizes)
     return table
+
+
+# --- the heuristics: pure functions of the part sizes (lower cost is better) -----------------
+#
+# A guess splits the candidates into parts, one per reply; each heuristic is a function of the
+# part sizes alone. The compiled kernels compute the same integers three ways (pairwise for at
+# most 32 candidates, an incremental histogram below 64, a tally of every reply above).
+
+#: ``n log2 n`` is summed in fixed point with this scale, so equal entropies tie exactly.
+ENTROPY_SCALE = 2.0**32
+
+
+def minimax_cost(sizes: Sequence[int]) -> int:
+    """Knuth: the largest part.
+
+    >>> minimax_cost([3, 0, 1])
+    3
+    """
+    return max(sizes, default=0)
+
+
+def expected_size_cost(sizes: Sequence[int]) -> int:
+    """The expected size of the part left, times the candidates: the sum of squared sizes."""
+    return sum(n * n for n in sizes)
+
+
+def entropy_cost(sizes: Sequence[int]) -> int:
+    """Minus the information of the reply, up to constants: the sum of ``n log2 n`` over the
+    parts, each ``log2 n`` rounded to ``ENTROPY_SCALE`` first (so the kernels tie exactly).
+
+    >>> entropy_cost([2, 2]) == 4 * round(ENTROPY_SCALE)
+    True
+    """
+    return sum(n * round(math.log2(n) * ENTROPY_SCALE) for n in sizes if n > 0)
+
+
+def most_parts_cost(sizes: Sequence[int]) -> int:
+    """Minus the number of parts (non-empty replies)."""
+    return -sum(1 for n in sizes if n > 0)
+
+
+#: The heuristics by name, as the strategies and the kernels know them.
+HEURISTIC_COSTS = {
+    "minimax": minimax_cost,
+    "expected-size": expected_size_cost,
+    "entropy": entropy_cost,
+    "most-parts": most_parts_cost,
+}

@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from bullscows._kernels.reference import HEURISTIC_COSTS
 from bullscows.feedback import reply_count
 from bullscows.knowledge import Knowledge
 from bullscows.strategies.base import Strategy
@@ -59,19 +60,14 @@ FIRST_BLOCK = 512
 @cache
 def lowest_cost(heuristic: str, candidates: int, replies: int) -> int:
     """The cost of the most even split of ``candidates`` codes over ``replies`` replies: no
-    guess costs less (all four costs are convex or monotone in the part sizes)."""
-    from bullscows._kernels.compiled import nlogn_table
+    guess costs less (all four costs are convex or monotone in the part sizes).
 
+    >>> lowest_cost("minimax", 1296, 14), lowest_cost("most-parts", 1296, 14)
+    (93, -14)
+    """
     parts = min(candidates, replies)
     q, r = divmod(candidates, parts)
-    if heuristic == "minimax":
-        return q + (1 if r else 0)
-    if heuristic == "expected-size":
-        return r * (q + 1) ** 2 + (parts - r) * q**2
-    if heuristic == "entropy":
-        table = nlogn_table(q + 1)
-        return int(r * table[q + 1] + (parts - r) * table[q])
-    return -parts
+    return HEURISTIC_COSTS[heuristic]([q + 1] * r + [q] * (parts - r))
 
 
 def best_guess(
