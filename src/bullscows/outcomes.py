@@ -18,12 +18,12 @@ import random
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.errors import CodeError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
-from bullscows.universe import IndexArray
+from bullscows.universe import IndexArray, universe
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).
 DEFAULT_MAX_GUESSES = 100_000
@@ -50,16 +50,20 @@ def guess_counts(
 
 
 def targets_of(rules: Rules, secrets: IndexArray | None) -> IndexArray:
-    """``secrets`` as an index array, or every code of the variant; raises
-    ``BullsCowsError`` for an index that is no code of the variant."""
+    """``secrets`` (universe indices) as an index array, or every secret of the variant;
+    raises ``BullsCowsError`` for an index that is no secret of the variant."""
+    u = universe(rules)
     if secrets is None:
-        return Knowledge.start(rules).universe.all()
+        return u.secrets
     targets = np.asarray(secrets, dtype=np.int64)
-    wrong = targets[(targets < 0) | (targets >= rules.size)]
-    if len(wrong):
-        raise BullsCowsError(
-            f"secret index {int(wrong[0])} is no code of {rules.describe()} "
-            f"(indices 0 to {rules.size - 1})"
+    inside = (targets >= 0) & (targets < len(u))
+    inside[inside] = np.isin(targets[inside], u.secrets)
+    if not inside.all():
+        wrong = int(targets[~inside][0])
+        raise CodeError(
+            f"secret index {wrong} is no code of {rules.describe()} "
+            f"(indices 0 to {len(u) - 1}"
+            + (", of the codes that may be the secret)" if rules.guesses is not None else ")")
         )
     return targets
 

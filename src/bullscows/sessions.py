@@ -40,20 +40,22 @@ def as_code(code: Code | str, rules: Rules) -> Code:
     return Code(code, rules)
 
 
-def as_feedback(feedback: Feedback | str, rules: Rules) -> Feedback:
-    """A reply of ``rules`` from text or a ``Feedback`` (checked either way)."""
+def as_feedback(feedback: Feedback | str, rules: Rules, impossible: bool = False) -> Feedback:
+    """A reply of ``rules`` from text or a ``Feedback`` (checked either way; ``impossible``
+    as ``Feedback.parse`` takes it)."""
     if isinstance(feedback, Feedback):
         problem = feedback.problem(rules)
-        if problem:
+        fits = feedback.bulls + feedback.cows <= rules.length
+        if problem and not (impossible and fits):
             raise BullsCowsError(f"reply {feedback.format('pair')!r}: {problem}")
         return feedback
-    return Feedback.parse(feedback, rules)
+    return Feedback.parse(feedback, rules, impossible)
 
 
 def random_secret(rules: Rules, rng: random.Random) -> Code:
     """A secret drawn uniformly from the variant's codes."""
     knowledge = Knowledge.start(rules)
-    return knowledge.code(rng.randrange(len(knowledge)))
+    return knowledge.code(int(knowledge.candidates[rng.randrange(len(knowledge))]))
 
 
 class _Replier:
@@ -86,7 +88,7 @@ class Codemaker(_Replier):
         self.secret = (
             random_secret(rules, rng or random.Random())
             if secret is None
-            else as_code(secret, rules)
+            else as_code(secret, rules).as_secret()
         )
         self.knowledge = Knowledge.start(rules)
 
@@ -219,17 +221,30 @@ class Codebreaker:
             self._suggestions[depth] = self.knowledge.code(index)
         return self._suggestions[depth]
 
-    def record(self, guess: Code | str, feedback: Feedback | str) -> Knowledge:
-        """Remember that ``guess`` got ``feedback``; both are checked first."""
+    def record(
+        self, guess: Code | str, feedback: Feedback | str, impossible: bool = False
+    ) -> Knowledge:
+        """Remember that ``guess`` got ``feedback``; both are checked first.
+
+        A reply no secret can give (3 bulls and 1 cow) is refused, unless ``impossible``: it is
+        then kept, and ``contradiction`` explains it like any other.
+
+        >>> breaker = Codebreaker(Rules.parse("bc"))
+        >>> breaker.record("1234", "3 1", impossible=True).is_contradictory
+        True
+        >>> breaker.contradiction.describe()[0]
+        'No code can give reply #1 1234 -> 3 bulls, 1 cow.'
+        """
         if self.solved:
             raise BullsCowsError("the code is already broken; undo to change a reply")
-        code, reply = as_code(guess, self.rules), as_feedback(feedback, self.rules)
+        code = as_code(guess, self.rules)
+        reply = as_feedback(feedback, self.rules, impossible)
         self._stack.append(self.knowledge.after(code, reply))
         return self.knowledge
 
-    def reply(self, feedback: Feedback | str) -> Knowledge:
-        """The reply to the suggested guess."""
-        return self.record(self.suggest(), feedback)
+    def reply(self, feedback: Feedback | str, impossible: bool = False) -> Knowledge:
+        """The reply to the suggested guess (``impossible`` as ``record`` takes it)."""
+        return self.record(self.suggest(), feedback, impossible)
 
     def undo(self) -> Step:
         """Take back the last guess and reply."""
