@@ -78,7 +78,9 @@ def play(
                 terminal.say(line)
             continue
         if text.lower() in ("help", "?"):
-            terminal.say(f"A guess is a code: {rules.describe()}. Commands: history, hint, quit.")
+            terminal.say(
+                f"A guess is a code: {rules.guess_rules.describe()}. Commands: history, hint, quit."
+            )
             continue
         try:
             feedback = game.guess(text)
