@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import click
 
@@ -36,12 +37,12 @@ def duel(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str)
         turn = game.round
         if not game.maker.solved and not _your_guess(terminal, game, turn, reply_style):
             terminal.say(f"My secret was {game.maker.secret}.")
-            return
+            sys.exit(terminal.exit_code())
         if not game.breaker.solved:
             wanted = len(game.breaker.history) + 1
             if not ask_replies(terminal, game.breaker, reply_style, wanted, "My guess"):
                 terminal.say(f"Stopped. My secret was {game.maker.secret}.")
-                return
+                sys.exit(terminal.exit_code())
             if game.breaker.solved:
                 terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")
     winner = game.winner()
@@ -51,6 +52,7 @@ def duel(rules: Rules, rng: random.Random, strategy: Strategy, reply_style: str)
         f"{verdict} You needed {counted(mine, 'guess')}, I needed {counted(theirs, 'guess')}."
     )
     audit_secret(terminal, game.breaker, reply_style)
+    sys.exit(terminal.exit_code())
 
 
 def _your_guess(terminal: Terminal, game: Duel, turn: int, style: str) -> bool:
@@ -61,7 +63,7 @@ def _your_guess(terminal: Terminal, game: Duel, turn: int, style: str) -> bool:
         try:
             feedback = game.maker.guess(text)
         except BullsCowsError as error:
-            terminal.warn(str(error))
+            terminal.refuse(str(error))
             continue
         terminal.say(f"    {feedback.format(style)}")
         if game.maker.solved:
