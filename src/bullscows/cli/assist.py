@@ -90,10 +90,11 @@ def _record(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> 
 
 
 def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | None:
-    """The reply to ``code``, asked until one can be read; ``None`` if none is given."""
+    """The reply to ``code``, asked until one can be read; ``None`` if none is given (Enter
+    alone, or 'quit')."""
     while True:
         text = terminal.ask(f"Reply to {code}: ")
-        if not text:
+        if not text or text.lower() in QUIT:
             terminal.say(f"No reply: {code} is not recorded.")
             return None
         try:
