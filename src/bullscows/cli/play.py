@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 
 import click
 
@@ -60,7 +61,7 @@ def play(
                 terminal.say(f"A secret that fits every reply I gave: {game.secret}.")
             else:
                 terminal.say(f"The secret was {game.secret}.")
-            return
+            sys.exit(terminal.exit_code())
         if text.lower() == "history":
             for i, step in enumerate(game.history, 1):
                 terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(reply_style)}")
@@ -85,7 +86,7 @@ def play(
         try:
             feedback = game.guess(text)
         except BullsCowsError as error:
-            terminal.warn(str(error))
+            terminal.refuse(str(error))
             continue
         line = f"    {feedback.format(reply_style)}"
         if hint and not game.solved:
@@ -95,3 +96,4 @@ def play(
     if advisor is not None and advisor.given:
         guesses += f" with {counted(advisor.given, 'hint')}"
     terminal.say(f"You broke it in {guesses}: {game.secret}.")
+    sys.exit(terminal.exit_code())
