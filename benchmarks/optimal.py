@@ -72,7 +72,7 @@ def run(
 
 def run_parts(spec: str, depth: int | None, consistent: bool) -> None:
     rules = Rules.parse(spec)
-    everything = universe(rules).all()
+    everything = universe(rules).secrets
     first = int(everything[0])
     win = rules.length * (rules.length + 1)
     replies = universe(rules).score_row(first, everything)

@@ -9,6 +9,7 @@ rebuilding an unchanged tree changes no byte. Their names come from
 
     .venv/bin/python scripts/ship_trees.py --only mm     # the Mastermind trees
     .venv/bin/python scripts/ship_trees.py --only bc     # Bulls & Cows (a long search)
+    .venv/bin/python scripts/ship_trees.py --only bc:guesses=digits   # any 4 digits as a try
     .venv/bin/python scripts/ship_trees.py --list        # what would be built, and where
 """
 
@@ -56,6 +57,8 @@ SHIPPED = (
     Entry("mm", "optimal-worst"),
     Entry("bc", "optimal"),
     Entry("bc", "optimal-worst"),
+    Entry("bc:guesses=digits", "optimal"),  # tries may repeat digits (Codeforces 753B)
+    Entry("bc:guesses=digits", "optimal-worst"),
 )
 
 

@@ -299,3 +299,63 @@ def test_describe() -> None:
     assert describe_symbols("ab") == "ab"
     assert default_symbols(12) == "0123456789ab"
     assert Rules(3).replies == 16
+
+
+# --- guesses wider than the secrets -----------------------------------------------------------
+
+WIDE = [
+    ("bc:guesses=p4c10r", "bc:guesses=digits", 5040, 10000),
+    ("bc-nolead:guesses=bc", "bc-nolead:guesses=bc", 4536, 5040),
+    ("p3c6n:nolead:guesses=p3c6r", "p3c6n:nolead:guesses=p3c6r", 100, 216),
+    ("moo3,2:guesses=p2c3r", "moo3,2:guesses=p2c3r", 6, 9),
+    (
+        "p4c6n:symbols=RGBYOP:guesses=mm-colours",
+        "p4c6n:symbols=RGBYOP:guesses=mm-colours",
+        360,
+        1296,
+    ),
+]
+
+
+@pytest.mark.parametrize(("spec", "printed", "secrets", "guesses"), WIDE)
+def test_guesses_wider_than_the_secrets(
+    spec: str, printed: str, secrets: int, guesses: int
+) -> None:
+    rules = Rules.parse(spec)
+    assert rules.spec == printed and Rules.parse(printed) == rules
+    assert eval(repr(rules), {"Rules": Rules}) == rules
+    assert (rules.size, rules.guess_rules.size) == (secrets, guesses)
+    assert rules.secret_rules.guesses is None and rules.secret_rules.size == secrets
+    assert rules.guess_rules.guesses is None
+    every = {tuple(c) for c in enumerate_codes(rules.guess_rules).tolist()}
+    assert {tuple(c) for c in enumerate_codes(rules.secret_rules).tolist()} <= every
+
+
+def test_guesses_no_wider_than_the_secrets_are_no_guesses_at_all() -> None:
+    assert Rules.parse("bc:guesses=p4c10n") == Rules.parse("bc")
+    assert Rules.parse("bc").with_guesses(Rules.parse("bc")).guesses is None
+
+
+def test_no_leading_zero_keeps_the_guesses() -> None:
+    rules = Rules.parse("bc:guesses=p4c10r").with_no_leading()
+    assert rules.spec == "bc-nolead:guesses=digits"
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("bc:guesses=p5c10r", "the secrets' length and alphabet"),
+        ("mm:guesses=p4c6r", "the secrets' length and alphabet"),  # 1-6 is not 0-5
+        ("mm:guesses=bc", "the secrets' length and alphabet"),
+        ("p4c10r:guesses=bc", "repeats are barred"),
+        ("bc:guesses=bc-nolead", "position 1 allows fewer symbols"),
+        ("bc:guesses=p4c10r:guesses=p4c10r", "give :guesses= once"),
+        ("bc:guesses=", "empty rules spec"),
+        ("bc:guesses=zzz", "unknown rules 'zzz'"),
+    ],
+)
+def test_guesses_that_do_not_hold_every_secret_are_refused(spec: str, reason: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.parse(spec)
+    assert reason in str(caught.value)
+    assert repr(spec) in str(caught.value)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
+import itertools
+import json
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -22,13 +26,18 @@ MM = Rules.parse("mm")
 #: Every file the package may ship: (spec, strategy, consistent only, depth cap, total, worst,
 #: secrets at worst). mm: Koyama and Lai (5625; 5626 when no secret may take 6). bc: 26274
 #: guesses with at most 7 (6 never suffice), so the lowest total within 7 guesses is 26274 as
-#: well. The secrets at worst are the README's table.
+#: well. bc:guesses=digits (any 4 digits as a try): 26254, still 7 at worst (this project's
+#: search). The secrets at worst are the README's table.
 EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
     "mm--optimal.json.gz": ("mm", "optimal", False, None, 5625, 6, 2),
     "mm--optimal-worst.json.gz": ("mm", "optimal-worst", False, None, 5626, 5, 545),
     "bc--optimal.json.gz": ("bc", "optimal", False, None, 26274, 7, 72),
     "bc--optimal-worst.json.gz": ("bc", "optimal-worst", False, None, 26274, 7, 72),
-}
+    "bc%3aguesses%3ddigits--optimal.json.gz": ("bc:guesses=digits", "optimal", False, None,
+                                               26254, 7, 67),
+    "bc%3aguesses%3ddigits--optimal-worst.json.gz": ("bc:guesses=digits", "optimal-worst",
+                                                     False, None, 26254, 7, 67),
+}  # fmt: skip
 SHIPPED = sorted(item.name for item in shipped_dir().iterdir() if item.name != "__pycache__")
 
 
@@ -142,7 +151,9 @@ def test_the_script_refuses_an_unknown_variant(
     with pytest.raises(SystemExit) as exit_:
         script.main(["--only", "zz"])
     assert exit_.value.code == 2
-    assert "--only 'zz': not a shipped variant; choose from bc, mm" in capsys.readouterr().err
+    assert "--only 'zz': not a shipped variant; choose from bc, bc:guesses=digits, mm" in (
+        capsys.readouterr().err
+    )
 
 
 def test_the_script_writes_checked_deterministic_files(script: ModuleType, tmp_path: Path) -> None:
@@ -154,3 +165,27 @@ def test_the_script_writes_checked_deterministic_files(script: ModuleType, tmp_p
     script.build(entry, tmp_path)
     assert path.read_bytes() == first
     assert check_tree(load_tree(path)).valid
+
+
+@pytest.mark.parametrize("strategy", ["optimal", "optimal-worst"])
+def test_the_wide_bulls_and_cows_trees_by_brute_force(strategy: str) -> None:
+    """Every secret of 4 distinct digits played down the shipped tree of any-digit tries,
+    scored by the textbook definition (itertools and Counter, no library scoring)."""
+    name = tree_file_name(Rules.parse("bc:guesses=digits"), strategy, False, None, ".json.gz")
+    data = json.loads(gzip.decompress(shipped_dir().joinpath(name).read_bytes()))
+    counts: Counter[int] = Counter()
+    repeated = 0
+    for secret in ("".join(p) for p in itertools.permutations("0123456789", 4)):
+        node, guesses = data["tree"], 1
+        while True:
+            guess = node["guess"]
+            repeated += len(set(guess)) < 4
+            bulls = sum(s == g for s, g in zip(secret, guess, strict=True))
+            cows = sum((Counter(secret) & Counter(guess)).values()) - bulls
+            if bulls == 4:
+                break
+            node, guesses = node["replies"][f"{bulls} {cows}"], guesses + 1
+        counts[guesses] += 1
+    assert sum(n * k for n, k in counts.items()) == 26254
+    assert (max(counts), counts[7], sum(counts.values())) == (7, 67, 5040)
+    assert repeated  # the tree does play tries that no secret can be

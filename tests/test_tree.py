@@ -29,7 +29,7 @@ from bullscows.tree import (
 
 MM = Rules.parse("mm")
 DETERMINISTIC = [name for name, cls in STRATEGIES.items() if cls.deterministic]
-SMALL = ["p2c3n", "p3c4r", "moo3,2,4", "p3c5n:nolead"]
+SMALL = ["p2c3n", "p3c4r", "moo3,2,4", "p3c5n:nolead", "p3c5n:nolead:guesses=p3c5r"]
 
 
 @pytest.fixture(scope="module")

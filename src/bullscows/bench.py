@@ -27,11 +27,11 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.errors import BullsCowsError, CodeError
+from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor, run_tasks
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
-from bullscows.outcomes import DEFAULT_MAX_GUESSES, distribution, play_games, walk
+from bullscows.outcomes import DEFAULT_MAX_GUESSES, distribution, play_games, targets_of, walk
 from bullscows.rules import Rules
 from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
 from bullscows.universe import IndexArray, universe
@@ -149,10 +149,11 @@ def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArr
     """
     if size < 1:
         raise BullsCowsError(f"sample of {size}: a sample needs at least 1 secret")
-    if size >= rules.size:
-        return universe(rules).all()
-    chosen = np.random.default_rng(seed).choice(rules.size, size=size, replace=False)
-    return np.sort(chosen).astype(np.int64)
+    secrets = universe(rules).secrets
+    if size >= len(secrets):
+        return secrets
+    chosen = np.random.default_rng(seed).choice(len(secrets), size=size, replace=False)
+    return secrets[np.sort(chosen)].astype(np.int64)
 
 
 def run_bench(
@@ -225,14 +226,11 @@ def _targets(
     if sample is not None:
         return sample_secrets(rules, sample, seed)
     if secrets is None:
-        return universe(rules).all()
+        return universe(rules).secrets
     targets = np.unique(np.asarray(secrets, dtype=np.int64))
     if len(targets) == 0:
         raise BullsCowsError("no secrets to play against")
-    if targets[0] < 0 or targets[-1] >= rules.size:
-        bad = int(targets[0] if targets[0] < 0 else targets[-1])
-        raise CodeError(f"secret index {bad}: {rules.spec} has indices 0 to {rules.size - 1}")
-    return targets
+    return targets_of(rules, targets)
 
 
 def _counts(
@@ -281,7 +279,7 @@ def _walk_part(
     """Guess counts of ``targets``, all of which gave ``reply`` to the first guess ``first``."""
     strategy = copy.copy(strategy)  # its own game state, whatever thread runs the task
     start = Knowledge.start(rules)
-    part = start.candidates[start.universe.score_row(first) == reply]
+    part = start.candidates[start.universe.score_row(first, start.candidates) == reply]
     step = Step(start.code(first), Feedback.from_index(reply, rules.length))
     return walk(Knowledge(rules, (step,), part), strategy, targets, 2)
 

@@ -26,7 +26,11 @@ DEFAULT_RULES = Rules()
 
 @dataclass(frozen=True, slots=True)
 class Code:
-    """A code of a variant, made from text such as ``'0123'`` or ``'1 2 3'``."""
+    """A code of a variant, made from text such as ``'0123'`` or ``'1 2 3'``.
+
+    Any code that may be guessed is a ``Code``; when a variant's guesses are wider than its
+    secrets, ``as_secret`` checks that a code may be the secret too.
+    """
 
     text: str
     rules: Rules = DEFAULT_RULES
@@ -66,6 +70,19 @@ class Code:
         object.__setattr__(code, "digits", digits)
         return code
 
+    def as_secret(self) -> Code:
+        """This code, checked to be one the secret may be (else a ``CodeError`` saying why).
+
+        >>> Code("1123", Rules.parse("bc:guesses=p4c10r")).as_secret()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bullscows.errors.CodeError: code '1123': '1' appears twice; a secret's symbols ...
+        """
+        secrets = self.rules.secret_rules
+        if secrets is not self.rules:
+            parse_digits(self.text, secrets, "a secret's ")
+        return self
+
     @property
     def index(self) -> int:
         """The code's position in the variant's order (its universe index)."""
@@ -82,15 +99,21 @@ class Code:
         return f"Code({self.text!r}, {self.rules!r})"
 
 
-def parse_digits(text: str, rules: Rules) -> tuple[int, ...]:
+def parse_digits(text: str, rules: Rules, whose: str = "") -> tuple[int, ...]:
     """Read a code's text into alphabet indices, or say exactly what is wrong with it.
 
     Spaces, commas and dashes between symbols are ignored unless they are symbols; letters match
-    regardless of case when the alphabet has no letter in both cases.
+    regardless of case when the alphabet has no letter in both cases. Any code that may be
+    guessed is read (``rules.guess_rules``); ``whose`` names the codes in messages.
 
     >>> parse_digits("3-1-2-0", Rules.parse("bc"))
     (3, 1, 2, 0)
+    >>> parse_digits("0000", Rules.parse("bc"))
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.CodeError: code '0000': '0' appears 4 times; symbols may not repeat
     """
+    rules = rules.guess_rules
     if not isinstance(text, str):
         raise CodeError(f"code {text!r}: expected text such as {example_code(rules)!r}")
     raw = text.strip()
@@ -120,7 +143,9 @@ def parse_digits(text: str, rules: Rules) -> tuple[int, ...]:
                 f"allowed there: {describe_symbols(allowed)}"
             )
         if not rules.repeats and digit in digits:
-            raise CodeError(f"{where}: {symbol!r} appears twice; symbols may not repeat")
+            times = cleaned.count(symbol)
+            often = "twice" if times == 2 else f"{times} times"
+            raise CodeError(f"{where}: {symbol!r} appears {often}; {whose}symbols may not repeat")
         digits.append(digit)
     return tuple(digits)
 

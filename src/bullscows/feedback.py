@@ -99,7 +99,7 @@ class Feedback:
                 "last one is in place too or absent"
             )
         least = 2 * n - len(rules.symbols)
-        if not rules.repeats and b + c < least:
+        if not rules.guess_rules.repeats and b + c < least:
             return (
                 f"{counted(b, 'bull')} and {counted(c, 'cow')} cannot happen: two codes of "
                 f"{n} distinct symbols from {len(rules.symbols)} share at least {least}"
@@ -108,11 +108,18 @@ class Feedback:
 
     # --- text ---------------------------------------------------------------------------
     @classmethod
-    def parse(cls, text: str, rules: Rules) -> Feedback:
-        """Read a reply typed in any common notation (see ``NOTATIONS_HELP``)."""
+    def parse(cls, text: str, rules: Rules, impossible: bool = False) -> Feedback:
+        """Read a reply typed in any common notation (see ``NOTATIONS_HELP``).
+
+        A reply no secret can give (``problem``) is refused, unless ``impossible`` lets one
+        within the code's length through (a history holding it is contradictory).
+
+        >>> Feedback.parse("3 1", Rules.parse("bc"), impossible=True)
+        Feedback(bulls=3, cows=1)
+        """
         feedback = _read(text, rules.length)
         problem = feedback.problem(rules)
-        if problem:
+        if problem and not (impossible and feedback.bulls + feedback.cows <= rules.length):
             raise FeedbackError(f"reply {text.strip()!r}: {problem}")
         return feedback
 

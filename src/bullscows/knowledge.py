@@ -48,8 +48,8 @@ class Knowledge:
 
     @classmethod
     def start(cls, rules: Rules) -> Knowledge:
-        """Nothing known yet: every code is possible."""
-        return cls(rules, (), universe(rules).all())
+        """Nothing known yet: every secret is possible."""
+        return cls(rules, (), universe(rules).secrets)
 
     @classmethod
     def from_history(cls, rules: Rules, history: tuple[Step, ...] | list[Step]) -> Knowledge:
@@ -170,9 +170,11 @@ def explain_contradiction(rules: Rules, history: tuple[Step, ...] | list[Step]) 
     """
     history = tuple(history)
     u = universe(rules)
+    secrets = u.secrets
     fits = np.array([
-        u.score_row(step.guess.index) == step.feedback.index(rules.length) for step in history
-    ]).reshape(len(history), len(u))  # fmt: skip
+        u.score_row(step.guess.index, secrets) == step.feedback.index(rules.length)
+        for step in history
+    ]).reshape(len(history), len(secrets))  # fmt: skip
     if history and fits.all(axis=0).any():
         raise ValueError("the history is consistent; there is nothing to explain")
     packed = np.packbits(fits, axis=1)
@@ -180,7 +182,7 @@ def explain_contradiction(rules: Rules, history: tuple[Step, ...] | list[Step]) 
     fixes = []
     for i in core:
         others = np.delete(fits, i, axis=0).all(axis=0)
-        codes = np.flatnonzero(others)
+        codes = secrets[others]
         if len(codes) == 0:
             continue
         replies = np.bincount(u.score_row(history[i].guess.index, codes), minlength=rules.replies)
@@ -240,6 +242,7 @@ def audit(rules: Rules, history: tuple[Step, ...] | list[Step], secret: Code) ->
     [Mistake(step=0, given=Feedback(bulls=0, cows=2), true=Feedback(bulls=1, cows=2))]
     """
     u = universe(rules)
+    secret = secret.as_secret()
     mistakes = []
     for i, step in enumerate(history):
         true = Feedback.from_index(

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.errors import BullsCowsError, CodeError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import MAX_NODES, DecisionTree, Node, TreeSummary
-from bullscows.universe import IndexArray
+from bullscows.universe import IndexArray, universe
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import Progress
@@ -58,16 +58,20 @@ def guess_counts(
 
 
 def targets_of(rules: Rules, secrets: IndexArray | None) -> IndexArray:
-    """``secrets`` as an index array, or every code of the variant; raises
-    ``BullsCowsError`` for an index that is no code of the variant."""
+    """``secrets`` (universe indices) as an index array, or every secret of the variant;
+    raises ``BullsCowsError`` for an index that is no secret of the variant."""
+    u = universe(rules)
     if secrets is None:
-        return Knowledge.start(rules).universe.all()
+        return u.secrets
     targets = np.asarray(secrets, dtype=np.int64)
-    wrong = targets[(targets < 0) | (targets >= rules.size)]
-    if len(wrong):
-        raise BullsCowsError(
-            f"secret index {int(wrong[0])} is no code of {rules.describe()} "
-            f"(indices 0 to {rules.size - 1})"
+    inside = (targets >= 0) & (targets < len(u))
+    inside[inside] = np.isin(targets[inside], u.secrets)
+    if not inside.all():
+        wrong = int(targets[~inside][0])
+        raise CodeError(
+            f"secret index {wrong} is no code of {rules.describe()} "
+            f"(indices 0 to {len(u) - 1}"
+            + (", of the codes that may be the secret)" if rules.guesses is not None else ")")
         )
     return targets
 
@@ -98,7 +102,7 @@ def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") ->
     if problem is not None:
         raise StrategyError(problem)
     start = Knowledge.start(rules)
-    counts, root, nodes = _walk(start, strategy, start.universe.all(), 1, build=True)
+    counts, root, nodes = _walk(start, strategy, start.candidates, 1, build=True)
     assert root is not None
     summary = TreeSummary.from_counts(counts, nodes)
     return DecisionTree(rules, strategy.label, objective, root, summary)

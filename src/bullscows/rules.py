@@ -64,12 +64,21 @@ class Rules:
 
     ``allowed`` (optional) gives, for each position, the symbols that may stand there; it is
     kept in alphabet order, and is ``None`` when every symbol is allowed everywhere.
+
+    ``guesses`` (optional) is a wider variant of the same length and alphabet whose codes may
+    all be played as guesses, while the secret is still a code of this one (Codeforces 753B:
+    a secret of 4 distinct digits, any 4 digits as a try). ``size`` counts the secrets.
+
+    >>> wide = Rules.parse("bc:guesses=p4c10r")
+    >>> wide.size, wide.guess_rules.size, wide.spec
+    (5040, 10000, 'bc:guesses=digits')
     """
 
     length: int = 4
     symbols: str = DIGITS
     repeats: bool = False
     allowed: tuple[str, ...] | None = None
+    guesses: Rules | None = None
     size: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -85,6 +94,7 @@ class Rules:
                 "in memory (use fewer positions or symbols)"
             )
         object.__setattr__(self, "size", size)
+        object.__setattr__(self, "guesses", _check_guesses(self))
 
     # --- construction -------------------------------------------------------------------
     @classmethod
@@ -119,7 +129,25 @@ class Rules:
         allowed[0] = allowed[0].replace(self.symbols[0], "")
         if not allowed[0]:
             raise RulesError(f"{self.describe()}: barring {self.symbols[0]!r} leaves no symbol")
-        return Rules(self.length, self.symbols, self.repeats, tuple(allowed))
+        return Rules(self.length, self.symbols, self.repeats, tuple(allowed), self.guesses)
+
+    def with_guesses(self, guesses: Rules | None) -> Rules:
+        """The same secrets, guessed with every code of ``guesses`` (``None``: only secrets).
+
+        >>> Rules.parse("bc").with_guesses(Rules.parse("digits")).describe()
+        '4 distinct symbols of 0-9; guesses: 4 symbols of 0-9, repeats allowed'
+        """
+        return Rules(self.length, self.symbols, self.repeats, self.allowed, guesses)
+
+    @property
+    def secret_rules(self) -> Rules:
+        """The variant of the secrets alone (itself when guesses are no wider)."""
+        return self if self.guesses is None else self.with_guesses(None)
+
+    @property
+    def guess_rules(self) -> Rules:
+        """The variant whose codes may be played as guesses (a superset of the secrets)."""
+        return self if self.guesses is None else self.guesses
 
     # --- description --------------------------------------------------------------------
     @property
@@ -151,6 +179,8 @@ class Rules:
                 if a != self.symbols
             )
             text += f" (allowed at position {limits})"
+        if self.guesses is not None:
+            text += f"; guesses: {self.guesses.describe()}"
         return text
 
     def __repr__(self) -> str:
@@ -192,6 +222,33 @@ def _check_symbols(symbols: str) -> None:
         if s in seen:
             raise RulesError(f"symbols {symbols!r}: {s!r} appears twice; symbols must be distinct")
         seen.add(s)
+
+
+def _check_guesses(rules: Rules) -> Rules | None:
+    """The guess variant of ``rules``, checked to hold every secret (``None`` when it is
+    the secrets' own variant)."""
+    wide = rules.guesses
+    if wide is None:
+        return None
+    if not isinstance(wide, Rules) or wide.guesses is not None:
+        raise RulesError(f"guesses {wide!r}: give a variant without guesses of its own")
+    own = Rules(rules.length, rules.symbols, rules.repeats, rules.allowed)
+    if wide == own:
+        return None
+    if wide.length != rules.length or wide.symbols != rules.symbols:
+        raise RulesError(
+            f"guesses {wide.describe()!r}: guesses need the secrets' length and alphabet "
+            f"({own.describe()})"
+        )
+    narrower = [
+        i + 1 for i in range(rules.length) if set(rules.allowed_at(i)) - set(wide.allowed_at(i))
+    ]
+    if narrower or (rules.repeats and not wide.repeats):
+        why = f"position {narrower[0]} allows fewer symbols" if narrower else "repeats are barred"
+        raise RulesError(
+            f"guesses {wide.describe()!r}: every secret must be a valid guess, but {why}"
+        )
+    return wide
 
 
 def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
@@ -289,8 +346,11 @@ def preset(name: str) -> Rules:
 SPEC_HELP = (
     "a preset (" + ", ".join(PRESETS) + "), a compact spec such as p4c10n or p4c6r "
     "(pegs, colours, r = repeats, n = none; add :nolead or :symbols=RGBYOP), "
-    "or a radix spec such as moo5,5,5"
+    "or a radix spec such as moo5,5,5; any of them may end in :guesses=SPEC, a wider variant "
+    "whose codes may be guessed (bc:guesses=p4c10r)"
 )
+#: What separates the secrets' spec from the spec of the guesses (the rest of the text).
+GUESSES = ":guesses="
 
 
 def parse_spec(spec: str) -> Rules:
@@ -313,6 +373,11 @@ def _parse_spec(spec: str) -> Rules:
     text = spec.strip()
     if not text:
         raise RulesError(f"empty rules spec; expected {SPEC_HELP}")
+    if GUESSES in text:
+        secrets, _, guesses = text.partition(GUESSES)
+        if GUESSES in guesses:
+            raise RulesError(f"rules spec {spec!r}: give :guesses= once")
+        return _parse_spec(secrets).with_guesses(_parse_spec(guesses))
     if text in PRESETS:
         return preset(text)
     base, *modifiers = text.split(":")
@@ -339,7 +404,7 @@ def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
         return key, value
     raise RulesError(
         f"rules spec {spec!r}: cannot read {modifier!r}; modifiers are :nolead, "
-        ":symbols=SYMBOLS and :allowed=SYMBOLS/SYMBOLS/..."
+        ":symbols=SYMBOLS, :allowed=SYMBOLS/SYMBOLS/... and, last, :guesses=SPEC"
     )
 
 
@@ -373,6 +438,8 @@ def format_spec(rules: Rules) -> str:
     >>> format_spec(Rules(3, "01234", True, ("01234", "012", "0123")))
     'moo5,3,4'
     """
+    if rules.guesses is not None:
+        return format_spec(rules.secret_rules) + GUESSES + format_spec(rules.guesses)
     for name in PRESETS:
         if preset(name) == rules:
             return name

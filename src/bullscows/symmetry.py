@@ -37,11 +37,12 @@ def _patterns(total: int, largest: int, parts: int) -> list[list[int]]:
 def opening_representatives(rules: Rules) -> IndexArray | None:
     """The lowest code of each class of openings, or ``None`` when positions are restricted.
 
-    A class's lowest code gives its most repeated symbol the lowest label, and sorts.
+    A class's lowest code gives its most repeated symbol the lowest label, and sorts. The
+    classes are those of the codes that may be guessed.
     """
-    if rules.allowed is not None:
+    if rules.allowed is not None or rules.guess_rules.allowed is not None:
         return None
-    largest = rules.length if rules.repeats else 1
+    largest = rules.length if rules.guess_rules.repeats else 1
     rows = []
     for pattern in reversed(_patterns(rules.length, largest, len(rules.symbols))):
         rows.append([symbol for symbol, times in enumerate(pattern) for _ in range(times)])
@@ -56,7 +57,9 @@ def opening_representatives(rules: Rules) -> IndexArray | None:
 # code to one with the same replies to every guess, so candidates to candidates, and a guess to
 # one that splits the candidates the same way. Symbols never guessed can be relabelled freely
 # among themselves (within the symbols allowed at the same positions); positions can be permuted
-# where the guesses allow it. The lowest code of each class stands for the class.
+# where the guesses allow it. The lowest code of each class stands for the class. When guesses
+# are wider than secrets, a symmetry must map both sets onto themselves: what is allowed where
+# is compared for both (``_allowed``).
 
 #: Symmetries collected at most; a history with more uses only relabellings (still sound).
 MAX_GROUP = 720
@@ -108,15 +111,22 @@ def _symmetry_free(rules: Rules, played: tuple[Digits, ...]) -> bool:
     return _history_group(rules, tuple(sorted(set(played)))) == ()
 
 
-def _signature(rules: Rules, symbol: int) -> tuple[int, ...]:
+def _allowed(rules: Rules, position: int) -> tuple[str, str]:
+    """The symbols a secret and a guess may have at ``position``."""
+    return rules.allowed_at(position), rules.guess_rules.allowed_at(position)
+
+
+def _signature(rules: Rules, symbol: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     s = rules.symbols[symbol]
-    return tuple(i for i in range(rules.length) if s in rules.allowed_at(i))
+    return tuple(i for i in range(rules.length) if s in rules.allowed_at(i)), tuple(
+        i for i in range(rules.length) if s in rules.guess_rules.allowed_at(i)
+    )
 
 
 @lru_cache(maxsize=1024)
 def _free_symbols(rules: Rules, used: frozenset[int]) -> tuple[tuple[int, ...], ...]:
     """Never-guessed symbols (not in ``used``), grouped by the positions that allow them."""
-    groups: dict[tuple[int, ...], list[int]] = {}
+    groups: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
     for symbol in range(len(rules.symbols)):
         if symbol not in used:
             groups.setdefault(_signature(rules, symbol), []).append(symbol)
@@ -141,7 +151,7 @@ def _history_group(rules: Rules, guesses: tuple[Digits, ...]) -> tuple[Element, 
                 found.append((tuple(pi), table))
             return
         for j in range(length):
-            if j in pi or rules.allowed_at(j) != rules.allowed_at(i):
+            if j in pi or _allowed(rules, j) != _allowed(rules, i):
                 continue
             added = []
             ok = True

@@ -449,7 +449,7 @@ def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
     counts = np.zeros(len(u), dtype=np.int64)
     lost: list[str] = []
     unreachable: list[str] = []
-    stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.all(), 1, "")]
+    stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.secrets, 1, "")]
     while stack:
         node, secrets, depth, path = stack.pop()
         here = f"{path} {u.text(node.guess)}".strip()
@@ -474,7 +474,7 @@ def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
         problems.append(f"{len(lost)} replies leave the tree: " + _listed(lost))
     if unreachable:
         problems.append(f"{len(unreachable)} branches no secret reaches: " + _listed(unreachable))
-    return counts, problems
+    return counts[u.secrets], problems
 
 
 def _key(reply: int, length: int) -> str:

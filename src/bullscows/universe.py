@@ -27,20 +27,32 @@ ReplyArray = npt.NDArray[np.uint8]
 
 
 class Universe:
-    """All codes of one variant and the masks that score them."""
+    """All codes of one variant and the masks that score them.
+
+    The codes are every code that may be guessed (``rules.guess_rules``); ``secrets`` holds the
+    indices of those that may be the secret (all of them, unless guesses are wider).
+
+    >>> u = universe(Rules.parse("bc:guesses=p4c10r"))
+    >>> len(u), len(u.secrets), u.text(int(u.secrets[0])), u.text(0)
+    (10000, 5040, '0123', '0000')
+    """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.length = rules.length
-        self.codes = enumerate_codes(rules)
+        self.codes = enumerate_codes(rules.guess_rules)
         self.keys = code_keys(self.codes, len(rules.symbols))
-        self.pos_masks, self.sym_masks = build_masks(self.codes, rules)
+        self.pos_masks, self.sym_masks = build_masks(self.codes, rules.guess_rules)
         # What the kernels take: one-word masks (every classic variant) as flat arrays.
         one_word = self.pos_masks.shape[1] == 1 and self.sym_masks.shape[1] == 1
         self._pos = np.ascontiguousarray(self.pos_masks[:, 0]) if one_word else self.pos_masks
         self._sym = np.ascontiguousarray(self.sym_masks[:, 0]) if one_word else self.sym_masks
         self._all = np.arange(len(self.codes), dtype=np.int64)
         self._all.flags.writeable = False
+        self.secrets: IndexArray = self._all
+        if rules.guesses is not None:
+            self.secrets = self.indices(enumerate_codes(rules.secret_rules))
+            self.secrets.flags.writeable = False
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -83,8 +95,13 @@ class Universe:
         return "".join(self.rules.symbols[d] for d in self.codes[index])
 
     def all(self) -> IndexArray:
-        """Every index, in order (a shared read-only array)."""
+        """Every index, in order (a shared read-only array): every code a guess may be."""
         return self._all
+
+    def is_secret(self, index: int) -> bool:
+        """Whether the code at ``index`` may be the secret."""
+        at = int(np.searchsorted(self.secrets, index))
+        return at < len(self.secrets) and int(self.secrets[at]) == index
 
     # --- scoring ------------------------------------------------------------------------
     def score_matrix(self, rows: IndexArray, cols: IndexArray) -> ReplyArray:

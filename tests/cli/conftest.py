@@ -126,6 +126,13 @@ class Session:
         self.child.sendeof()
 
 
+class _Keyboard(io.TextIOWrapper):
+    """A pipe the command takes for a person's keyboard (as a terminal would be)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 class InProcess(Session):
     """The same command run in this process, on a thread, its input and output through pipes.
 
@@ -146,7 +153,7 @@ class InProcess(Session):
         self.child = fdpexpect.fdspawn(read_out, encoding="utf-8", timeout=timeout)
         self.child.logfile_read = self.log
         self.status: int | None = None
-        stdin = open(read_in, encoding="utf-8")  # noqa: SIM115 (closed by the thread)
+        stdin = _Keyboard(open(read_in, "rb"), encoding="utf-8")  # noqa: SIM115 (closed by the thread)
         stdout = open(write_out, "w", encoding="utf-8", buffering=1)  # noqa: SIM115
         InProcess.lock.acquire()
         self.thread = threading.Thread(target=self._run, args=(list(args), stdin, stdout))

@@ -64,8 +64,8 @@ def test_ulisp_sample_game() -> None:
     assert answers[5].strip() == ""  # quit says nothing more
 
 
-def test_ulisp_game_in_other_notations_with_list_and_a_separate_reply() -> None:
-    lines = ["1389 -", "1234 2c", "list", "1759 1B1C", "1785", "bb", "next", "quit"]
+def test_ulisp_game_in_other_notations_with_list() -> None:
+    lines = ["1389 -", "1234 2c", "list", "1759 1B1C", "1785 bb", "next", "quit"]
     result, answers = assist([], lines)
     assert result.exit_code == 0
     check_status(answers[0], BC, ULISP_GAME[:1])
@@ -73,17 +73,40 @@ def test_ulisp_game_in_other_notations_with_list_and_a_separate_reply() -> None:
     # 'list' shows every code still possible, however many
     assert answers[2].split() == still_possible(BC, ULISP_GAME[:2])
     check_status(answers[3], BC, ULISP_GAME[:3])
-    # a guess without a reply asks for it (the reply is the next line)
-    assert answers[4].startswith("Reply to 1785: ")
-    check_status(answers[4].removeprefix("Reply to 1785: "), BC, ULISP_GAME)
+    check_status(answers[4], BC, ULISP_GAME)
     assert SUGGESTION.findall(answers[5]) == SUGGESTION.findall(answers[4])
 
 
-def test_undo_contradiction_and_quit() -> None:
+@pytest.mark.parametrize("alone", ["12x4", "1123", "2", "1263"])
+def test_a_script_line_without_a_reply_is_refused_alone(alone: str) -> None:
+    # The line after it is an entry of its own, never taken as a reply.
+    result, answers = assist([], [alone, "1263 1 2", "8103 2 1", "quit"])
+    assert result.exit_code == 1
+    assert answers[0].startswith("line 1: ")
+    assert "Reply to" not in result.output
+    history = [("1263", (1, 2)), ("8103", (2, 1))]
+    check_status(answers[1], BC, history[:1])
+    check_status(answers[2], BC, history)
+    assert "4 codes possible." in answers[2]
+
+
+def test_an_impossible_reply_in_a_script_names_the_line_and_ends_it() -> None:
+    history = ["7019 1 1", "5873 0 1", "7921 3 1", "3412 1 1", "1745 0 0", "0574 0 1"]
+    result, answers = assist([], [*history, "0629 0 3"])
+    assert result.exit_code == 1
+    assert len(answers) == 3  # nothing is read after the line that cannot be true
+    lines = answers[2].splitlines()
+    assert lines[0] == "Line 3 makes the replies contradict each other."
+    assert lines[2] == "No code can give reply #3 7921 -> 3 bulls, 1 cow."
+    assert lines[3].startswith("  If #3 7921 was not 3 bulls, 1 cow, it could be: ")
+    assert "must be" not in result.output
+
+
+def test_undo_and_quit() -> None:
     lines = [
         "undo",  # nothing yet
         "1389 0 0",
-        "1389 0 1",  # the same guess, another reply
+        "1234 0 2",
         "undo",
         "undo",
         "",  # Enter asks for a suggestion
@@ -95,14 +118,8 @@ def test_undo_contradiction_and_quit() -> None:
     assert len(answers) == 7
     assert "nothing to undo: no reply has been given yet" in answers[0]
     check_status(answers[1], BC, ULISP_GAME[:1])
-    contradiction = answers[2].splitlines()
-    assert contradiction[0] == "Your replies contradict each other: no code fits them all."
-    assert contradiction[1] == (
-        "These replies cannot all be true: #1 1389 -> 0 bulls, 0 cows; #2 1389 -> 0 bulls, 1 cow."
-    )
-    assert contradiction[-1] == "Type 'undo' to take back the last entry."
-    assert "Suggested guess" not in answers[2]
-    assert "took back 1389 -> 0 bulls, 1 cow" in answers[3]
+    check_status(answers[2], BC, ULISP_GAME[:2])
+    assert "took back 1234 -> 0 bulls, 2 cows" in answers[3]
     check_status(answers[3], BC, ULISP_GAME[:1])
     assert "took back 1389 -> 0 bulls, 0 cows" in answers[4]
     assert "5040 codes possible." in answers[4]
@@ -110,9 +127,22 @@ def test_undo_contradiction_and_quit() -> None:
     assert answers[6].strip() == ""
 
 
+def test_a_contradiction_in_a_script_names_the_line_and_ends_it() -> None:
+    result, answers = assist([], ["1389 0 0", "1389 0 1", "undo", "1234 0 0"])
+    assert result.exit_code == 1
+    assert len(answers) == 2  # the lines after the contradiction are not read
+    contradiction = answers[1].splitlines()
+    assert contradiction[0] == "Line 2 makes the replies contradict each other."
+    assert contradiction[1] == "Your replies contradict each other: no code fits them all."
+    assert contradiction[2] == (
+        "These replies cannot all be true: #1 1389 -> 0 bulls, 0 cows; #2 1389 -> 0 bulls, 1 cow."
+    )
+    assert "Suggested guess" not in answers[1]
+
+
 def test_contradiction_offers_the_replies_that_would_fix_it() -> None:
     result, answers = assist(["--reply-style", "pair"], ["1389 0 0", "1234 0 0", "5670 0 0"])
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     assert (
         narrow(narrow(narrow(all_codes(BC), "1389", (0, 0)), "1234", (0, 0)), "5670", (0, 0)) == []
     )
@@ -125,7 +155,7 @@ def test_contradiction_offers_the_replies_that_would_fix_it() -> None:
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        ("9999 0 0", "code '9999': '9' appears twice; symbols may not repeat"),
+        ("9999 0 0", "code '9999': '9' appears 4 times; symbols may not repeat"),
         ("1234 5 0", "reply '5 0': 5 bulls and 0 cows make 5, but a code has 4"),
         ("123 0 0", "code '123' has 3 symbols"),
         ("1234 oops", "cannot read reply 'oops'"),
@@ -133,8 +163,8 @@ def test_contradiction_offers_the_replies_that_would_fix_it() -> None:
 )
 def test_bad_entries_are_explained_and_ignored(line: str, reason: str) -> None:
     result, answers = assist([], [line, "list", "quit"])
-    assert result.exit_code == 0
-    assert reason in answers[0]
+    assert result.exit_code == 1  # a script had a line refused
+    assert answers[0].startswith(f"line 1: {reason}")
     assert len(answers[1].split()) == 5040  # nothing was recorded: every code is listed
 
 
@@ -208,6 +238,35 @@ def test_interactive_session(terminal: Spawn) -> None:
     game.expect_text("> ")
     game.send("243 bc")
     game.expect_text("One code left: it must be 123.")
+    game.expect_text("> ")
+    game.send("quit")
+    assert game.finish() == 0
+
+
+def test_interactive_lines_are_refused_alone_and_a_missing_reply_is_asked(spawn: Spawn) -> None:
+    game = spawn("assist")
+    game.expect_text("> ")
+    game.send("12x4")  # not a code: refused at once, no reply asked
+    game.expect_text("code '12x4': 'x' is not a symbol; symbols are 0-9")
+    game.expect_text("> ")
+    game.send("7921 3 1")  # no secret gives it: refused, the prompt comes back
+    game.expect_text("3 bulls and 1 cow cannot happen")
+    game.expect_text("> ")
+    game.send("1263")  # a guess alone: its reply is asked, again until it can be read
+    game.expect_text("Reply to 1263: ")
+    game.send("3 1")
+    game.expect_text("3 bulls and 1 cow cannot happen")
+    game.expect_text("Reply to 1263: ")
+    game.send("1 2")
+    game.expect_text("216 codes possible.")
+    game.expect_text("> ")
+    game.send("8103")
+    game.expect_text("Reply to 8103: ")
+    game.send("")  # no reply: nothing recorded
+    game.expect_text("No reply: 8103 is not recorded.")
+    game.expect_text("> ")
+    game.send("8103 2 1")
+    game.expect_text("  0123 2183 6183 8613")
     game.expect_text("> ")
     game.send("quit")
     assert game.finish() == 0

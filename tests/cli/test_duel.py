@@ -162,3 +162,20 @@ def test_duel_verdict_grammar_for_one_guess(spawn: Spawn) -> None:
     assert match.group(1) == "A draw!"
     game.expect_text(AUDIT)
     assert "You needed 1 guess, I needed 1 guess." in game.transcript
+
+
+def test_a_piped_duel_names_the_lines_it_refuses_and_ends_at_a_contradiction() -> None:
+    from click.testing import CliRunner
+
+    from bullscows.cli import main
+
+    secret = seeded_secret(BC, SEED).text
+    guess = "0123" if secret != "0123" else "4567"
+    lines = ["12x4", guess, "xx", "3 1", "0 0"]
+    result = CliRunner().invoke(main, ["duel", "--seed", str(SEED)], input="\n".join(lines))
+    assert result.exit_code == 1
+    assert "line 1: code '12x4': 'x' is not a symbol" in result.output
+    assert f"    {words(*bulls_cows(secret, guess))}" in result.output
+    assert "line 3: cannot read reply 'xx'" in result.output
+    assert "Line 4 makes the replies contradict each other." in result.output
+    assert "No code can give reply #1 0123 -> 3 bulls, 1 cow." in result.output

@@ -251,6 +251,8 @@ def test_rules_json_lists_every_preset() -> None:
         "allowed": None,
         "codes": 1296,
         "description": PRESETS["mm"][-1],
+        "guesses": None,
+        "guess_codes": 1296,
     }
     nolead = next(e for e in entries if e["name"] == "bc-nolead")
     assert nolead["allowed"] == ["123456789", *["0123456789"] * 3]
@@ -391,3 +393,40 @@ def test_light_commands_do_not_import_numba(args: list[str]) -> None:
     status, numba_loaded, _ = completed.stderr.split()
     assert status in ("0", "None")
     assert numba_loaded == "False"
+
+
+def test_score_says_how_often_a_repeated_symbol_appears() -> None:
+    for guess, often in [("0000", "'0' appears 4 times"), ("0012", "'0' appears twice")]:
+        result = run("score", "--rules", "bc", "0123", guess)
+        assert_one_line_error(result, guess)
+        assert often in result.stderr
+
+
+def test_score_with_guesses_wider_than_the_secrets() -> None:
+    # Codeforces 753B: the secret has distinct digits, a try may repeat them.
+    wide = "bc:guesses=p4c10r"
+    for secret, guess, expected in [
+        ("0123", "0000", "1 bull, 0 cows"),
+        ("1234", "4411", "0 bulls, 2 cows"),
+    ]:
+        result = run("score", "--rules", wide, secret, guess)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == expected + "\n"
+    refused = run("score", "--rules", wide, "0000", "0123")  # a secret may not repeat
+    assert_one_line_error(refused, "0000")
+    assert "a secret's symbols may not repeat" in refused.stderr
+
+
+def test_rules_with_wider_guesses() -> None:
+    result = run("rules", "bc:guesses=p4c10r", "--json")
+    assert result.exit_code == 0, result.output
+    [entry] = json.loads(result.stdout)
+    assert (entry["spec"], entry["codes"], entry["guesses"], entry["guess_codes"]) == (
+        "bc:guesses=digits",
+        5040,
+        "digits",
+        10000,
+    )
+    assert entry["description"] == (
+        "4 distinct symbols of 0-9; guesses: 4 symbols of 0-9, repeats allowed"
+    )

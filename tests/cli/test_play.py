@@ -257,3 +257,19 @@ def test_adversary_quit_shows_a_secret_that_fits_every_reply(spawn: Spawn) -> No
     secret = game.expect(r"A secret that fits every reply I gave: (\S+)\.").group(1)
     assert game.finish() == 0
     assert secret in still_possible(BC, history)
+
+
+def test_guesses_piped_to_play_name_the_lines_refused() -> None:
+    from click.testing import CliRunner
+
+    from bullscows.cli import main
+
+    secret = secret_of(1)
+    guess = "0123" if secret != "0123" else "4567"
+    result = CliRunner().invoke(main, ["play", "--seed", "1"], input=f"12x4\n{guess}\nquit\n")
+    assert result.exit_code == 1  # a line was refused
+    assert "line 1: code '12x4': 'x' is not a symbol; symbols are 0-9" in result.output
+    assert f"    {words(*bulls_cows(secret, guess))}" in result.output
+    assert f"The secret was {secret}." in result.output
+    clean = CliRunner().invoke(main, ["play", "--seed", "1"], input=f"{guess}\nquit\n")
+    assert clean.exit_code == 0

@@ -136,17 +136,43 @@ def test_plain_input_ending_early_exits_1() -> None:
     [
         ("xyz", "cannot read reply 'xyz'"),
         ("9 9", "9 bulls and 9 cows make 18, but a code has 4"),
-        ("3 1", "cannot happen"),
         ("", "cannot read reply ''"),
     ],
 )
 def test_plain_bad_reply_exits_1(text: str, reason: str) -> None:
-    result = run_plain([], [text, "0 0", "0 0"])
+    result = run_plain([], ["0 1", text, "0 0"])
     assert result.exit_code == 1
-    assert len(guesses_of(result, BC)) == 1
+    assert len(guesses_of(result, BC)) == 2
     [line] = result.stderr.splitlines()
-    assert line.startswith("Error: ")
+    assert line.startswith("Error: line 2: ")
     assert reason in line
+    assert "Traceback" not in result.output
+
+
+def test_plain_reply_no_secret_can_give_is_a_contradiction_naming_the_line() -> None:
+    result = run_plain([], ["0 1", "3 1", "0 0"])
+    assert result.exit_code == 1
+    g1, g2 = guesses_of(result, BC)
+    lines = result.stderr.splitlines()
+    assert lines[0] == (
+        "Error: line 2 makes the replies contradict each other: no code fits them all."
+    )
+    assert lines[1] == f"No code can give reply #2 {g2} -> 3 bulls, 1 cow."
+    left = narrow(all_codes(BC), g1, (0, 1))
+    fixes = {reply(code, g2, BC) for code in left}
+    assert lines[2].startswith(f"  If #2 {g2} was not 3 bulls, 1 cow, it could be: ")
+    assert f"2 bulls, 1 cow ({len(narrow(left, g2, (2, 1)))} codes left)" in lines[2]
+    assert (2, 1) in fixes
+
+
+def test_replies_piped_to_the_game_name_refused_lines_and_impossible_ones() -> None:
+    # Not --plain, but replies from a pipe: a bad line is named and refused alone (the next
+    # line answers the same guess); a reply no secret can give ends the game with exit 1.
+    result = CliRunner().invoke(main, ["solve"], input="0 1\nxx\n3 1\n0 0\n")
+    assert result.exit_code == 1
+    assert "line 2: cannot read reply 'xx'" in result.output
+    assert "Line 3 makes the replies contradict each other." in result.output
+    assert re.search(r"No code can give reply #2 \d{4} -> 3 bulls, 1 cow\.", result.output)
     assert "Traceback" not in result.output
 
 
@@ -160,7 +186,9 @@ def test_plain_contradiction_exits_1_with_the_reason_on_stderr(style: str) -> No
     assert result.exit_code == 1
     assert guesses_of(result, BC) == [g1, g2]  # nothing but guesses on stdout
     lines = result.stderr.splitlines()
-    assert lines[0] == "Error: the replies contradict each other: no code fits them all."
+    assert lines[0] == (
+        "Error: line 2 makes the replies contradict each other: no code fits them all."
+    )
     said = "0 bulls, 0 cows" if style == "words" else "0B0C"
     assert f"#1 {g1} -> {said}" in lines[1] or f"#2 {g2}" in lines[1]
     assert any(line.startswith(f"  If #2 {g2} was not ") for line in lines[2:])

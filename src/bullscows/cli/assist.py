@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from bullscows.cli.breaking import FIX, FIX_HELP, correct, show_contradiction, take_back
+from bullscows.cli.breaking import (
+    FIX,
+    FIX_HELP,
+    correct,
+    end_inconsistent,
+    show_contradiction,
+    take_back,
+)
 from bullscows.cli.common import (
     QUIT,
     REPLY_HELP,
     Terminal,
     computer_player_options,
 )
+from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
-from bullscows.sessions import Codebreaker
+from bullscows.sessions import Codebreaker, as_code, as_feedback
 from bullscows.strategies import Strategy
 
 #: At most this many remaining codes are listed after each reply.
@@ -27,7 +37,10 @@ def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> Non
 
     Enter each guess you made and the reply you got, e.g. '0123 1 2' or '0123 1B2C'. An empty
     line or 'next' asks for a guess; 'list' shows the codes still possible; 'undo' takes back
-    the last entry; 'fix N REPLY' replaces the reply to guess #N; 'quit' stops.
+    the last entry; 'fix N REPLY' replaces the reply to guess #N; 'quit' stops. From a pipe
+    or a file, each line must hold a guess and its reply: a line that cannot be used is named
+    and skipped (exit code 1 at the end), and a line that makes the replies contradict each
+    other is explained and ends the run (exit 1).
     """
     breaker = Codebreaker(rules, strategy, seed)
     terminal = Terminal()
@@ -37,7 +50,7 @@ def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> Non
     while True:
         text = terminal.ask("> ")
         if text is None or text.lower() in QUIT:
-            return
+            sys.exit(terminal.exit_code())
         command = text.lower()
         if command in ("", "next", "n", "suggest"):
             _suggest(terminal, breaker)
@@ -56,15 +69,50 @@ def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> Non
 
 
 def _record(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> None:
+    """Record the entry 'GUESS REPLY', or refuse that line alone, saying why. From a script,
+    replies that contradict each other end the command (``end_inconsistent``)."""
     guess, _, reply = text.partition(" ")
-    if not reply.strip():
-        reply = terminal.ask(f"Reply to {guess}: ") or ""
     try:
-        breaker.record(guess, reply)
+        code = as_code(guess, breaker.rules)
     except BullsCowsError as error:
-        terminal.warn(str(error))
+        terminal.refuse(str(error))
         return
+    if not reply.strip():
+        if not terminal.interactive:  # nobody to ask: the next line is an entry of its own
+            terminal.refuse(
+                f"guess {code.text!r} has no reply; give it on the same line, e.g. "
+                f"'{code.text} 1 2'"
+            )
+            return
+        asked = _ask_reply(terminal, breaker, code)
+        if asked is None:
+            return
+        reply = asked
+    try:
+        # From a script, a reply no secret can give makes the data inconsistent, and says so.
+        breaker.record(code, reply, impossible=not terminal.interactive)
+    except BullsCowsError as error:
+        terminal.refuse(str(error))
+        return
+    if not terminal.interactive and breaker.contradiction is not None:
+        end_inconsistent(terminal, breaker, style)
     _status(terminal, breaker, style)
+
+
+def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | None:
+    """The reply to ``code``, asked until one can be read; ``None`` if none is given (Enter
+    alone, or 'quit')."""
+    while True:
+        text = terminal.ask(f"Reply to {code}: ")
+        if not text or text.lower() in QUIT:
+            terminal.say(f"No reply: {code} is not recorded.")
+            return None
+        try:
+            as_feedback(text, breaker.rules)
+        except BullsCowsError as error:
+            terminal.warn(str(error))
+            continue
+        return text
 
 
 def _status(terminal: Terminal, breaker: Codebreaker, style: str) -> None:

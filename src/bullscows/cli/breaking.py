@@ -6,6 +6,8 @@ Shared by ``solve``, ``duel`` and ``assist``.
 from __future__ import annotations
 
 import re
+import sys
+from typing import NoReturn
 
 from bullscows.cli.common import QUIT, REPLY_HELP, Terminal
 from bullscows.errors import BullsCowsError
@@ -19,6 +21,14 @@ def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> 
     terminal.warn("Your replies contradict each other: no code fits them all.")
     for line in contradiction.describe(style):
         terminal.say(line)
+
+
+def end_inconsistent(terminal: Terminal, breaker: Codebreaker, style: str) -> NoReturn:
+    """From a script: name the line that made the replies contradict each other, explain
+    the contradiction, and exit 1 (nobody is there to undo it)."""
+    terminal.warn(f"Line {terminal.line} makes the replies contradict each other.")
+    show_contradiction(terminal, breaker, style)
+    sys.exit(1)
 
 
 def show_progress(terminal: Terminal, breaker: Codebreaker) -> None:
@@ -87,7 +97,10 @@ def ask_replies(
     """Ask for replies to the computer's guesses until ``until`` consistent replies are recorded.
 
     Undo goes back as far as asked (the guesses are then asked again); a contradiction is
-    explained and must be undone. Returns False when the person quits.
+    explained and must be undone. Returns False when the person quits. From a script, a line
+    that is no reply is named and refused (the next line answers the same guess), and a line
+    that makes the replies contradict each other (a reply no secret can give included) is
+    explained and ends the command with exit code 1.
     """
     while len(breaker.history) < until or breaker.contradiction is not None:
         if breaker.contradiction is not None:
@@ -110,10 +123,12 @@ def ask_replies(
             terminal.say(f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.")
         else:
             try:
-                breaker.reply(text)
+                breaker.reply(text, impossible=not terminal.interactive)
             except BullsCowsError as error:
-                terminal.warn(str(error))
+                terminal.refuse(str(error))
                 continue
+            if not terminal.interactive and breaker.contradiction is not None:
+                end_inconsistent(terminal, breaker, style)
             show_progress(terminal, breaker)
         if breaker.solved:
             return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -87,6 +88,7 @@ def build_rules(
                 base.symbols if symbols is None else symbols,
                 base.repeats if repeats is None else repeats,
                 None if changed else base.allowed,
+                base.guesses,
             )
         return rules.with_no_leading() if no_leading_zero else rules
     except BullsCowsError as error:
@@ -233,12 +235,35 @@ def warm_up_in_background() -> None:
 
 
 class Terminal:
-    """Reads commands and writes lines for an interactive game."""
+    """Reads commands and writes lines for an interactive game.
+
+    When standard input is not a terminal (a pasted or piped script), ``interactive`` is
+    False: nobody is there to answer a follow-up question, so a command asks none; it names
+    the line (``where``) of any input it refuses, and the command ends with exit code 1
+    (``refused`` counts those lines).
+    """
 
     def __init__(self) -> None:
         warm_up_in_background()
         # No markup: what a person typed is printed as typed, brackets and all.
         self.console = Console(highlight=False, markup=False, emoji=False)
+        self.interactive = sys.stdin.isatty()
+        self.line = 0
+        self.refused = 0
+
+    @property
+    def where(self) -> str:
+        """``'line N: '`` for the last line read from a script, ``''`` interactively."""
+        return "" if self.interactive else f"line {self.line}: "
+
+    def refuse(self, text: str) -> None:
+        """Refuse the last line read, saying why (and where, from a script)."""
+        self.refused += not self.interactive
+        self.warn(self.where + text)
+
+    def exit_code(self) -> int:
+        """1 when a script had lines refused, else 0."""
+        return 1 if self.refused else 0
 
     def say(self, text: str = "") -> None:
         self.console.print(text)
@@ -249,7 +274,9 @@ class Terminal:
     def ask(self, prompt: str) -> str | None:
         """One line of input, stripped; ``None`` at end of input."""
         try:
-            return self.console.input(prompt, markup=False, emoji=False).strip()
+            text = self.console.input(prompt, markup=False, emoji=False).strip()
+            self.line += 1
+            return text
         except EOFError:
             self.say()
             return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from bullscows.cli.breaking import ask_replies, audit_secret
@@ -35,12 +37,12 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
         if game.awaiting is DuelTurn.GUESS:
             if not _your_guess(terminal, game, reply_style):
                 terminal.say(f"My secret was {game.give_up()}.")
-                return
+                sys.exit(terminal.exit_code())
             continue
         wanted = len(game.breaker.history) + 1
         if not ask_replies(terminal, game.breaker, reply_style, wanted, "My guess"):
             terminal.say(f"Stopped. My secret was {game.give_up()}.")
-            return
+            sys.exit(terminal.exit_code())
         if game.breaker.solved:
             terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")
     verdict = {Winner.PERSON: "You win!", Winner.COMPUTER: "I win!", Winner.DRAW: "A draw!"}
@@ -50,6 +52,7 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
         f"I needed {counted(theirs, 'guess')}."
     )
     audit_secret(terminal, game.breaker, reply_style)
+    sys.exit(terminal.exit_code())
 
 
 def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
@@ -60,7 +63,7 @@ def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
         try:
             feedback = game.guess(text)
         except BullsCowsError as error:
-            terminal.warn(str(error))
+            terminal.refuse(str(error))
             continue
         terminal.say(f"    {feedback.format(style)}")
         if game.maker.solved:

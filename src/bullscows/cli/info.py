@@ -23,10 +23,11 @@ def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool
     \b
     bullscows score 1234 4130          ->  1 bull, 2 cows
     bullscows score --rules mm 1122 1234 --reply-style pegs  ->  1B1W
+    bullscows score --rules bc:guesses=p4c10r 1234 1111  ->  1 bull, 0 cows
     """
     from bullscows import score as score_codes
 
-    feedback = score_codes(Code(secret, rules), Code(guess, rules))
+    feedback = score_codes(Code(secret, rules).as_secret(), Code(guess, rules))
     if as_json:
         click.echo(json.dumps({"bulls": feedback.bulls, "cows": feedback.cows}))
     else:
@@ -61,6 +62,7 @@ def _as_dict(name: str, r: Rules, text: str) -> dict[str, object]:
         "name": name, "spec": r.spec, "length": r.length, "symbols": r.symbols,
         "repeats": r.repeats, "allowed": list(r.allowed) if r.allowed else None,
         "codes": r.size, "description": text or r.describe(),
+        "guesses": r.guesses.spec if r.guesses else None, "guess_codes": r.guess_rules.size,
     }  # fmt: skip
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from bullscows.cli.common import QUIT, Terminal, play_options, strategy_option, variant_options
@@ -58,7 +60,7 @@ def play(
                 terminal.say(f"A secret that fits every reply I gave: {secret}.")
             else:
                 terminal.say(f"The secret was {secret}.")
-            return
+            sys.exit(terminal.exit_code())
         if text.lower() == "history":
             for i, step in enumerate(game.history, 1):
                 terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(reply_style)}")
@@ -76,12 +78,14 @@ def play(
                 terminal.say(line)
             continue
         if text.lower() in ("help", "?"):
-            terminal.say(f"A guess is a code: {rules.describe()}. Commands: history, hint, quit.")
+            terminal.say(
+                f"A guess is a code: {rules.guess_rules.describe()}. Commands: history, hint, quit."
+            )
             continue
         try:
             feedback = game.guess(text)
         except BullsCowsError as error:
-            terminal.warn(str(error))
+            terminal.refuse(str(error))
             continue
         line = f"    {feedback.format(reply_style)}"
         if hint and not game.solved:
@@ -91,3 +95,4 @@ def play(
     if game.hints_given:
         guesses += f" with {counted(game.hints_given, 'hint')}"
     terminal.say(f"You broke it in {guesses}: {game.secret}.")
+    sys.exit(terminal.exit_code())

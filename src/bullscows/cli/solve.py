@@ -43,31 +43,40 @@ def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: 
     while not breaker.solved:
         if not ask_replies(terminal, breaker, reply_style, len(breaker.history) + 1, "My guess"):
             terminal.say("Stopped.")
-            return
+            sys.exit(terminal.exit_code())
     guesses = len(breaker.history)
     terminal.say(f"I found it in {counted(guesses, 'guess')}: {breaker.history[-1].guess}.")
     audit_secret(terminal, breaker, reply_style)
+    sys.exit(terminal.exit_code())
 
 
 def solve_plain(breaker: Codebreaker, style: str) -> int:
-    """Guesses on stdout, replies from stdin, reasons on stderr; the exit code."""
+    """Guesses on stdout, replies from stdin, reasons on stderr; the exit code.
+
+    A line that is no reply is an error naming it; a reply no secret can give (3 bulls and 1
+    cow) makes the replies contradict each other, explained like any contradiction.
+    """
+    number = 0
     while True:
         print(breaker.suggest(), flush=True)
         line = sys.stdin.readline()
+        number += 1
         if not line:
             print("Error: input ended before the code was found", file=sys.stderr)
             return 1
         try:
-            breaker.reply(line)
+            breaker.reply(line, impossible=True)
         except BullsCowsError as error:
-            print(f"Error: {error}", file=sys.stderr)
+            print(f"Error: line {number}: {error}", file=sys.stderr)
             return 1
         if breaker.solved:
             return 0
         contradiction = breaker.contradiction
         if contradiction is not None:
             print(
-                "Error: the replies contradict each other: no code fits them all.", file=sys.stderr
+                f"Error: line {number} makes the replies contradict each other: no code fits "
+                "them all.",
+                file=sys.stderr,
             )
             for text in contradiction.describe(style):
                 print(text, file=sys.stderr)

@@ -92,16 +92,16 @@ def optimal_tree(
         raise ValueError(f"objective {objective!r}: use 'total' or 'worst'")
     if max_depth is not None and max_depth < 1:
         raise ValueError(f"max_depth {max_depth}: a tree needs at least 1 guess")
-    if rules.size > MAX_SEARCH_CODES:
+    if rules.guess_rules.size > MAX_SEARCH_CODES:
         raise ValueError(
-            f"{rules.describe()} has {rules.size:,} codes; the search handles at most "
-            f"{MAX_SEARCH_CODES:,}"
+            f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
+            f"handles at most {MAX_SEARCH_CODES:,}"
         )
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     options = (rules, objective, max_depth, consistent_only)
     search = Search(*options, progress, start, store, executor)
-    everything = universe(rules).all()
+    everything = universe(rules).secrets
     nodes = 0
     # No tree needs more guesses than there are codes (each guess rules one out at least).
     deepest = search.unlimited if max_depth is None else min(max_depth, search.unlimited)

@@ -88,18 +88,31 @@ class Codebreaker(Logged):
             self._suggestions[depth] = self.knowledge.code(index)
         return self._suggestions[depth]
 
-    def record(self, guess: Code | str, feedback: Feedback | str) -> Knowledge:
-        """Remember that ``guess`` got ``feedback``; both are checked first."""
+    def record(
+        self, guess: Code | str, feedback: Feedback | str, impossible: bool = False
+    ) -> Knowledge:
+        """Remember that ``guess`` got ``feedback``; both are checked first.
+
+        A reply no secret can give (3 bulls and 1 cow) is refused, unless ``impossible``: it is
+        then kept, and ``contradiction`` explains it like any other.
+
+        >>> breaker = Codebreaker(Rules.parse("bc"))
+        >>> breaker.record("1234", "3 1", impossible=True).is_contradictory
+        True
+        >>> breaker.contradiction.describe()[0]
+        'No code can give reply #1 1234 -> 3 bulls, 1 cow.'
+        """
         self._check_playing()
-        code, reply = as_code(guess, self.rules), as_feedback(feedback, self.rules)
+        code = as_code(guess, self.rules)
+        reply = as_feedback(feedback, self.rules, impossible)
         self._push(code, reply)
         self._note("record", code=code.text, reply=reply.format(RECORD_STYLE))
         return self.knowledge
 
-    def reply(self, feedback: Feedback | str) -> Knowledge:
-        """The reply to the suggested guess."""
+    def reply(self, feedback: Feedback | str, impossible: bool = False) -> Knowledge:
+        """The reply to the suggested guess (``impossible`` as ``record`` takes it)."""
         guess = self.suggest()
-        reply = as_feedback(feedback, self.rules)
+        reply = as_feedback(feedback, self.rules, impossible)
         self._push(guess, reply)
         self._note("reply", code=guess.text, reply=reply.format(RECORD_STYLE))
         return self.knowledge
@@ -173,7 +186,7 @@ class Codebreaker(Logged):
         """How each event of a record is replayed on this game."""
         return {
             "reply": self._replay_reply,
-            "record": lambda e: self.record(str(e.code), str(e.reply)),
+            "record": lambda e: self.record(str(e.code), str(e.reply), impossible=True),
             "undo": lambda e: self.undo(),
             "correct": lambda e: self.correct(e.step or 0, str(e.reply)),
             "give-up": lambda e: self.give_up(),
@@ -182,7 +195,7 @@ class Codebreaker(Logged):
     def _replay_reply(self, event: Event) -> None:
         self._check_playing()
         guess = as_code(str(event.code), self.rules)
-        reply = as_feedback(str(event.reply), self.rules)
+        reply = as_feedback(str(event.reply), self.rules, impossible=True)
         self._suggestions[len(self._stack)] = guess
         self._push(guess, reply)
         self._note("reply", code=guess.text, reply=reply.format(RECORD_STYLE))

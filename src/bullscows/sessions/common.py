@@ -29,22 +29,24 @@ def as_code(code: Code | str, rules: Rules) -> Code:
     return Code(code, rules)
 
 
-def as_feedback(feedback: Feedback | str, rules: Rules) -> Feedback:
-    """A reply of ``rules`` from text or a ``Feedback`` (checked either way)."""
+def as_feedback(feedback: Feedback | str, rules: Rules, impossible: bool = False) -> Feedback:
+    """A reply of ``rules`` from text or a ``Feedback`` (checked either way; ``impossible``
+    as ``Feedback.parse`` takes it)."""
     if isinstance(feedback, Feedback):
         problem = feedback.problem(rules)
-        if problem:
+        fits = feedback.bulls + feedback.cows <= rules.length
+        if problem and not (impossible and fits):
             raise FeedbackError(f"reply {feedback.format('pair')!r}: {problem}")
         return feedback
     if not isinstance(feedback, str):
         raise FeedbackError(f"a reply is a Feedback or its text, not {type(feedback).__name__}")
-    return Feedback.parse(feedback, rules)
+    return Feedback.parse(feedback, rules, impossible)
 
 
 def random_secret(rules: Rules, rng: random.Random) -> Code:
-    """A secret drawn uniformly from the variant's codes."""
+    """A secret drawn uniformly from the variant's secrets."""
     knowledge = Knowledge.start(rules)
-    return knowledge.code(rng.randrange(len(knowledge)))
+    return knowledge.code(int(knowledge.candidates[rng.randrange(len(knowledge))]))
 
 
 class Logged:

@@ -125,7 +125,11 @@ class Codemaker(_Maker):
         log: list[Event] | None = None,
     ) -> None:
         self._begin(rules, seed, hints, log)
-        self.secret = seeded_secret(rules, self.seed) if secret is None else as_code(secret, rules)
+        self.secret = (
+            seeded_secret(rules, self.seed)
+            if secret is None
+            else as_code(secret, rules).as_secret()
+        )
 
     def guess(self, code: Code | str) -> Feedback:
         """Score a guess against the secret and remember it."""

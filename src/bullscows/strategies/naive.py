@@ -43,7 +43,14 @@ class RandomGuess(ReplyBlindStrategy):
     def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
         # One draw from ``rng`` seeds the batch, so a game is reproducible from rng's state.
         draws = np.random.default_rng(rng.getrandbits(64))
-        return draws.integers(0, rules.size, size=count, dtype=np.int64)
+        return _secret_indices(rules, draws.integers(0, rules.size, size=count, dtype=np.int64))
+
+
+def _secret_indices(rules: Rules, numbers: npt.NDArray[np.int64]) -> IndexArray:
+    """The universe indices of the secrets with these numbers (0 is the lowest secret):
+    the random and brute-force strategies play only codes that may be the secret."""
+    u = universe(rules)
+    return np.asarray(u.secrets[numbers] if rules.guesses is not None else numbers, np.int64)
 
 
 class BruteForce(ReplyBlindStrategy):
@@ -57,7 +64,7 @@ class BruteForce(ReplyBlindStrategy):
     summary = "Richardson: every code in the variant's order, ignoring the replies"
 
     def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
-        return np.arange(start, min(start + count, rules.size), dtype=np.int64)
+        return _secret_indices(rules, np.arange(start, min(start + count, rules.size)))
 
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         made, size = len(knowledge.history), knowledge.rules.size

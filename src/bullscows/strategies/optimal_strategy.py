@@ -118,7 +118,7 @@ def _tree(
             continue  # no file yet, or one that cannot be trusted: look further
         if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
             return saved.root
-    if rules.size > MAX_OPTIMAL_CODES:  # only a shipped or cached tree let it past ``problem``
+    if _too_large(rules):  # only a shipped or cached tree let it past ``problem``
         raise StrategyError(
             f"{wanted[1]}: the tree saved for {rules.spec!r} cannot be read; search it again "
             f"with `bullscows tree --rules {rules.spec} --strategy {name}`"
@@ -168,6 +168,12 @@ def search_tree(
     return DecisionTree(rules, label, f"optimal-{objective}", _node(found))
 
 
+def _too_large(rules: Rules) -> bool:
+    """Whether a game would wait too long for the search of ``rules``: every code that may be
+    guessed is a row of its score matrix."""
+    return rules.guess_rules.size > MAX_OPTIMAL_CODES
+
+
 def _node(tree: Tree) -> Node:
     return Node(tree["guess"], {reply: _node(sub) for reply, sub in tree["replies"].items()})
 
@@ -190,10 +196,11 @@ class OptimalSearch(Strategy):
         return StrategySpec(self.name, self.consistent_only, self.max_depth)
 
     def problem(self, rules: Rules) -> str | None:
-        if rules.size > MAX_OPTIMAL_CODES and not self.shipped(rules) and not self.cached(rules):
+        if _too_large(rules) and not self.shipped(rules) and not self.cached(rules):
             return (
                 f"{self.name} does not search {rules.describe()} during a game: it has "
-                f"{rules.size:,} codes (at most {MAX_OPTIMAL_CODES:,}); search it first with "
+                f"{rules.guess_rules.size:,} codes to guess (at most {MAX_OPTIMAL_CODES:,}); "
+                "search it first with "
                 f"`bullscows tree --rules {rules.spec} --strategy {self.name}`"
             )
         return None
