@@ -27,7 +27,9 @@ names of ``bullscows bench --json``; ``nodes`` counts the guess nodes, leaves in
 summary is optional when reading; ``check_tree`` compares a stated one with the tree's play.
 A file may be gzip-compressed (``.json.gz``): ``save`` compresses when the name ends in
 ``.gz``, and ``load_tree`` reads either.
-A tree more than a few hundred guesses deep (brute force) is too deep for JSON here.
+A tree is at most ``MAX_DEPTH`` guesses deep (brute force on a large variant is deeper: it is
+refused before it is built), and a file at most ``readers.MAX_FILE_BYTES`` long, so that every
+tree written reads back.
 
 >>> from bullscows.strategies import get_strategy
 >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
@@ -46,7 +48,6 @@ import json
 import math
 import random
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,8 +58,17 @@ import numpy.typing as npt
 
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, read_count
 from bullscows.knowledge import Knowledge, Step
+from bullscows.readers import (
+    MAX_FILE_BYTES,
+    load_json,
+    quote,
+    quote_path,
+    read_file,
+    read_text,
+    unpack,
+)
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
 
@@ -69,6 +79,8 @@ FORMAT = "bullscows-tree"
 VERSION = 1
 #: A tree with more nodes than this is not built (brute force on a large variant would be).
 MAX_NODES = 2_000_000
+#: A tree is at most this many guesses deep (its JSON nests twice as deep).
+MAX_DEPTH = 300
 _REPLY_KEY = re.compile(r"(\d+) (\d+)")
 
 
@@ -131,9 +143,9 @@ class TreeSummary:
                 data["total"], float(data["average"]), data["worst"], data["at_worst"],
                 {int(k): int(v) for k, v in spread.items()}, data["secrets"], data["nodes"],
             )  # fmt: skip
-        except (AssertionError, KeyError, ValueError, TypeError):
+        except (AssertionError, KeyError, ValueError, TypeError, OverflowError):
             raise BullsCowsError(
-                f"tree summary {json.dumps(data)[:200]}: expected total, average, worst, "
+                f"tree summary {quote(json.dumps(data), 200)}: expected total, average, worst, "
                 "at_worst, distribution, secrets and nodes"
             ) from None
 
@@ -197,17 +209,27 @@ class DecisionTree:
         }  # fmt: skip
 
     def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
-        """The tree as JSON text; compact unless ``indent`` is given."""
-        data = self.to_dict()
-        try:
-            separators = (",", ":") if indent is None else None
-            return json.dumps(
-                data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
-            )
-        except RecursionError:
+        """The tree as JSON text; compact unless ``indent`` is given.
+
+        A tree deeper than ``MAX_DEPTH`` guesses, or longer than a file may be, is refused:
+        it could not be read back.
+        """
+        depth = max(d for d, _ in self.nodes())
+        if depth > MAX_DEPTH:
             raise BullsCowsError(
-                f"the tree is {self.summary().worst} guesses deep: too deep to write as JSON"
-            ) from None
+                f"the tree is {depth:,} guesses deep: a tree file holds at most {MAX_DEPTH}"
+            )
+        data = self.to_dict()
+        separators = (",", ":") if indent is None else None
+        text = json.dumps(
+            data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
+        )
+        if len(text) > MAX_FILE_BYTES:
+            raise BullsCowsError(
+                f"the tree takes {len(text):,} bytes as JSON: a tree file holds at most "
+                f"{MAX_FILE_BYTES:,}"
+            )
+        return text
 
     def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
         """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``.
@@ -219,7 +241,9 @@ class DecisionTree:
         try:
             Path(path).write_bytes(data)
         except OSError as error:
-            raise BullsCowsError(f"cannot write the tree to {str(path)!r}: {error}") from None
+            raise BullsCowsError(
+                f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"
+            ) from None
 
 
 def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") -> DecisionTree:
@@ -236,6 +260,13 @@ def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") ->
     problem = strategy.problem(rules)
     if problem is not None:
         raise StrategyError(problem)
+    deep = strategy.depth_at_least(rules)
+    if deep > MAX_DEPTH:
+        raise StrategyError(
+            f"the tree of {strategy.label} on {rules.spec} is {deep:,} guesses deep: a tree "
+            f"holds at most {MAX_DEPTH} (`bullscows bench --strategy {strategy.name}` "
+            "measures it without a tree)"
+        )
     u = universe(rules)
     win = Feedback.win(rules.length).index(rules.length)
     settles = strategy.plays_sole_candidate
@@ -312,33 +343,14 @@ def load_tree(source: str | Path | bytes) -> DecisionTree:
     True
     """
     if isinstance(source, bytes):
-        where, text = "tree", _decode(source, "tree")
+        where = "tree"
+        text = read_text(unpack(source, where), where)
     elif isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
-        where = f"tree file {str(source)!r}"
-        try:
-            raw = Path(source).read_bytes()
-        except OSError as error:
-            raise BullsCowsError(f"cannot read {where}: {error}") from None
-        text = _decode(raw, where)
+        where = f"tree file {quote_path(source)}"
+        text = read_text(read_file(source, where), where)
     else:
         where, text = "tree", source
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BullsCowsError(f"{where} is not JSON: {error}") from None
-    except RecursionError:
-        raise BullsCowsError(f"{where} is nested too deeply to read") from None
-    return _from_dict(data, where)
-
-
-def _decode(raw: bytes, where: str) -> str:
-    """The JSON text of a tree file's bytes, uncompressed first if they are gzip."""
-    try:
-        if raw[:2] == b"\x1f\x8b":  # the gzip magic number
-            raw = gzip.decompress(raw)
-        return raw.decode("utf-8")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
-        raise BullsCowsError(f"cannot read {where}: {error}") from None
+    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where)
 
 
 def _from_dict(data: object, where: str) -> DecisionTree:
@@ -346,16 +358,18 @@ def _from_dict(data: object, where: str) -> DecisionTree:
         raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise BullsCowsError(
-            f"{where}: format {data.get('format')!r} is not {FORMAT!r}; not a decision tree"
+            f"{where}: format {_shown(data.get('format'))} is not {FORMAT!r}; not a decision tree"
         )
     if data.get("version") != VERSION:
         raise BullsCowsError(
-            f"{where}: version {data.get('version')!r} is not supported "
+            f"{where}: version {_shown(data.get('version'))} is not supported "
             f"(this program reads version {VERSION})"
         )
     spec = data.get("rules")
     if not isinstance(spec, str):
-        raise BullsCowsError(f"{where}: 'rules' must be a rules spec such as 'mm', got {spec!r}")
+        raise BullsCowsError(
+            f"{where}: 'rules' must be a rules spec such as 'mm', got {_shown(spec)}"
+        )
     try:
         rules = Rules.parse(spec)
     except BullsCowsError as error:
@@ -363,11 +377,19 @@ def _from_dict(data: object, where: str) -> DecisionTree:
     strategy, objective = data.get("strategy"), data.get("objective")
     for key, value in (("strategy", strategy), ("objective", objective)):
         if not isinstance(value, str):
-            raise BullsCowsError(f"{where}: {key!r} must be text, got {value!r}")
+            raise BullsCowsError(f"{where}: {key!r} must be text, got {_shown(value)}")
     assert isinstance(strategy, str) and isinstance(objective, str)
     stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
     root = _read_nodes(data.get("tree"), rules, where)
     return DecisionTree(rules, strategy, objective, root, stated)
+
+
+def _shown(value: object) -> str:
+    """A JSON value in an error, cut to a line's worth."""
+    if isinstance(value, str):
+        return quote(value)
+    text = repr(value)
+    return text if len(text) <= 50 else f"{text[:50]}... ({len(text):,} characters)"
 
 
 def _read_nodes(top: object, rules: Rules, where: str) -> Node:
@@ -383,7 +405,7 @@ def _read_nodes(top: object, rules: Rules, where: str) -> Node:
         for key, child_raw in replies.items():
             reply = _read_reply(key, rules, where, path)
             guess = universe(rules).text(node.guess)
-            child_path = f"{'' if path == 'the root' else path + ' '}{guess} {key!r}"
+            child_path = f"{'' if path == 'the root' else path + ' '}{guess} {quote(key)}"
             child = _read_node(child_raw, rules, where, child_path)
             node.branches[reply] = child
             stack.append((child_raw, child, child_path))
@@ -395,7 +417,10 @@ def _read_node(raw: object, rules: Rules, where: str, path: str) -> Node:
         raise BullsCowsError(f"{where}: the node at {path} needs a 'guess' (a code as text)")
     unknown = set(raw) - {"guess", "replies"}
     if unknown:
-        raise BullsCowsError(f"{where}: the node at {path} has unknown keys {sorted(unknown)}")
+        raise BullsCowsError(
+            f"{where}: the node at {path} has unknown keys "
+            f"[{', '.join(quote(key) for key in sorted(unknown)[:5])}]"
+        )
     try:
         return Node(Code(raw["guess"], rules).index)
     except BullsCowsError as error:
@@ -406,15 +431,18 @@ def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
     match = _REPLY_KEY.fullmatch(key)
     if match is None:
         raise BullsCowsError(
-            f"{where}: reply key {key!r} at {path} cannot be read; write bulls, a space, "
+            f"{where}: reply key {quote(key)} at {path} cannot be read; write bulls, a space, "
             "then cows, e.g. '1 2'"
         )
-    feedback = Feedback(int(match[1]), int(match[2]))
+    try:
+        feedback = Feedback(read_count(match[1], key), read_count(match[2], key))
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: at {path}: {error}") from None
     problem = feedback.problem(rules)
     if problem is None and feedback.is_win(rules.length):
         problem = "all bulls ends the game and has no branch"
     if problem is not None:
-        raise BullsCowsError(f"{where}: reply key {key!r} at {path}: {problem}")
+        raise BullsCowsError(f"{where}: reply key {quote(key)} at {path}: {problem}")
     return feedback.index(rules.length)
 
 
