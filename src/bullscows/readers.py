@@ -57,6 +57,23 @@ def quote(text: str, limit: int = QUOTE_LENGTH) -> str:
     return f"{shown[:-1]}...{shown[-1]} ({len(text):,} characters)"
 
 
+def quote_value(value: object) -> str:
+    """A value read from JSON, in an error: text quoted, anything else as Python shows it,
+    cut to a line's worth.
+
+    >>> print(quote_value("1"), quote_value(None), quote_value(list(range(30))))
+    '1' None [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,... (110 characters)
+    """
+    if isinstance(value, str):
+        return quote(value)
+    text = repr(value)
+    return (
+        text
+        if len(text) <= QUOTE_LENGTH
+        else f"{text[:QUOTE_LENGTH]}... ({len(text):,} characters)"
+    )
+
+
 def quote_path(path: str | Path) -> str:
     """A file name in an error: quoted whole unless it is very long.
 
@@ -66,8 +83,9 @@ def quote_path(path: str | Path) -> str:
     return quote(str(path), PATH_QUOTE_LENGTH)
 
 
-def read_file(path: str | Path, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of the regular file at ``path`` (uncompressed if gzip), at most ``limit``.
+def read_file(path: str | Path, where: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at ``path`` (uncompressed if gzip), at most ``limit``
+    (``MAX_FILE_BYTES`` by default).
 
     Devices, pipes and folders are refused before anything is read (``/dev/zero`` never
     ends); a link is followed to what it points to and judged by that. ``where`` names the
@@ -78,6 +96,7 @@ def read_file(path: str | Path, where: str, limit: int = MAX_FILE_BYTES) -> byte
     ...
     bullscows.errors.BullsCowsError: the file is not a regular file (a character device)
     """
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
@@ -105,8 +124,9 @@ def _kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), "not a file")
 
 
-def unpack(data: bytes, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
-    """``data`` uncompressed if it is gzip (by its first bytes), refused beyond ``limit`` bytes.
+def unpack(data: bytes, where: str, limit: int | None = None) -> bytes:
+    """``data`` uncompressed if it is gzip (by its first bytes), refused beyond ``limit`` bytes
+    (``MAX_FILE_BYTES`` by default).
 
     >>> import gzip
     >>> unpack(gzip.compress(b"hello"), "file")
@@ -116,6 +136,7 @@ def unpack(data: bytes, where: str, limit: int = MAX_FILE_BYTES) -> bytes:
     ...
     bullscows.errors.BullsCowsError: file uncompresses to more than 999 bytes: it is not a ...
     """
+    limit = MAX_FILE_BYTES if limit is None else limit
     if data[:2] != b"\x1f\x8b":  # the gzip magic number
         return data
     parts: list[bytes] = []

@@ -65,6 +65,7 @@ from bullscows.readers import (
     load_json,
     quote,
     quote_path,
+    quote_value,
     read_file,
     read_text,
     unpack,
@@ -358,17 +359,18 @@ def _from_dict(data: object, where: str) -> DecisionTree:
         raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise BullsCowsError(
-            f"{where}: format {_shown(data.get('format'))} is not {FORMAT!r}; not a decision tree"
+            f"{where}: format {quote_value(data.get('format'))} is not {FORMAT!r}; "
+            "not a decision tree"
         )
     if data.get("version") != VERSION:
         raise BullsCowsError(
-            f"{where}: version {_shown(data.get('version'))} is not supported "
+            f"{where}: version {quote_value(data.get('version'))} is not supported "
             f"(this program reads version {VERSION})"
         )
     spec = data.get("rules")
     if not isinstance(spec, str):
         raise BullsCowsError(
-            f"{where}: 'rules' must be a rules spec such as 'mm', got {_shown(spec)}"
+            f"{where}: 'rules' must be a rules spec such as 'mm', got {quote_value(spec)}"
         )
     try:
         rules = Rules.parse(spec)
@@ -377,19 +379,11 @@ def _from_dict(data: object, where: str) -> DecisionTree:
     strategy, objective = data.get("strategy"), data.get("objective")
     for key, value in (("strategy", strategy), ("objective", objective)):
         if not isinstance(value, str):
-            raise BullsCowsError(f"{where}: {key!r} must be text, got {_shown(value)}")
+            raise BullsCowsError(f"{where}: {key!r} must be text, got {quote_value(value)}")
     assert isinstance(strategy, str) and isinstance(objective, str)
     stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
     root = _read_nodes(data.get("tree"), rules, where)
     return DecisionTree(rules, strategy, objective, root, stated)
-
-
-def _shown(value: object) -> str:
-    """A JSON value in an error, cut to a line's worth."""
-    if isinstance(value, str):
-        return quote(value)
-    text = repr(value)
-    return text if len(text) <= 50 else f"{text[:50]}... ({len(text):,} characters)"
 
 
 def _read_nodes(top: object, rules: Rules, where: str) -> Node:

@@ -33,7 +33,7 @@ from typing import Any
 
 from bullscows.errors import BullsCowsError
 from bullscows.executors import workers
-from bullscows.readers import load_json, quote, quote_path, read_file, read_text
+from bullscows.readers import load_json, quote, quote_path, quote_value, read_file, read_text
 from bullscows.rules import Rules
 from bullscows.search.tree import Tree
 from bullscows.universe import IndexArray
@@ -300,14 +300,18 @@ class _Schema:
 
     def _code(self, value: object, what: str) -> int:
         if type(value) is not int or not 0 <= value < self.codes:
-            raise _Invalid(f"{what} {_shown(value)} is not a code index (0 to {self.codes - 1})")
+            raise _Invalid(
+                f"{what} {quote_value(value)} is not a code index (0 to {self.codes - 1})"
+            )
         return value
 
     def _reply(self, value: object, what: str) -> int:
         if isinstance(value, str) and value.isdigit() and len(value) <= 4:
             value = int(value)
         if type(value) is not int or not 0 <= value < self.replies:
-            raise _Invalid(f"{what} {_shown(value)} is not a reply index (0 to {self.replies - 1})")
+            raise _Invalid(
+                f"{what} {quote_value(value)} is not a reply index (0 to {self.replies - 1})"
+            )
         return value
 
     def _tree(self, data: object) -> Tree:
@@ -334,12 +338,8 @@ class _Schema:
 
 def _count(value: object, what: str, most: int) -> int:
     if type(value) is not int or not 0 <= value <= most:
-        raise _Invalid(f"{what} {_shown(value)} must be a whole number from 0 to {most:,}")
+        raise _Invalid(f"{what} {quote_value(value)} must be a whole number from 0 to {most:,}")
     return value
-
-
-def _shown(value: object) -> str:
-    return quote(repr(value)) if isinstance(value, str) else quote(repr(value)).strip("'\"")
 
 
 def _describe(header: dict[str, Any]) -> str:
