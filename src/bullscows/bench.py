@@ -151,6 +151,16 @@ def spread(result: StrategyResult, limit: int = 12) -> str:
     return " ".join(f"{10**d}-{10 ** (d + 1) - 1}:{n}" for d, n in sorted(decades.items()))
 
 
+def _entropy(seed: int | None) -> int | list[int] | None:
+    """What seeds NumPy's generator: any integer seed, negative ones included (NumPy takes
+    only non-negative entropy, so ``-n`` becomes the pair ``[n, 1]``).
+
+    >>> _entropy(5), _entropy(-5), _entropy(None)
+    (5, [5, 1], None)
+    """
+    return seed if seed is None or seed >= 0 else [-seed, 1]
+
+
 def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArray:
     """``size`` distinct secrets drawn at random (the same ones for the same seed), in order.
 
@@ -163,7 +173,7 @@ def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArr
         raise BullsCowsError(f"sample of {size}: a sample needs at least 1 secret")
     if size >= rules.size:
         return universe(rules).all()
-    chosen = np.random.default_rng(seed).choice(rules.size, size=size, replace=False)
+    chosen = np.random.default_rng(_entropy(seed)).choice(rules.size, size=size, replace=False)
     return np.sort(chosen).astype(np.int64)
 
 

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
+from bullscows.readers import read_text
 from bullscows.rules import SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -239,12 +240,18 @@ class Terminal:
         self.console.print(text, style="red")
 
     def ask(self, prompt: str) -> str | None:
-        """One line of input, stripped; ``None`` at end of input."""
-        try:
-            return self.console.input(prompt, markup=False, emoji=False).strip()
-        except EOFError:
-            self.say()
-            return None
+        """One line of input, stripped; ``None`` at end of input. A line that is not UTF-8
+        text is refused with a warning, and asked again."""
+        while True:
+            try:
+                line = self.console.input(prompt, markup=False, emoji=False)
+            except EOFError:
+                self.say()
+                return None
+            try:
+                return read_text(line, "the line").strip()
+            except BullsCowsError as error:
+                self.warn(f"{error}; type it again")
 
 
 QUIT = {"quit", "q", "exit", "give up"}

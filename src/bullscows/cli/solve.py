@@ -15,6 +15,7 @@ from bullscows.cli.common import (
 )
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
+from bullscows.readers import read_text
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker
 from bullscows.strategies import Strategy
@@ -60,7 +61,7 @@ def solve_plain(breaker: Codebreaker, style: str) -> int:
             print("Error: input ended before the code was found", file=sys.stderr)
             return 1
         try:
-            breaker.reply(line)
+            breaker.reply(read_text(line, "the reply"))
         except BullsCowsError as error:
             print(f"Error: {error}", file=sys.stderr)
             return 1

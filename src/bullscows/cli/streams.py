@@ -1,0 +1,104 @@
+"""Standard streams as Unix tools treat them, set up once at the command's entry point.
+
+* Input is read as UTF-8 with undecodable bytes kept (``surrogateescape``), so that a line
+  with a bad byte is refused with a clear error (``readers.read_text``) rather than a crash.
+* Output never fails on encoding: a symbol the terminal's encoding lacks is written escaped.
+* A closed stdin or stdout (``<&-``, ``>&-``) is an error when it is used, not a crash.
+* A broken pipe (``| head -1``) ends the program quietly with status 141, as ``SIGPIPE``
+  would; any other failed write (a full disk) is a one-line error and status 1.
+* ``COLUMNS`` and ``LINES`` that are not sensible sizes (``COLUMNS=0``) are ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import sys
+from typing import NoReturn
+
+#: The exit status after a broken pipe: what a shell reports for a process ended by SIGPIPE.
+BROKEN_PIPE_STATUS = 141
+#: Terminal sizes outside this range are ignored.
+SIZES = range(1, 10_001)
+#: Failures of a write to stdout (a full disk, a quota, an input/output error).
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+class ClosedStream(io.TextIOBase):
+    """Stands for a standard stream that was closed when the program started."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.what = name
+
+    def _fail(self) -> NoReturn:
+        raise OSError(errno.EBADF, f"{self.what} is closed")
+
+    def write(self, text: str) -> int:
+        self._fail()
+
+    def read(self, size: int | None = -1) -> str:
+        self._fail()
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self._fail()
+
+    def fileno(self) -> int:
+        self._fail()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def prepare() -> None:
+    """Set up the standard streams and the terminal size (see the module docstring)."""
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.isdigit() and int(value) in SIZES):
+            del os.environ[name]
+    if sys.stdin is None:
+        sys.stdin = ClosedStream("standard input")
+    if sys.stdout is None:
+        sys.stdout = ClosedStream("standard output")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="surrogateescape")
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def flush() -> None:
+    """Flush stdout now, so that a failed write is seen while it can still be reported."""
+    if sys.stdout is not None and not isinstance(sys.stdout, ClosedStream):
+        sys.stdout.flush()
+
+
+def failed(error: OSError) -> int:
+    """Report an error of the system (a write that failed, a stream that is closed); the exit
+    status. A broken pipe is not reported: the reader has gone, as with ``| head -1``."""
+    _discard_output()
+    if error.errno == errno.EPIPE:
+        return BROKEN_PIPE_STATUS
+    reason = error.strerror or str(error)
+    if error.filename is not None:
+        reason = f"{error.filename}: {reason}"
+    elif error.errno in _WRITE_ERRORS:
+        reason = f"cannot write the output: {reason}"
+    with contextlib.suppress(OSError, ValueError):  # stderr is gone too: the status says it
+        print(f"Error: {reason}", file=sys.stderr, flush=True)
+    return 1
+
+
+def _discard_output() -> None:
+    """Point stdout at the null device, so that nothing more is written to where writing
+    failed (Python flushes stdout once more on exit)."""
+    if sys.stdout is not sys.__stdout__ or sys.__stdout__ is None:
+        return  # output captured (by a test): nothing is written to a file descriptor
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.__stdout__.fileno())
+        os.close(null)
