@@ -36,3 +36,8 @@ class ContradictionError(BullsCowsError):
 
 class StrategyError(BullsCowsError):
     """An unknown strategy name or a strategy that cannot play the variant."""
+
+
+class BullsCowsWarning(UserWarning):
+    """Something the program passed over and did without (a damaged cache entry); the command
+    line shows it as one line."""

@@ -22,7 +22,8 @@ Trees are saved as strict JSON (``DecisionTree.to_json``) in this schema, versio
     }
 
 Codes are written as text of the variant; a reply key is bulls, a space, then cows (``"1 2"``);
-a leaf is ``{"guess": "1234"}`` (``"replies"`` absent or empty). The summary uses the field
+a leaf is ``{"guess": "1234"}`` (``"replies"`` absent or empty). An optional ``"key"`` (text)
+binds a cached optimal tree to the search that made it. The summary uses the field
 names of ``bullscows bench --json``; ``nodes`` counts the guess nodes, leaves included. The
 summary is optional when reading; ``check_tree`` compares a stated one with the tree's play.
 A file may be gzip-compressed (``.json.gz``): ``save`` compresses when the name ends in
@@ -164,6 +165,8 @@ class DecisionTree:
     objective: str
     root: Node
     stated: TreeSummary | None = field(default=None, compare=False)
+    #: Optional: what binds a cached tree to the search that made it (see ``optimal_strategy``).
+    key: str | None = field(default=None, compare=False)
 
     def nodes(self) -> Iterator[tuple[int, Node]]:
         """Every node with its depth (the root is at depth 1), depth first."""
@@ -203,10 +206,11 @@ class DecisionTree:
                 b, c = divmod(reply, n + 1)
                 out["replies"][f"{b} {c}"] = encoded = encode(child)
                 stack.append((child, encoded))
+        keyed = {} if self.key is None else {"key": self.key}
         return {
             "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
             "strategy": self.strategy, "objective": self.objective,
-            "summary": self.summary().to_json(), "tree": top,
+            "summary": self.summary().to_json(), **keyed, "tree": top,
         }  # fmt: skip
 
     def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
@@ -383,7 +387,10 @@ def _from_dict(data: object, where: str) -> DecisionTree:
     assert isinstance(strategy, str) and isinstance(objective, str)
     stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
     root = _read_nodes(data.get("tree"), rules, where)
-    return DecisionTree(rules, strategy, objective, root, stated)
+    cache_key = data.get("key")
+    if cache_key is not None and not isinstance(cache_key, str):
+        raise BullsCowsError(f"{where}: 'key' must be text, got {quote_value(cache_key)}")
+    return DecisionTree(rules, strategy, objective, root, stated, cache_key)
 
 
 def _read_nodes(top: object, rules: Rules, where: str) -> Node:
@@ -466,13 +473,14 @@ class CheckReport:
 SHOWN = 10
 
 
-def check_tree(tree: DecisionTree) -> CheckReport:
+def check_tree(tree: DecisionTree, consistent_only: bool = False) -> CheckReport:
     """Play every secret of the variant down the tree, scoring each guess afresh.
 
     Problems: a secret that leaves the tree (its true reply has no branch), a branch no secret
-    reaches, a code that is a leaf twice, and a stated summary that differs from the real one.
+    reaches, a code that is a leaf twice, a stated summary that differs from the real one, and
+    with ``consistent_only`` a guess that no secret reaching it could be.
     """
-    counts, problems = _trace(tree)
+    counts, problems = _trace(tree, consistent_only)
     leaves: dict[int, int] = {}
     nodes = 0
     for _, node in tree.nodes():
@@ -512,18 +520,24 @@ def _listed(items: list[str]) -> str:
     return ", ".join(items[:SHOWN]) + more
 
 
-def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
-    """Guesses per secret (0 for a secret that leaves the tree) and the problems met."""
+def _trace(
+    tree: DecisionTree, consistent_only: bool = False
+) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Guesses per secret (0 for a secret that leaves the tree) and the problems met (with
+    ``consistent_only``, guesses that cannot be the secret too)."""
     rules = tree.rules
     u = universe(rules)
     win = Feedback.win(rules.length).index(rules.length)
     counts = np.zeros(len(u), dtype=np.int64)
     lost: list[str] = []
     unreachable: list[str] = []
+    outside: list[str] = []
     stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.all(), 1, "")]
     while stack:
         node, secrets, depth, path = stack.pop()
         here = f"{path} {u.text(node.guess)}".strip()
+        if consistent_only and not np.isin(node.guess, secrets):
+            outside.append(here)
         replies = u.score_row(node.guess, secrets)
         counts[secrets[replies == win]] = depth
         given = set(np.unique(replies).tolist()) - {win}
@@ -545,6 +559,8 @@ def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
         problems.append(f"{len(lost)} replies leave the tree: " + _listed(lost))
     if unreachable:
         problems.append(f"{len(unreachable)} branches no secret reaches: " + _listed(unreachable))
+    if outside:
+        problems.append(f"{len(outside)} guesses cannot be the secret: " + _listed(outside))
     return counts, problems
 
 

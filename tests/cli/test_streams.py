@@ -148,3 +148,33 @@ def test_score_refuses_a_bad_code_of_a_huge_variant_with_a_short_error(tmp_path:
     result = bullscows("score", "--rules", "p7c9r", "123", "1234567")
     assert result.returncode == 1
     assert one_error_line(result).startswith("Error: code '123' has 3 symbols; a code has 7")
+
+
+# --- refusals decided from sizes (no test of time: the work is not done at all) ---------------
+
+
+def test_a_brute_force_tree_too_deep_to_keep_is_refused_before_it_is_built(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bullscows import tree
+    from bullscows.errors import StrategyError
+    from bullscows.rules import Rules
+    from bullscows.strategies import get_strategy
+
+    def no_universe(rules: Rules) -> None:
+        raise AssertionError("the tree was started")
+
+    monkeypatch.setattr(tree, "universe", no_universe)
+    with pytest.raises(StrategyError, match="5,040 guesses deep: a tree holds at most 300"):
+        tree.build_tree(Rules.parse("bc"), get_strategy("brute-force"))
+    result = bullscows("tree", "--rules", "bc", "--strategy", "brute-force")
+    assert result.returncode == 1
+    assert "bullscows bench --strategy brute-force" in one_error_line(result)
+
+
+def test_list_in_assist_is_bounded_on_a_huge_variant() -> None:
+    result = bullscows("assist", "--rules", "p10c10n", stdin=b"list\nquit\n")
+    assert result.returncode == 0, result.stderr
+    listed = result.stdout.decode()
+    assert "0123456789 0123456798" in listed
+    assert "... and 3618800 more" in " ".join(listed.split())

@@ -7,6 +7,7 @@
 * A broken pipe (``| head -1``) ends the program quietly with status 141, as ``SIGPIPE``
   would; any other failed write (a full disk) is a one-line error and status 1.
 * ``COLUMNS`` and ``LINES`` that are not sensible sizes (``COLUMNS=0``) are ignored.
+* A ``BullsCowsWarning`` (a damaged cache entry passed over) is one line: ``Warning: ...``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ import errno
 import io
 import os
 import sys
-from typing import NoReturn
+import warnings
+from typing import Any, NoReturn
+
+from bullscows.errors import BullsCowsWarning
 
 #: The exit status after a broken pipe: what a shell reports for a process ended by SIGPIPE.
 BROKEN_PIPE_STATUS = 141
@@ -64,11 +68,25 @@ def prepare() -> None:
         sys.stdout = ClosedStream("standard output")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
+    if warnings.showwarning is not _show_warning:
+        _show_warning.default = warnings.showwarning  # type: ignore[attr-defined]
+        warnings.showwarning = _show_warning
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="surrogateescape")
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
+
+
+def _show_warning(
+    message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any
+) -> None:
+    """The program's own warnings as one line on stderr; others as Python shows them."""
+    if issubclass(category, BullsCowsWarning):
+        with contextlib.suppress(OSError, ValueError):
+            print(f"Warning: {message}", file=sys.stderr)
+    else:
+        _show_warning.default(message, category, *args, **kwargs)  # type: ignore[attr-defined]
 
 
 def flush() -> None:
