@@ -13,7 +13,7 @@ from rich.console import Console
 
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
-from bullscows.readers import read_text
+from bullscows.readers import quote, read_text
 from bullscows.rules import SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -78,7 +78,7 @@ def build_rules(
                 sizes = [int(r) for r in radix.replace(" ", ",").split(",") if r]
             except ValueError:
                 raise click.BadParameter(
-                    f"{radix!r}: give whole numbers such as 5,5,5", param_hint="--radix"
+                    f"{quote(radix)}: give whole numbers such as 5,5,5", param_hint="--radix"
                 ) from None
             rules = Rules.from_radix(sizes, symbols)
         else:
