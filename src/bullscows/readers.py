@@ -32,8 +32,10 @@ from pathlib import Path
 
 from bullscows.errors import BullsCowsError
 
-#: The most bytes a file may hold, raw or uncompressed: far above the largest real tree.
-MAX_FILE_BYTES = 256 * 2**20
+#: The most bytes a file may hold, raw or uncompressed: far above any real tree (Bulls &
+#: Cows' minimax tree takes 146,632 bytes; ``DecisionTree.to_json`` refuses a longer one).
+MAX_FILE_BYTES = 64 * 2**20
+_CHUNK = 2**20
 #: Input is quoted in errors up to this many characters (file names up to the second).
 QUOTE_LENGTH = 50
 PATH_QUOTE_LENGTH = 240
@@ -139,19 +141,21 @@ def unpack(data: bytes, where: str, limit: int | None = None) -> bytes:
     limit = MAX_FILE_BYTES if limit is None else limit
     if data[:2] != b"\x1f\x8b":  # the gzip magic number
         return data
-    parts: list[bytes] = []
-    size = 0
+    out = bytearray()
     rest = data
     try:
         while rest:  # a gzip file may hold several members, one after another
             inflate = zlib.decompressobj(wbits=31)
-            part = inflate.decompress(rest, limit + 1 - size)
-            size += len(part)
-            parts.append(part)
-            if size > limit or inflate.unconsumed_tail:
-                raise BullsCowsError(
-                    f"{where} uncompresses to more than {limit:,} bytes: it is not a file of ours"
-                )
+            while True:  # a mebibyte at a time: the cap is never passed by much
+                out += inflate.decompress(rest, _CHUNK)
+                if len(out) > limit:
+                    raise BullsCowsError(
+                        f"{where} uncompresses to more than {limit:,} bytes: it is not a file "
+                        "of ours"
+                    )
+                rest = inflate.unconsumed_tail
+                if not rest or inflate.eof:
+                    break
             if not inflate.eof:
                 raise BullsCowsError(f"cannot read {where}: the compressed data is cut short")
             rest = inflate.unused_data.lstrip(b"\0")
@@ -159,7 +163,7 @@ def unpack(data: bytes, where: str, limit: int | None = None) -> bytes:
         raise BullsCowsError(
             f"cannot read {where}: the compressed data is damaged ({error})"
         ) from None
-    return b"".join(parts)
+    return bytes(out)
 
 
 def read_text(data: bytes | str, where: str) -> str:
