@@ -9,9 +9,10 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+import pexpect
 import pytest
 
-from .conftest import BULLSCOWS, ENV
+from .conftest import BULLSCOWS, ENV, TIMEOUT
 
 
 def bullscows(
@@ -178,3 +179,20 @@ def test_list_in_assist_is_bounded_on_a_huge_variant() -> None:
     listed = result.stdout.decode()
     assert "0123456789 0123456798" in listed
     assert "... and 3618800 more" in " ".join(listed.split())
+
+
+def test_a_line_that_is_not_utf8_at_a_terminal_is_asked_again() -> None:
+    # A bytes session (the terminal echoes the bad bytes back, which text could not hold).
+    child = pexpect.spawn(str(BULLSCOWS), ["play", "--seed", "1"], env=ENV, timeout=TIMEOUT)
+    try:
+        child.expect_exact(b"[1] Your guess: ")
+        child.send(b"\xff\xfe12\r")
+        child.expect_exact(b"the line is not UTF-8 text: byte 0xff at character 1; type it again")
+        child.expect_exact(b"[1] Your guess: ")
+        child.sendline(b"quit")
+        child.expect_exact(b"The secret was")
+        child.expect(pexpect.EOF)
+        assert b"Traceback" not in child.before
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
