@@ -19,9 +19,13 @@ def bullscows(
     *args: str,
     stdin: bytes | None = b"",
     env: dict[str, str] | None = None,
+    stdin_file: object = None,
     **options: object,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run the real command; fail on any traceback."""
+    """Run the real command (stdin the bytes ``stdin``, or ``stdin_file``); fail on any
+    traceback."""
+    if stdin_file is not None:
+        options["stdin"] = stdin_file
     result = subprocess.run(
         [str(BULLSCOWS), *args],
         input=stdin,
@@ -196,3 +200,13 @@ def test_a_line_that_is_not_utf8_at_a_terminal_is_asked_again() -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("args", [["solve", "--plain"], ["play"], ["assist"], ["duel"]])
+def test_an_endless_line_on_stdin_is_refused_in_bounded_memory(args: list[str]) -> None:
+    with open("/dev/zero", "rb") as zero:
+        result = bullscows(*args, stdin=None, stdin_file=zero)
+    assert result.returncode == 1
+    assert result.stderr.decode().splitlines() == [
+        "Error: input line longer than 65,536 characters: no code or reply is that long"
+    ]

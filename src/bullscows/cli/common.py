@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from rich.console import Console
 
+from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
 from bullscows.readers import quote, read_text
@@ -244,14 +246,25 @@ class Terminal:
         text is refused with a warning, and asked again."""
         while True:
             try:
-                line = self.console.input(prompt, markup=False, emoji=False)
+                line = self._read(prompt)
             except EOFError:
+                line = None
+            if line is None:
                 self.say()
                 return None
             try:
                 return read_text(line, "the line").strip()
             except BullsCowsError as error:
                 self.warn(f"{error}; type it again")
+
+    def _read(self, prompt: str) -> str | None:
+        """A line typed at a terminal (with line editing), or read from a pipe or file up to
+        ``streams.MAX_LINE`` characters; ``None`` at the end of input."""
+        if sys.stdin.isatty():
+            return self.console.input(prompt, markup=False, emoji=False)
+        self.console.print(prompt, end="")
+        self.console.file.flush()
+        return streams.read_line()
 
 
 QUIT = {"quit", "q", "exit", "give up"}

@@ -13,6 +13,7 @@ from bullscows.cli.common import (
     Terminal,
     computer_player_options,
 )
+from bullscows.cli.streams import read_line
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.readers import read_text
@@ -56,8 +57,8 @@ def solve_plain(breaker: Codebreaker, style: str) -> int:
     """Guesses on stdout, replies from stdin, reasons on stderr; the exit code."""
     while True:
         print(breaker.suggest(), flush=True)
-        line = sys.stdin.readline()
-        if not line:
+        line = read_line()
+        if line is None:
             print("Error: input ended before the code was found", file=sys.stderr)
             return 1
         try:

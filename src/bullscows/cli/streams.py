@@ -8,6 +8,8 @@
   would; any other failed write (a full disk) is a one-line error and status 1.
 * ``COLUMNS`` and ``LINES`` that are not sensible sizes (``COLUMNS=0``) are ignored.
 * A ``BullsCowsWarning`` (a damaged cache entry passed over) is one line: ``Warning: ...``.
+* A line of input is read up to ``MAX_LINE`` characters (``read_line``): stdin from
+  ``/dev/zero`` is an error, not a machine out of memory.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ import sys
 import warnings
 from typing import Any, NoReturn
 
-from bullscows.errors import BullsCowsWarning
+from bullscows.errors import BullsCowsError, BullsCowsWarning
 
 #: The exit status after a broken pipe: what a shell reports for a process ended by SIGPIPE.
 BROKEN_PIPE_STATUS = 141
+#: The longest line of input read (a terminal's own line limit is 4,096).
+MAX_LINE = 65_536
 #: Terminal sizes outside this range are ignored.
 SIZES = range(1, 10_001)
 #: Failures of a write to stdout (a full disk, a quota, an input/output error).
@@ -87,6 +91,27 @@ def _show_warning(
             print(f"Warning: {message}", file=sys.stderr)
     else:
         _show_warning.default(message, category, *args, **kwargs)  # type: ignore[attr-defined]
+
+
+def read_line() -> str | None:
+    """One line of stdin without its end, or ``None`` at the end of input; a line longer than
+    ``MAX_LINE`` is an error (it is no reply or code, and it may never end).
+
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("1 2\\n" + "9" * (MAX_LINE + 1))
+    >>> read_line(), read_line()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: input line longer than 65,536 characters: ...
+    >>> sys.stdin = saved
+    """
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    if len(line) > MAX_LINE:
+        raise BullsCowsError(
+            f"input line longer than {MAX_LINE:,} characters: no code or reply is that long"
+        )
+    return line.removesuffix("\n").removesuffix("\r")
 
 
 def flush() -> None:
