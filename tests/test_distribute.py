@@ -120,7 +120,7 @@ def test_a_line_cut_short_by_an_interruption_is_ignored(
     assert reports[0].resumed == len(lines) - 2
     # Cut short anywhere but at the end, the file is damaged: it says where.
     path.write_text("\n".join([*lines[:2], lines[2][:10], *lines[3:]]))
-    with pytest.raises(BullsCowsError, match="line 3 cannot be read"):
+    with pytest.raises(BullsCowsError, match="line 3 is not JSON"):
         optimal_tree(MM, "total", checkpoint=path)
 
 
@@ -131,7 +131,7 @@ def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
         with pytest.raises(BullsCowsError, match="is for another search"):
             optimal_tree(rules, objective, checkpoint=path)  # type: ignore[arg-type]
     path.write_text("{not json")
-    with pytest.raises(BullsCowsError, match="cannot be read"):
+    with pytest.raises(BullsCowsError, match="line 1 is not JSON"):
         optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
     path.write_text("[]")
     with pytest.raises(BullsCowsError, match="not a bullscows search checkpoint"):

@@ -16,7 +16,8 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "bullscows"
 
 #: Lowest first. A module belongs to the first entry that is its name or a package above it.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "seeding", "caching", "strategy_spec", "_kernels"),
+    ("errors", "seeding", "caching", "readers", "_kernels"),
+    ("strategy_spec",),
     ("rules",),
     ("universe", "feedback"),
     ("codes",),

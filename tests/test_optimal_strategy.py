@@ -11,12 +11,13 @@ from click.testing import CliRunner
 
 from bullscows import Code, Rules, score
 from bullscows.cli import main
-from bullscows.errors import StrategyError
+from bullscows.errors import BullsCowsWarning, StrategyError
 from bullscows.knowledge import Knowledge
-from bullscows.outcomes import guess_counts
+from bullscows.outcomes import build_tree, guess_counts
 from bullscows.search import optimal_tree
 from bullscows.sessions import Codebreaker, random_secret
 from bullscows.strategies import get_strategy, optimal_strategy
+from bullscows.tree import DecisionTree
 
 MM = Rules.parse("mm")
 
@@ -111,8 +112,94 @@ def test_searched_trees_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     optimal_strategy._tree.cache_clear()
     monkeypatch.undo()
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
-    assert (guess_counts(rules, get_strategy("optimal")) == first).all()
+    with pytest.warns(BullsCowsWarning, match="is passed over: .* is not JSON"):
+        assert (guess_counts(rules, get_strategy("optimal")) == first).all()
     assert json.loads(saved.read_text())["format"] == "bullscows-tree"
+    optimal_strategy._tree.cache_clear()
+
+
+def _planted(rules: Rules, strategy: str, changes: dict[str, object]) -> dict[str, object]:
+    """A tree of ``strategy`` dressed up as the cached optimal tree, with ``changes``."""
+    data = build_tree(rules, get_strategy(strategy)).to_dict()
+    return {**data, "strategy": "optimal", "objective": "optimal-total", **changes}
+
+
+@pytest.mark.parametrize(
+    ("strategy", "changes", "reason"),
+    [
+        # a stated summary that is not the tree's (the tree totals more than the optimum)
+        ("simple", {"summary": "optimal"}, "the stated summary"),
+        ("simple", {"summary": None}, "no summary"),
+        ("minimax", {"rules": "p3c5n"}, "not of optimal"),
+        ("simple", {"tree": {"guess": "012"}}, "leave the tree"),
+        # a valid tree with its true summary: only the key tells it was not searched
+        ("simple", {}, "its key is not that of the search"),
+        ("simple", {"key": "0" * 64}, "its key is not that of the search"),
+    ],
+)
+def test_a_planted_or_damaged_cache_entry_is_searched_again(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    strategy: str,
+    changes: dict[str, object],
+    reason: str,
+) -> None:
+    from bullscows.strategies import optimal_strategy
+
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
+    rules = Rules.parse("p3c4n")
+    optimum = optimal_tree(rules)
+    if changes.get("summary") == "optimal":
+        summary = build_tree(rules, get_strategy("simple")).summary().to_json()
+        changes = {"summary": {**summary, "total": optimum.total, "average": 3.0}}
+    planted = _planted(rules, strategy, changes)
+    path = optimal_strategy.cache_file(rules, "optimal", False)
+    path.write_text(json.dumps(planted))
+    optimal_strategy._tree.cache_clear()
+    with pytest.warns(BullsCowsWarning, match=f"passed over: .*{reason}"):
+        total = int(guess_counts(rules, get_strategy("optimal")).sum())
+    assert total == optimum.total == 72
+    assert json.loads(path.read_text())["summary"]["total"] == 72  # rewritten
+    optimal_strategy._tree.cache_clear()
+
+
+def test_a_cached_tree_of_other_options_is_refused(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from bullscows.strategies.optimal_strategy import cache_key, cache_problem, search_tree
+    from bullscows.tree import load_tree
+
+    rules = Rules.parse("p3c5n")
+    free = load_tree(search_tree(rules, "optimal", "total", False, None).to_json())
+    relabelled = DecisionTree(rules, "optimal (at most 3 guesses)", free.objective, free.root,
+                              free.summary())  # fmt: skip
+    wanted = (rules, "optimal (at most 3 guesses)", "optimal-total")
+    assert free.summary().worst > 3
+    assert "more than 3" in str(cache_problem(relabelled, wanted, False, 3))
+    consistent = (rules, "optimal (consistent only)", "optimal-total")
+    relabelled = DecisionTree(rules, consistent[1], free.objective, free.root, free.summary())
+    # after 012 and '2 0' the free optimum guesses 023, which cannot be the secret
+    assert "guesses cannot be the secret: 012 '2 0' 023" in str(
+        cache_problem(relabelled, consistent, True, None)
+    )
+    keyed = replace(free, key=cache_key(free, False, None))
+    assert cache_problem(keyed, (rules, "optimal", "optimal-total"), False, None) is None
+    assert "its key" in str(cache_problem(free, (rules, "optimal", "optimal-total"), False, None))
+
+
+def test_a_cache_entry_that_is_a_device_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bullscows.strategies import optimal_strategy
+
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
+    rules = Rules.parse("p3c4n")
+    path = optimal_strategy.cache_file(rules, "optimal", False)
+    path.symlink_to("/dev/zero")
+    optimal_strategy._tree.cache_clear()
+    with pytest.warns(BullsCowsWarning, match="not a regular file"):
+        assert int(guess_counts(rules, get_strategy("optimal")).sum()) == 72
+    assert not path.is_symlink() and path.is_file()  # the link is replaced, not written through
     optimal_strategy._tree.cache_clear()
 
 

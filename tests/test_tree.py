@@ -265,7 +265,7 @@ def test_load_error_names_the_file(tmp_path: Path) -> None:
         load_tree(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text("nonsense")
-    with pytest.raises(BullsCowsError, match=r"tree file '.*bad.json' is not JSON"):
+    with pytest.raises(BullsCowsError, match=r"tree file '.*bad.json' line 1 is not JSON"):
         load_tree(bad)
 
 

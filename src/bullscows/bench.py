@@ -139,6 +139,16 @@ def spread(result: StrategyResult, limit: int = 12) -> str:
     return " ".join(f"{10**d}-{10 ** (d + 1) - 1}:{n}" for d, n in sorted(decades.items()))
 
 
+def _entropy(seed: int | None) -> int | list[int] | None:
+    """What seeds NumPy's generator: any integer seed, negative ones included (NumPy takes
+    only non-negative entropy, so ``-n`` becomes the pair ``[n, 1]``).
+
+    >>> _entropy(5), _entropy(-5), _entropy(None)
+    (5, [5, 1], None)
+    """
+    return seed if seed is None or seed >= 0 else [-seed, 1]
+
+
 def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArray:
     """``size`` distinct secrets drawn at random (the same ones for the same seed), in order.
 
@@ -152,7 +162,7 @@ def sample_secrets(rules: Rules, size: int, seed: int | None = None) -> IndexArr
     secrets = universe(rules).secrets
     if size >= len(secrets):
         return secrets
-    chosen = np.random.default_rng(seed).choice(len(secrets), size=size, replace=False)
+    chosen = np.random.default_rng(_entropy(seed)).choice(len(secrets), size=size, replace=False)
     return secrets[np.sort(chosen)].astype(np.int64)
 
 

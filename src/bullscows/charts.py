@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bullscows.errors import BullsCowsError
+from bullscows.readers import quote_path
 
 if TYPE_CHECKING:
     from bullscows.bench import BenchReport
@@ -34,7 +35,7 @@ def check_plot_path(path: str | Path) -> Path:
     path = Path(path)
     if path.suffix.lower() not in PLOT_FORMATS:
         raise BullsCowsError(
-            f"plot file {str(path)!r}: cannot draw a {path.suffix or 'extensionless'} file; "
+            f"plot file {quote_path(path)}: cannot draw a {path.suffix or 'extensionless'} file; "
             f"name it with {' or '.join(PLOT_FORMATS)}"
         )
     return path
@@ -111,4 +112,6 @@ def plot_report(report: BenchReport, path: str | Path) -> None:
     try:
         figure.savefig(path, format=path.suffix.lower()[1:])
     except OSError as error:
-        raise BullsCowsError(f"cannot write the chart to {str(path)!r}: {error}") from None
+        raise BullsCowsError(
+            f"cannot write the chart to {quote_path(path)}: {error.strerror or error}"
+        ) from None

@@ -19,9 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bullscows.errors import CodeError
+from bullscows.readers import quote
 from bullscows.rules import Rules, describe_symbols
 
 DEFAULT_RULES = Rules()
+#: Longer text is no code, even with separators between its symbols.
+MAX_CODE_TEXT = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +120,17 @@ def parse_digits(text: str, rules: Rules, whose: str = "") -> tuple[int, ...]:
     if not isinstance(text, str):
         raise CodeError(f"code {text!r}: expected text such as {example_code(rules)!r}")
     raw = text.strip()
+    if len(raw) > MAX_CODE_TEXT:
+        raise CodeError(
+            f"code {quote(raw)} is too long; a code has {rules.length} symbols, "
+            f"e.g. {example_code(rules)!r}"
+        )
     separator = " ,-_."
     cleaned = "".join(
         ch for ch in raw if ch in rules.symbols or not (ch.isspace() or ch in separator)
     )
     cleaned = _fold_case(cleaned, rules.symbols)
-    where = f"code {raw!r}"
+    where = f"code {quote(raw)}"
     if len(cleaned) != rules.length:
         raise CodeError(
             f"{where} has {len(cleaned)} symbol{'s' if len(cleaned) != 1 else ''}; "
@@ -161,9 +169,39 @@ def _fold_case(text: str, symbols: str) -> str:
 def example_code(rules: Rules) -> str:
     """The lowest code of the variant, to show what a code looks like.
 
+    Found position by position, without enumerating the variant (an error on a variant of
+    millions of codes is worded at once).
+
     >>> example_code(Rules.parse("bc-nolead"))
     '1023'
+    >>> example_code(Rules(3, "abc", False, ("abc", "a", "ab")))
+    'cab'
     """
-    from bullscows.universe import universe
+    options = [[rules.symbols.index(s) for s in rules.allowed_at(i)] for i in range(rules.length)]
+    chosen: list[int] = []
+    for position, digits in enumerate(options):
+        for digit in digits:
+            if rules.repeats or (
+                digit not in chosen and _fillable(options[position + 1 :], {*chosen, digit})
+            ):
+                chosen.append(digit)
+                break
+    return "".join(rules.symbols[d] for d in chosen)
 
-    return "".join(rules.symbols[d] for d in universe(rules).codes[0])
+
+def _fillable(options: list[list[int]], used: set[int]) -> bool:
+    """Whether each position can take one of its digits, all distinct and none in ``used``
+    (a bipartite matching, by augmenting paths)."""
+    holder: dict[int, int] = {}  # digit -> the position that holds it
+
+    def place(position: int, seen: set[int]) -> bool:
+        for digit in options[position]:
+            if digit in used or digit in seen:
+                continue
+            seen.add(digit)
+            if digit not in holder or place(holder[digit], seen):
+                holder[digit] = position
+                return True
+        return False
+
+    return all(place(position, set()) for position in range(len(options)))

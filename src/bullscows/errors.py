@@ -54,12 +54,6 @@ class TurnError(BullsCowsError):
     """A move made out of turn (in a duel, a guess while a reply is awaited, or the reverse)."""
 
 
-def quoted(value: object, at_most: int = 60) -> str:
-    """``repr(value)``, cut to ``at_most`` characters with an ellipsis: how a message quotes
-    input that may be long.
-
-    >>> quoted("0123"), quoted("9" * 100, 12)
-    ("'0123'", "'99999999...")
-    """
-    text = repr(value)
-    return text if len(text) <= at_most else text[: at_most - 3] + "..."
+class BullsCowsWarning(UserWarning):
+    """Something the program passed over and did without (a damaged cache entry); the command
+    line shows it as one line."""

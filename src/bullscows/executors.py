@@ -19,6 +19,7 @@ from multiprocessing import get_context
 from typing import Any, TypeVar
 
 from bullscows.errors import BullsCowsError
+from bullscows.readers import quote
 
 T = TypeVar("T")
 #: How long to wait for a Dask scheduler to answer.
@@ -68,13 +69,13 @@ def dask_client(address: str) -> Any:
         from dask.distributed import Client as connect
     except ImportError:
         raise BullsCowsError(
-            f"scheduler {address!r}: Dask is not installed (pip install 'dask[distributed]')"
+            f"scheduler {quote(address)}: Dask is not installed (pip install 'dask[distributed]')"
         ) from None
     try:
         client: Any = connect  # distributed has no type hints
         return client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, ValueError, TypeError) as error:
-        raise BullsCowsError(f"cannot reach the Dask scheduler {address!r}: {error}") from None
+        raise BullsCowsError(f"cannot reach the Dask scheduler {quote(address)}: {error}") from None
 
 
 def workers(executor: Executor) -> int:

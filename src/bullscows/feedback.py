@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from bullscows.errors import FeedbackError
+from bullscows.readers import quote
 from bullscows.rules import Rules
 
 #: Reply styles for printing, with an example of each.
@@ -39,6 +40,8 @@ NOTATIONS_HELP = (
 _BULL_WORDS = {"b", "bull", "bulls", "black", "blacks", "a"}
 _COW_WORDS = {"c", "cow", "cows", "w", "white", "whites"}
 _NOTHING = {"-", "none", "nothing", "0", "00", "0 0", "0,0", "0b0c", "0a0b", "0b0w"}
+#: A count in a reply has at most this many digits (a code has at most 10 positions).
+MAX_COUNT_DIGITS = 3
 _TOKEN = re.compile(r"(\d+)\s*([a-z]*)")
 _SEPARATORS = re.compile(r"[\s,;/+&-]+|\band\b")
 
@@ -120,7 +123,7 @@ class Feedback:
         feedback = _read(text, rules.length)
         problem = feedback.problem(rules)
         if problem and not (impossible and feedback.bulls + feedback.cows <= rules.length):
-            raise FeedbackError(f"reply {text.strip()!r}: {problem}")
+            raise FeedbackError(f"reply {quote(text.strip())}: {problem}")
         return feedback
 
     def format(self, style: str = "words") -> str:
@@ -168,12 +171,14 @@ def _read(text: str, length: int) -> Feedback:
     tokens = _TOKEN.findall(t)
     leftover = _SEPARATORS.sub("", _TOKEN.sub("", t))
     if not tokens or leftover:
-        raise FeedbackError(f"cannot read reply {raw!r}; write it {NOTATIONS_HELP}")
+        raise FeedbackError(f"cannot read reply {quote(raw)}; write it {NOTATIONS_HELP}")
+    for digits, _ in tokens:
+        read_count(digits, raw)
     tagged = [(int(n), w) for n, w in tokens if w]
     plain = [n for n, w in tokens if not w]
     if tagged and plain:
         raise FeedbackError(
-            f"reply {raw!r} mixes counts with and without letters; {NOTATIONS_HELP}"
+            f"reply {quote(raw)} mixes counts with and without letters; {NOTATIONS_HELP}"
         )
     if tagged:
         return _read_tagged(tagged, raw)
@@ -182,11 +187,27 @@ def _read(text: str, length: int) -> Feedback:
     if len(plain) == 1 and len(plain[0]) == 2:
         if length >= 10:
             raise FeedbackError(
-                f"reply {raw!r} is ambiguous for codes of {length}: write bulls and cows apart, "
-                "e.g. '1 0'"
+                f"reply {quote(raw)} is ambiguous for codes of {length}: write bulls and cows "
+                "apart, e.g. '1 0'"
             )
         return Feedback(int(plain[0][0]), int(plain[0][1]))
-    raise FeedbackError(f"cannot read reply {raw!r}; write it {NOTATIONS_HELP}")
+    raise FeedbackError(f"cannot read reply {quote(raw)}; write it {NOTATIONS_HELP}")
+
+
+def read_count(digits: str, raw: str) -> int:
+    """The count ``digits`` of the reply ``raw``; more than ``MAX_COUNT_DIGITS`` digits are
+    refused before they are converted (a number of thousands of digits is slow to convert).
+
+    >>> read_count("12345", "12345 0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.FeedbackError: reply '12345 0': '12345' is too large for a count of ...
+    """
+    if len(digits) > MAX_COUNT_DIGITS:
+        raise FeedbackError(
+            f"reply {quote(raw)}: {quote(digits)} is too large for a count of bulls or cows"
+        )
+    return int(digits)
 
 
 def _read_tagged(tagged: list[tuple[int, str]], raw: str) -> Feedback:
@@ -202,10 +223,10 @@ def _read_tagged(tagged: list[tuple[int, str]], raw: str) -> Feedback:
             kind = "cows"
         else:
             raise FeedbackError(
-                f"reply {raw!r}: {word!r} is neither bulls nor cows; {NOTATIONS_HELP}"
+                f"reply {quote(raw)}: {quote(word)} is neither bulls nor cows; {NOTATIONS_HELP}"
             )
         if kind in seen:
-            raise FeedbackError(f"reply {raw!r} gives {kind} twice")
+            raise FeedbackError(f"reply {quote(raw)} gives {kind} twice")
         seen.add(kind)
         if kind == "bulls":
             bulls = n

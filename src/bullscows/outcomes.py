@@ -27,7 +27,7 @@ from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
-from bullscows.tree import MAX_NODES, DecisionTree, Node, TreeSummary
+from bullscows.tree import MAX_DEPTH, MAX_NODES, DecisionTree, Node, TreeSummary
 from bullscows.universe import IndexArray, universe
 
 if TYPE_CHECKING:
@@ -101,6 +101,13 @@ def build_tree(rules: Rules, strategy: Strategy, objective: str = "strategy") ->
     problem = strategy.problem(rules)
     if problem is not None:
         raise StrategyError(problem)
+    deep = strategy.depth_at_least(rules)
+    if deep > MAX_DEPTH:
+        raise StrategyError(
+            f"the tree of {strategy.label} on {rules.spec} is {deep:,} guesses deep: a tree "
+            f"holds at most {MAX_DEPTH} (`bullscows bench --strategy {strategy.name}` "
+            "measures it without a tree)"
+        )
     start = Knowledge.start(rules)
     counts, root, nodes = _walk(start, strategy, start.candidates, 1, build=True)
     assert root is not None

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from bullscows.errors import BullsCowsError, RecordError, quoted
+from bullscows.errors import BullsCowsError, RecordError
+from bullscows.readers import load_json, quote_value
+from bullscows.seeding import MAX_SEED
 from bullscows.strategy_spec import StrategySpec
 
 RECORD_VERSION = 1
@@ -84,21 +86,21 @@ class Event:
         if not isinstance(data, dict) or data.get("do") not in ACTIONS:
             raise RecordError(
                 f"an event is an object whose 'do' is one of {', '.join(ACTIONS)}, "
-                f"not {quoted(data)}"
+                f"not {quote_value(data)}"
             )
         action = data["do"]
         wanted = ACTIONS[action]
         if set(data) != {"do", *wanted}:
             fields = ", ".join(wanted) or "no other field"
-            raise RecordError(f"event {quoted(data)}: a {action!r} event has {fields}")
+            raise RecordError(f"event {quote_value(data)}: a {action!r} event has {fields}")
         for name in ("code", "reply"):
             if name in wanted and not (
                 isinstance(data[name], str) and len(data[name]) <= MAX_FIELD
             ):
-                raise RecordError(f"event {quoted(data)}: {name!r} is not a text")
+                raise RecordError(f"event {quote_value(data)}: {name!r} is not a text")
         step = data.get("step")
         if "step" in wanted and (type(step) is not int or step < 1):
-            raise RecordError(f"event {quoted(data)}: 'step' is not a reply number from 1")
+            raise RecordError(f"event {quote_value(data)}: 'step' is not a reply number from 1")
         return cls(action, data.get("code"), data.get("reply"), step)
 
 
@@ -145,11 +147,11 @@ class GameRecord:
         if len(text) > MAX_RECORD:
             raise RecordError(f"a game record is at most {MAX_RECORD:,} characters")
         try:
-            data = json.loads(text, parse_constant=_no_constant)
-        except (ValueError, RecursionError) as error:
-            if isinstance(error, BullsCowsError):
-                raise
-            raise RecordError(f"a game record is JSON; {quoted(text)} is not") from None
+            data = load_json(text, "game record")
+        except RecordError:
+            raise
+        except BullsCowsError as error:
+            raise RecordError(str(error)) from None
         return cls.from_json(data)
 
     @classmethod
@@ -160,18 +162,19 @@ class GameRecord:
             raise RecordError(f"a game record is an object with {', '.join(sorted(keys))}")
         if data["version"] != RECORD_VERSION:
             raise RecordError(
-                f"game record version {quoted(data['version'])}: this program reads version "
+                f"game record version {quote_value(data['version'])}: this program reads version "
                 f"{RECORD_VERSION}"
             )
         if data["kind"] not in KINDS:
-            raise RecordError(f"game kind {quoted(data['kind'])}: one of {', '.join(KINDS)}")
+            raise RecordError(f"game kind {quote_value(data['kind'])}: one of {', '.join(KINDS)}")
         if not isinstance(data["rules"], str) or len(data["rules"]) > MAX_FIELD * 10:
-            raise RecordError(f"rules {quoted(data['rules'])}: give a variant's spec")
-        if type(data["seed"]) is not int or not 0 <= data["seed"] < 2**64:
-            raise RecordError(f"seed {quoted(data['seed'])}: a whole number from 0 to 2**64 - 1")
+            raise RecordError(f"rules {quote_value(data['rules'])}: give a variant's spec")
+        if type(data["seed"]) is not int or abs(data["seed"]) > MAX_SEED:
+            seed = quote_value(data["seed"])
+            raise RecordError(f"seed {seed}: a whole number of at most 18 digits")
         secret = data["secret"]
         if secret is not None and not (isinstance(secret, str) and len(secret) <= MAX_FIELD):
-            raise RecordError(f"secret {quoted(secret)}: a code's text or null")
+            raise RecordError(f"secret {quote_value(secret)}: a code's text or null")
         try:
             strategy = (
                 None if data["strategy"] is None else StrategySpec.from_json(data["strategy"])
@@ -182,7 +185,3 @@ class GameRecord:
             raise RecordError("a game record's events are a list")
         events = tuple(Event.from_json(event) for event in data["events"])
         return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events)
-
-
-def _no_constant(name: str) -> None:
-    raise RecordError(f"a game record holds no {name}")

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Literal, overload
 
 from bullscows.errors import RulesError
+from bullscows.readers import quote
 
 DIGITS = "0123456789"
 #: Symbols used when a variant names only how many colours it has.
@@ -30,6 +33,8 @@ DEFAULT_ALPHABET = DIGITS + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRST
 MAX_LENGTH = 10
 #: The largest universe that is enumerated in memory (10 distinct digits of 10 is 3,628,800).
 MAX_CODES = 5_000_000
+#: What a spec describes before it is checked: (length, symbols, repeats, allowed).
+_Shape = tuple[int, str, bool, "tuple[str, ...] | None"]
 
 
 def default_symbols(colours: int) -> str:
@@ -103,8 +108,25 @@ class Rules:
         return parse_spec(spec)
 
     @classmethod
-    def from_radix(cls, radix: Iterable[int], symbols: str | None = None) -> Rules:
+    @overload
+    def from_radix(
+        cls, radix: Iterable[int], symbols: str | None = None, *, check: Literal[True] = True
+    ) -> Rules: ...
+
+    @classmethod
+    @overload
+    def from_radix(
+        cls, radix: Iterable[int], symbols: str | None = None, *, check: Literal[False]
+    ) -> _Shape: ...
+
+    @classmethod
+    def from_radix(
+        cls, radix: Iterable[int], symbols: str | None = None, *, check: bool = True
+    ) -> Rules | _Shape:
         """The J ``moo`` universe: position i holds one of the first ``r_i`` symbols (repeats).
+
+        With ``check=False``, only its shape ``(length, symbols, repeats, allowed)``, for a
+        spec whose modifiers narrow it further.
 
         >>> Rules.from_radix([2, 2]).size
         4
@@ -121,7 +143,8 @@ class Rules:
                 f"radix {max(radix)} needs {max(radix)} symbols, got {len(alphabet)}: {alphabet!r}"
             )
         alphabet = alphabet[: max(radix)]
-        return cls(len(radix), alphabet, True, tuple(alphabet[:r] for r in radix))
+        shape = (len(radix), alphabet, True, tuple(alphabet[:r] for r in radix))
+        return cls(*shape) if check else shape
 
     def with_no_leading(self) -> Rules:
         """The same variant with its first symbol (the zero) barred from the first position."""
@@ -204,23 +227,25 @@ def _check_length(length: int) -> None:
 def _check_symbols(symbols: str) -> None:
     if not isinstance(symbols, str) or not symbols:
         raise RulesError(
-            f"symbols {symbols!r}: an alphabet needs at least one symbol, e.g. 0123456789"
+            f"symbols {quote(symbols)}: an alphabet needs at least one symbol, e.g. 0123456789"
         )
     if len(symbols) > len(DEFAULT_ALPHABET):
         raise RulesError(
-            f"symbols {symbols!r}: {len(symbols)} symbols; an alphabet has at most "
+            f"symbols {quote(symbols)}: {len(symbols)} symbols; an alphabet has at most "
             f"{len(DEFAULT_ALPHABET)}"
         )
     bad = [s for s in symbols if s.isspace() or not s.isprintable() or s in ",;:/"]
     if bad:
         raise RulesError(
-            f"symbols {symbols!r}: {bad[0]!r} cannot be a symbol "
+            f"symbols {quote(symbols)}: {bad[0]!r} cannot be a symbol "
             "(use printable characters other than space , ; : /)"
         )
     seen: set[str] = set()
     for s in symbols:
         if s in seen:
-            raise RulesError(f"symbols {symbols!r}: {s!r} appears twice; symbols must be distinct")
+            raise RulesError(
+                f"symbols {quote(symbols)}: {s!r} appears twice; symbols must be distinct"
+            )
         seen.add(s)
 
 
@@ -257,7 +282,7 @@ def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
         return None
     if isinstance(allowed, str) or len(allowed) != rules.length:
         raise RulesError(
-            f"allowed symbols {allowed!r}: give one string of symbols per position "
+            f"allowed symbols {quote(str(allowed))}: give one string of symbols per position "
             f"({rules.length} positions)"
         )
     normal = []
@@ -265,8 +290,8 @@ def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
         unknown = [s for s in symbols if s not in rules.symbols]
         if unknown:
             raise RulesError(
-                f"allowed symbols {symbols!r} at position {position + 1}: {unknown[0]!r} is not "
-                f"in the alphabet {rules.symbols!r}"
+                f"allowed symbols {quote(symbols)} at position {position + 1}: {unknown[0]!r} "
+                f"is not in the alphabet {rules.symbols!r}"
             )
         if not symbols:
             raise RulesError(f"position {position + 1} allows no symbol at all")
@@ -338,7 +363,7 @@ def preset(name: str) -> Rules:
     try:
         length, symbols, repeats, nolead, _ = PRESETS[name]
     except KeyError:
-        raise RulesError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+        raise RulesError(f"unknown preset {quote(name)}; presets: {', '.join(PRESETS)}") from None
     rules = Rules(length, symbols, repeats)
     return rules.with_no_leading() if nolead else rules
 
@@ -364,9 +389,9 @@ def parse_spec(spec: str) -> Rules:
     try:
         return _parse_spec(spec)
     except RulesError as error:
-        if repr(spec) in str(error):
+        if quote(spec) in str(error):
             raise
-        raise RulesError(f"rules spec {spec!r}: {error}") from None
+        raise RulesError(f"rules spec {quote(spec)}: {error}") from None
 
 
 def _parse_spec(spec: str) -> Rules:
@@ -384,16 +409,30 @@ def _parse_spec(spec: str) -> Rules:
     options = dict(_read_modifier(m, spec) for m in modifiers)
     symbols = options.get("symbols")
     if base.lower().startswith("moo"):
-        rules = Rules.from_radix(_read_radix(base[3:], spec), symbols)
+        radix = _read_radix(base[3:], spec)
+        shape = Rules.from_radix(radix, symbols, check=False)
     else:
-        rules = _read_compact(base, spec, symbols)
+        shape = _read_compact(base, spec, symbols)
+    length, alphabet, repeats, allowed = shape
     if "allowed" in options:
-        rules = Rules(
-            rules.length, rules.symbols, rules.repeats, tuple(options["allowed"].split("/"))
-        )
+        allowed = tuple(options["allowed"].split("/"))
     if "nolead" in options:
-        rules = rules.with_no_leading()
-    return rules
+        allowed = _no_leading(length, alphabet, allowed)
+    # The variant is made once, with its limits: a base too large to enumerate may be narrowed
+    # by them (moo1,1,1,1,1,1,1,1,1,5 prints as p10c5r with limits: its base has 5**10 codes).
+    return Rules(length, alphabet, repeats, allowed)
+
+
+def _no_leading(length: int, symbols: str, allowed: tuple[str, ...] | None) -> tuple[str, ...]:
+    """``allowed`` with the first symbol (the zero) barred from the first position."""
+    _check_length(length)
+    _check_symbols(symbols)
+    limits = list(allowed or (symbols,) * length)
+    if limits:
+        limits[0] = limits[0].replace(symbols[0], "")
+        if not limits[0]:
+            raise RulesError(f"barring {symbols[0]!r} from the first position leaves no symbol")
+    return tuple(limits)
 
 
 def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
@@ -403,33 +442,36 @@ def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
     if key in ("symbols", "allowed") and value:
         return key, value
     raise RulesError(
-        f"rules spec {spec!r}: cannot read {modifier!r}; modifiers are :nolead, "
+        f"rules spec {quote(spec)}: cannot read {quote(modifier)}; modifiers are :nolead, "
         ":symbols=SYMBOLS, :allowed=SYMBOLS/SYMBOLS/... and, last, :guesses=SPEC"
     )
 
 
 def _read_radix(text: str, spec: str) -> list[int]:
-    parts = text.replace(" ", ",").strip(",").split(",")
-    try:
-        return [int(p) for p in parts if p]
-    except ValueError:
-        raise RulesError(f"rules spec {spec!r}: a radix spec looks like moo5,5,5") from None
+    parts = [p for p in text.replace(" ", ",").strip(",").split(",") if p]
+    if len(parts) > MAX_LENGTH or any(
+        len(p) > 3 or not (p.isascii() and p.isdigit()) for p in parts
+    ):
+        raise RulesError(
+            f"rules spec {quote(spec)}: a radix spec looks like moo5,5,5 (at most {MAX_LENGTH} "
+            f"positions of at most {len(DEFAULT_ALPHABET)} symbols)"
+        )
+    return [int(p) for p in parts]
 
 
-def _read_compact(base: str, spec: str, symbols: str | None) -> Rules:
+def _read_compact(base: str, spec: str, symbols: str | None) -> _Shape:
     text = base.lower()
-    try:
-        if not text.startswith("p") or "c" not in text or text[-1] not in "rn":
-            raise ValueError
-        pegs_text, colours_text = text[1:-1].split("c")
-        pegs, colours = int(pegs_text), int(colours_text)
-    except ValueError:
-        raise RulesError(f"unknown rules {spec!r}; expected {SPEC_HELP}") from None
+    match = re.fullmatch(r"p([0-9]{1,6})c([0-9]{1,6})([rn])", text)
+    if match is None:
+        raise RulesError(f"unknown rules {quote(spec)}; expected {SPEC_HELP}")
+    pegs, colours = int(match[1]), int(match[2])
     if symbols is None:
         symbols = default_symbols(colours)
     elif len(symbols) != colours:
-        raise RulesError(f"rules spec {spec!r}: {colours} colours but {len(symbols)} symbols given")
-    return Rules(pegs, symbols, text[-1] == "r")
+        raise RulesError(
+            f"rules spec {quote(spec)}: {colours} colours but {len(symbols)} symbols given"
+        )
+    return pegs, symbols, match[3] == "r", None
 
 
 def format_spec(rules: Rules) -> str:

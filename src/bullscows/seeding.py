@@ -19,6 +19,8 @@ import random
 
 #: Seeds drawn for a game that was given none are below this (they fit JSON and every language).
 SEED_BOUND = 2**53
+#: A seed a person gives is a whole number of at most 18 digits, either sign (a record keeps it).
+MAX_SEED = 10**18 - 1
 
 
 def new_seed() -> int:

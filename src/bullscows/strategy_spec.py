@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bullscows.errors import StrategyError, quoted
+from bullscows.errors import StrategyError
+from bullscows.readers import quote_value
 
 DEFAULT_STRATEGY = "minimax"
 #: Longest strategy name a record may carry (a ``tree:PATH`` name includes its path).
@@ -60,25 +61,26 @@ class StrategySpec:
     def from_json(cls, data: object) -> StrategySpec:
         """A spec from ``to_json``'s data; anything else is a ``StrategyError``."""
         if not isinstance(data, dict):
-            raise StrategyError(f"a strategy is an object with a name, not {quoted(data)}")
+            raise StrategyError(f"a strategy is an object with a name, not {quote_value(data)}")
         unknown = set(data) - {"name", "consistent_only", "max_depth"}
         if unknown:
             raise StrategyError(
-                f"unknown strategy option {quoted(min(unknown))}; "
+                f"unknown strategy option {quote_value(min(unknown))}; "
                 "options: name, consistent_only, max_depth"
             )
         name = data.get("name")
         if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME:
-            raise StrategyError(f"strategy name {quoted(name)}: give a strategy's name")
+            raise StrategyError(f"strategy name {quote_value(name)}: give a strategy's name")
         consistent_only = data.get("consistent_only", False)
         if not isinstance(consistent_only, bool):
             raise StrategyError(
-                f"strategy option 'consistent_only': {quoted(consistent_only)} is not true or false"
+                f"strategy option 'consistent_only': {quote_value(consistent_only)} "
+                "is not true or false"
             )
         depth = data.get("max_depth")
         if depth is not None and (type(depth) is not int or not 1 <= depth <= 1000):
             raise StrategyError(
-                f"strategy option 'max_depth': {quoted(depth)} is not a number of guesses "
+                f"strategy option 'max_depth': {quote_value(depth)} is not a number of guesses "
                 "from 1 to 1000"
             )
         return cls(name, consistent_only, depth)

@@ -22,12 +22,15 @@ Trees are saved as strict JSON (``DecisionTree.to_json``) in this schema, versio
     }
 
 Codes are written as text of the variant; a reply key is bulls, a space, then cows (``"1 2"``);
-a leaf is ``{"guess": "1234"}`` (``"replies"`` absent or empty). The summary uses the field
+a leaf is ``{"guess": "1234"}`` (``"replies"`` absent or empty). An optional ``"key"`` (text)
+binds a cached optimal tree to the search that made it. The summary uses the field
 names of ``bullscows bench --json``; ``nodes`` counts the guess nodes, leaves included. The
 summary is optional when reading; ``check_tree`` compares a stated one with the tree's play.
 A file may be gzip-compressed (``.json.gz``): ``save`` compresses when the name ends in
 ``.gz``, and ``load_tree`` reads either.
-A tree more than a few hundred guesses deep (brute force) is too deep for JSON here.
+A tree is at most ``MAX_DEPTH`` guesses deep (brute force on a large variant is deeper: it is
+refused before it is built), and a file at most ``readers.MAX_FILE_BYTES`` long, so that every
+tree written reads back.
 
 >>> from bullscows.outcomes import build_tree
 >>> from bullscows.strategies import get_strategy
@@ -46,7 +49,6 @@ import gzip
 import json
 import math
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,8 +59,18 @@ import numpy.typing as npt
 
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, read_count
 from bullscows.knowledge import Knowledge
+from bullscows.readers import (
+    MAX_FILE_BYTES,
+    load_json,
+    quote,
+    quote_path,
+    quote_value,
+    read_file,
+    read_text,
+    unpack,
+)
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
 
@@ -66,6 +78,8 @@ FORMAT = "bullscows-tree"
 VERSION = 1
 #: A tree with more nodes than this is not built (brute force on a large variant would be).
 MAX_NODES = 2_000_000
+#: A tree is at most this many guesses deep (its JSON nests twice as deep).
+MAX_DEPTH = 300
 _REPLY_KEY = re.compile(r"(\d+) (\d+)")
 
 
@@ -128,9 +142,9 @@ class TreeSummary:
                 data["total"], float(data["average"]), data["worst"], data["at_worst"],
                 {int(k): int(v) for k, v in spread.items()}, data["secrets"], data["nodes"],
             )  # fmt: skip
-        except (AssertionError, KeyError, ValueError, TypeError):
+        except (AssertionError, KeyError, ValueError, TypeError, OverflowError):
             raise BullsCowsError(
-                f"tree summary {json.dumps(data)[:200]}: expected total, average, worst, "
+                f"tree summary {quote(json.dumps(data), 200)}: expected total, average, worst, "
                 "at_worst, distribution, secrets and nodes"
             ) from None
 
@@ -148,6 +162,8 @@ class DecisionTree:
     objective: str
     root: Node
     stated: TreeSummary | None = field(default=None, compare=False)
+    #: Optional: what binds a cached tree to the search that made it (see ``optimal_strategy``).
+    key: str | None = field(default=None, compare=False)
 
     def nodes(self) -> Iterator[tuple[int, Node]]:
         """Every node with its depth (the root is at depth 1), depth first."""
@@ -187,24 +203,35 @@ class DecisionTree:
                 b, c = divmod(reply, n + 1)
                 out["replies"][f"{b} {c}"] = encoded = encode(child)
                 stack.append((child, encoded))
+        keyed = {} if self.key is None else {"key": self.key}
         return {
             "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
             "strategy": self.strategy, "objective": self.objective,
-            "summary": self.summary().to_json(), "tree": top,
+            "summary": self.summary().to_json(), **keyed, "tree": top,
         }  # fmt: skip
 
     def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
-        """The tree as JSON text; compact unless ``indent`` is given."""
-        data = self.to_dict()
-        try:
-            separators = (",", ":") if indent is None else None
-            return json.dumps(
-                data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
-            )
-        except RecursionError:
+        """The tree as JSON text; compact unless ``indent`` is given.
+
+        A tree deeper than ``MAX_DEPTH`` guesses, or longer than a file may be, is refused:
+        it could not be read back.
+        """
+        depth = max(d for d, _ in self.nodes())
+        if depth > MAX_DEPTH:
             raise BullsCowsError(
-                f"the tree is {self.summary().worst} guesses deep: too deep to write as JSON"
-            ) from None
+                f"the tree is {depth:,} guesses deep: a tree file holds at most {MAX_DEPTH}"
+            )
+        data = self.to_dict()
+        separators = (",", ":") if indent is None else None
+        text = json.dumps(
+            data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
+        )
+        if len(text) > MAX_FILE_BYTES:
+            raise BullsCowsError(
+                f"the tree takes {len(text):,} bytes as JSON: a tree file holds at most "
+                f"{MAX_FILE_BYTES:,}"
+            )
+        return text
 
     def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
         """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``.
@@ -216,7 +243,9 @@ class DecisionTree:
         try:
             Path(path).write_bytes(data)
         except OSError as error:
-            raise BullsCowsError(f"cannot write the tree to {str(path)!r}: {error}") from None
+            raise BullsCowsError(
+                f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"
+            ) from None
 
 
 def follow(root: Node, knowledge: Knowledge, source: str) -> int:
@@ -263,33 +292,14 @@ def load_tree(source: str | Path | bytes) -> DecisionTree:
     True
     """
     if isinstance(source, bytes):
-        where, text = "tree", _decode(source, "tree")
+        where = "tree"
+        text = read_text(unpack(source, where), where)
     elif isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
-        where = f"tree file {str(source)!r}"
-        try:
-            raw = Path(source).read_bytes()
-        except OSError as error:
-            raise BullsCowsError(f"cannot read {where}: {error}") from None
-        text = _decode(raw, where)
+        where = f"tree file {quote_path(source)}"
+        text = read_text(read_file(source, where), where)
     else:
         where, text = "tree", source
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BullsCowsError(f"{where} is not JSON: {error}") from None
-    except RecursionError:
-        raise BullsCowsError(f"{where} is nested too deeply to read") from None
-    return _from_dict(data, where)
-
-
-def _decode(raw: bytes, where: str) -> str:
-    """The JSON text of a tree file's bytes, uncompressed first if they are gzip."""
-    try:
-        if raw[:2] == b"\x1f\x8b":  # the gzip magic number
-            raw = gzip.decompress(raw)
-        return raw.decode("utf-8")
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
-        raise BullsCowsError(f"cannot read {where}: {error}") from None
+    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where)
 
 
 def _from_dict(data: object, where: str) -> DecisionTree:
@@ -297,16 +307,19 @@ def _from_dict(data: object, where: str) -> DecisionTree:
         raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise BullsCowsError(
-            f"{where}: format {data.get('format')!r} is not {FORMAT!r}; not a decision tree"
+            f"{where}: format {quote_value(data.get('format'))} is not {FORMAT!r}; "
+            "not a decision tree"
         )
     if data.get("version") != VERSION:
         raise BullsCowsError(
-            f"{where}: version {data.get('version')!r} is not supported "
+            f"{where}: version {quote_value(data.get('version'))} is not supported "
             f"(this program reads version {VERSION})"
         )
     spec = data.get("rules")
     if not isinstance(spec, str):
-        raise BullsCowsError(f"{where}: 'rules' must be a rules spec such as 'mm', got {spec!r}")
+        raise BullsCowsError(
+            f"{where}: 'rules' must be a rules spec such as 'mm', got {quote_value(spec)}"
+        )
     try:
         rules = Rules.parse(spec)
     except BullsCowsError as error:
@@ -314,11 +327,14 @@ def _from_dict(data: object, where: str) -> DecisionTree:
     strategy, objective = data.get("strategy"), data.get("objective")
     for key, value in (("strategy", strategy), ("objective", objective)):
         if not isinstance(value, str):
-            raise BullsCowsError(f"{where}: {key!r} must be text, got {value!r}")
+            raise BullsCowsError(f"{where}: {key!r} must be text, got {quote_value(value)}")
     assert isinstance(strategy, str) and isinstance(objective, str)
     stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
     root = _read_nodes(data.get("tree"), rules, where)
-    return DecisionTree(rules, strategy, objective, root, stated)
+    cache_key = data.get("key")
+    if cache_key is not None and not isinstance(cache_key, str):
+        raise BullsCowsError(f"{where}: 'key' must be text, got {quote_value(cache_key)}")
+    return DecisionTree(rules, strategy, objective, root, stated, cache_key)
 
 
 def _read_nodes(top: object, rules: Rules, where: str) -> Node:
@@ -334,7 +350,7 @@ def _read_nodes(top: object, rules: Rules, where: str) -> Node:
         for key, child_raw in replies.items():
             reply = _read_reply(key, rules, where, path)
             guess = universe(rules).text(node.guess)
-            child_path = f"{'' if path == 'the root' else path + ' '}{guess} {key!r}"
+            child_path = f"{'' if path == 'the root' else path + ' '}{guess} {quote(key)}"
             child = _read_node(child_raw, rules, where, child_path)
             node.branches[reply] = child
             stack.append((child_raw, child, child_path))
@@ -346,7 +362,10 @@ def _read_node(raw: object, rules: Rules, where: str, path: str) -> Node:
         raise BullsCowsError(f"{where}: the node at {path} needs a 'guess' (a code as text)")
     unknown = set(raw) - {"guess", "replies"}
     if unknown:
-        raise BullsCowsError(f"{where}: the node at {path} has unknown keys {sorted(unknown)}")
+        raise BullsCowsError(
+            f"{where}: the node at {path} has unknown keys "
+            f"[{', '.join(quote(key) for key in sorted(unknown)[:5])}]"
+        )
     try:
         return Node(Code(raw["guess"], rules).index)
     except BullsCowsError as error:
@@ -357,15 +376,18 @@ def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
     match = _REPLY_KEY.fullmatch(key)
     if match is None:
         raise BullsCowsError(
-            f"{where}: reply key {key!r} at {path} cannot be read; write bulls, a space, "
+            f"{where}: reply key {quote(key)} at {path} cannot be read; write bulls, a space, "
             "then cows, e.g. '1 2'"
         )
-    feedback = Feedback(int(match[1]), int(match[2]))
+    try:
+        feedback = Feedback(read_count(match[1], key), read_count(match[2], key))
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: at {path}: {error}") from None
     problem = feedback.problem(rules)
     if problem is None and feedback.is_win(rules.length):
         problem = "all bulls ends the game and has no branch"
     if problem is not None:
-        raise BullsCowsError(f"{where}: reply key {key!r} at {path}: {problem}")
+        raise BullsCowsError(f"{where}: reply key {quote(key)} at {path}: {problem}")
     return feedback.index(rules.length)
 
 
@@ -395,13 +417,14 @@ class CheckReport:
 SHOWN = 10
 
 
-def check_tree(tree: DecisionTree) -> CheckReport:
+def check_tree(tree: DecisionTree, consistent_only: bool = False) -> CheckReport:
     """Play every secret of the variant down the tree, scoring each guess afresh.
 
     Problems: a secret that leaves the tree (its true reply has no branch), a branch no secret
-    reaches, a code that is a leaf twice, and a stated summary that differs from the real one.
+    reaches, a code that is a leaf twice, a stated summary that differs from the real one, and
+    with ``consistent_only`` a guess that no secret reaching it could be.
     """
-    counts, problems = _trace(tree)
+    counts, problems = _trace(tree, consistent_only)
     leaves: dict[int, int] = {}
     nodes = 0
     for _, node in tree.nodes():
@@ -441,18 +464,24 @@ def _listed(items: list[str]) -> str:
     return ", ".join(items[:SHOWN]) + more
 
 
-def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
-    """Guesses per secret (0 for a secret that leaves the tree) and the problems met."""
+def _trace(
+    tree: DecisionTree, consistent_only: bool = False
+) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Guesses per secret (0 for a secret that leaves the tree) and the problems met (with
+    ``consistent_only``, guesses that cannot be the secret too)."""
     rules = tree.rules
     u = universe(rules)
     win = Feedback.win(rules.length).index(rules.length)
     counts = np.zeros(len(u), dtype=np.int64)
     lost: list[str] = []
     unreachable: list[str] = []
+    outside: list[str] = []
     stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.secrets, 1, "")]
     while stack:
         node, secrets, depth, path = stack.pop()
         here = f"{path} {u.text(node.guess)}".strip()
+        if consistent_only and not np.isin(node.guess, secrets):
+            outside.append(here)
         replies = u.score_row(node.guess, secrets)
         counts[secrets[replies == win]] = depth
         given = set(np.unique(replies).tolist()) - {win}
@@ -474,6 +503,8 @@ def _trace(tree: DecisionTree) -> tuple[npt.NDArray[np.int64], list[str]]:
         problems.append(f"{len(lost)} replies leave the tree: " + _listed(lost))
     if unreachable:
         problems.append(f"{len(unreachable)} branches no secret reaches: " + _listed(unreachable))
+    if outside:
+        problems.append(f"{len(outside)} guesses cannot be the secret: " + _listed(outside))
     return counts[u.secrets], problems
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 
 #: command name -> (module, function, one-line help)
@@ -49,6 +50,18 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command with the standard streams set up (``streams.prepare``); a write
+        that fails, even the last one when the program ends, is handled here once."""
+        streams.prepare()
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                streams.flush()
+        except OSError as error:
+            sys.exit(streams.failed(error))
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -58,6 +71,8 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("", err=True)
             sys.exit(130)
+        except OSError as error:  # a broken pipe, a full disk, a closed stream
+            sys.exit(streams.failed(error))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -28,6 +28,8 @@ from bullscows.strategies import Strategy
 
 #: At most this many remaining codes are listed after each reply.
 LIST_AT_MOST = 12
+#: At most this many are listed when asked ('list'): the rest are counted.
+LIST_ASKED_AT_MOST = 10_000
 
 
 @click.command()
@@ -55,7 +57,7 @@ def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> Non
         if command in ("", "next", "n", "suggest"):
             _suggest(terminal, breaker)
         elif command == "list":
-            _list(terminal, breaker, limit=None)
+            _list(terminal, breaker, LIST_ASKED_AT_MOST)
         elif command in ("undo", "u"):
             take_back(terminal, breaker, reply_style)
             _status(terminal, breaker, reply_style)
@@ -140,7 +142,7 @@ def _suggest(terminal: Terminal, breaker: Codebreaker) -> None:
         terminal.warn(str(error))
 
 
-def _list(terminal: Terminal, breaker: Codebreaker, limit: int | None) -> None:
+def _list(terminal: Terminal, breaker: Codebreaker, limit: int) -> None:
     codes = breaker.knowledge.candidate_codes(limit)
     more = breaker.remaining - len(codes)
     terminal.say("  " + " ".join(map(str, codes)) + (f" ... and {more} more" if more > 0 else ""))

@@ -25,6 +25,7 @@ from bullscows.cli.common import (
     executor_options,
     make_strategy,
     max_depth_option,
+    seed_option,
     variant_options,
 )
 from bullscows.errors import BullsCowsError
@@ -74,7 +75,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option(
     "--sample", type=click.IntRange(min=1), metavar="N", help="Play N secrets drawn at random."
 )
-@click.option("--seed", type=int, help="Seed for the sample and for random strategies' games.")
+@seed_option("Seed for the sample and for random strategies' games")
 @click.option(
     "--max-guesses",
     type=click.IntRange(min=1),

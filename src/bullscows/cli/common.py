@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from rich.console import Console
 
+from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
+from bullscows.readers import quote, read_text
 from bullscows.rules import SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -77,7 +79,7 @@ def build_rules(
                 sizes = [int(r) for r in radix.replace(" ", ",").split(",") if r]
             except ValueError:
                 raise click.BadParameter(
-                    f"{radix!r}: give whole numbers such as 5,5,5", param_hint="--radix"
+                    f"{quote(radix)}: give whole numbers such as 5,5,5", param_hint="--radix"
                 ) from None
             rules = Rules.from_radix(sizes, symbols)
         else:
@@ -193,14 +195,19 @@ def reply_style_option(default: str = "words", when: str = "") -> Callable[[F], 
     )
 
 
+def seed_option(text: str) -> Callable[[F], F]:
+    """``--seed``: any whole number of at most 18 digits, either sign (every command alike)."""
+    from bullscows.seeding import MAX_SEED
+
+    return click.option(
+        "--seed", type=click.IntRange(-MAX_SEED, MAX_SEED), help=f"{text} (up to 18 digits)."
+    )
+
+
 def play_options(function: F) -> F:
     """``--seed`` and ``--reply-style``; the command receives ``seed`` (drawn when not given)."""
     options = [
-        click.option(
-            "--seed",
-            type=click.IntRange(0, 2**64 - 1),
-            help="Seed for reproducible secrets and random choices (0 to 2**64 - 1).",
-        ),
+        seed_option("Seed for reproducible secrets and random choices"),
         reply_style_option(),
     ]
 
@@ -272,14 +279,30 @@ class Terminal:
         self.console.print(text, style="red")
 
     def ask(self, prompt: str) -> str | None:
-        """One line of input, stripped; ``None`` at end of input."""
-        try:
-            text = self.console.input(prompt, markup=False, emoji=False).strip()
+        """One line of input, stripped; ``None`` at end of input. A line that is not UTF-8
+        text is refused (named, from a script), and asked again."""
+        while True:
+            try:
+                line = self._read(prompt)
+            except EOFError:
+                line = None
+            if line is None:
+                self.say()
+                return None
             self.line += 1
-            return text
-        except EOFError:
-            self.say()
-            return None
+            try:
+                return read_text(line, "the line").strip()
+            except BullsCowsError as error:
+                self.refuse(f"{error}; type it again" if self.interactive else str(error))
+
+    def _read(self, prompt: str) -> str | None:
+        """A line typed at a terminal (with line editing), or read from a pipe or file up to
+        ``streams.MAX_LINE`` characters; ``None`` at the end of input."""
+        if sys.stdin.isatty():
+            return self.console.input(prompt, markup=False, emoji=False)
+        self.console.print(prompt, end="")
+        self.console.file.flush()
+        return streams.read_line()
 
 
 QUIT = {"quit", "q", "exit", "give up"}

@@ -12,8 +12,10 @@ from bullscows.cli.common import (
     Terminal,
     computer_player_options,
 )
+from bullscows.cli.streams import read_line
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
+from bullscows.readers import read_text
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker
 from bullscows.strategies import Strategy
@@ -59,13 +61,13 @@ def solve_plain(breaker: Codebreaker, style: str) -> int:
     number = 0
     while True:
         print(breaker.suggest(), flush=True)
-        line = sys.stdin.readline()
+        line = read_line()
         number += 1
-        if not line:
+        if line is None:
             print("Error: input ended before the code was found", file=sys.stderr)
             return 1
         try:
-            breaker.reply(line, impossible=True)
+            breaker.reply(read_text(line, "the reply"), impossible=True)
         except BullsCowsError as error:
             print(f"Error: line {number}: {error}", file=sys.stderr)
             return 1

@@ -33,6 +33,8 @@ from typing import Any
 
 from bullscows.errors import BullsCowsError
 from bullscows.executors import workers
+from bullscows.readers import load_json, quote, quote_path, quote_value, read_file, read_text
+from bullscows.rules import Rules
 from bullscows.search.tree import Tree
 from bullscows.universe import IndexArray
 
@@ -83,45 +85,43 @@ class Checkpoint:
             self._write(json.dumps(self.header), "w")
 
     def _load(self, path: Path) -> int:
-        """Read the file's answers; how many there were."""
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-            header = json.loads(lines[0]) if lines else None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise BullsCowsError(f"checkpoint {str(path)!r} cannot be read: {error}") from None
+        """Read the file's answers, each checked against the schema; how many there were."""
+        where = f"checkpoint {quote_path(path)}"
+        lines = read_text(read_file(path, where), where).splitlines()
+        header = load_json(lines[0], where) if lines else None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise BullsCowsError(f"{str(path)!r} is not a bullscows search checkpoint")
+            raise BullsCowsError(f"{quote_path(path)} is not a bullscows search checkpoint")
         if header.get("version") != VERSION:
             raise BullsCowsError(
-                f"checkpoint {str(path)!r} was written by another version of bullscows "
-                f"(format {header.get('version')}, this one reads {VERSION}): delete it"
+                f"{where} was written by another version of bullscows "
+                f"(format {quote(str(header.get('version')))}, this one reads {VERSION}): "
+                "delete it"
             )
         theirs = {key: header.get(key) for key in self.header}
         if theirs != self.header:
             raise BullsCowsError(
-                f"checkpoint {str(path)!r} is for another search ({_describe(theirs)}), not "
+                f"{where} is for another search ({quote(_describe(theirs), 200)}), not "
                 f"{_describe(self.header)}: give another file or delete it"
             )
+        schema = _Schema(Rules.parse(str(self.header["rules"])))
         count = 0
         for number, line in enumerate(lines[1:], start=2):
             try:
-                entry = json.loads(line)
-                question = (int(entry["weight"]), _history(entry["history"]), int(entry["depth"]))
-                self._keep(question, int(entry["window"]), entry["cost"], entry["tree"])
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+                entry = load_json(line, where, line=number)
+            except BullsCowsError:
                 if number == len(lines):
                     break  # the last line, cut short when the search was interrupted
-                raise BullsCowsError(
-                    f"checkpoint {str(path)!r} line {number} cannot be read: {error}"
-                ) from None
+                raise
+            try:
+                question, window, found = schema.entry(entry)
+            except _Invalid as error:
+                raise BullsCowsError(f"{where} line {number}: {error}") from None
+            if found is None:
+                self.failed[question] = max(window, self.failed.get(question, window))
+            else:
+                self.exact[question] = found
             count += 1
         return count
-
-    def _keep(self, question: _Question, window: int, cost: int | None, tree: Any) -> None:
-        if cost is not None:
-            self.exact[question] = (int(cost), _tree(tree))
-        else:
-            self.failed[question] = max(window, self.failed.get(question, window))
 
     def answer(self, weight: int, history: History, depth: int, window: int) -> Any:
         """The recorded answer to a request: ``(cost, tree)``, ``None`` (no tree below
@@ -136,10 +136,14 @@ class Checkpoint:
 
     def record(self, weight: int, history: History, depth: int, window: int, found: Found) -> None:
         """Keep one answer, and append it to the file."""
-        cost, tree = (None, None) if found is None else found
-        self._keep((weight, history, depth), window, cost, tree)
+        question = (weight, history, depth)
+        if found is None:
+            self.failed[question] = max(window, self.failed.get(question, window))
+        else:
+            self.exact[question] = found
         if self.path is None:
             return
+        cost, tree = (None, None) if found is None else found
         line = json.dumps(
             {"weight": weight, "history": [list(step) for step in history], "depth": depth,
              "window": window, "cost": cost, "tree": tree},
@@ -156,7 +160,7 @@ class Checkpoint:
                 out.write(line + "\n")
         except OSError as error:
             raise BullsCowsError(
-                f"checkpoint {str(self.path)!r} cannot be written: {error.strerror or error}"
+                f"checkpoint {quote_path(self.path)} cannot be written: {error.strerror or error}"
             ) from None
 
 
@@ -245,16 +249,97 @@ class PartTasks:
         return found
 
 
-def _history(steps: list[list[int]]) -> History:
-    return tuple((int(guess), int(reply)) for guess, reply in steps)
+class _Invalid(Exception):
+    """A checkpoint line that does not follow the schema (the message says how)."""
 
 
-def _tree(data: dict[str, Any]) -> Tree:
-    """A tree read back from JSON (whose object keys are strings)."""
-    return {
-        "guess": int(data["guess"]),
-        "replies": {int(reply): _tree(sub) for reply, sub in data["replies"].items()},
-    }
+class _Schema:
+    """The answer lines of a checkpoint for one variant: every field's type and range, and
+    every code and reply within the variant.
+
+    >>> from bullscows.rules import Rules
+    >>> _Schema(Rules.parse("mm")).entry({"weight": 1, "history": [[7, 2]], "depth": 3,
+    ...     "window": 9, "cost": None, "tree": None})
+    ((1, ((7, 2),), 3), 9, None)
+    >>> _Schema(Rules.parse("mm")).entry({"weight": 1, "history": [], "depth": 1,
+    ...     "window": 9, "cost": 2, "tree": {"guess": 1296, "replies": {}}})
+    Traceback (most recent call last):
+    ...
+    bullscows.search.distribute._Invalid: 'tree' guess 1296 is not a code index (0 to 1295)
+    """
+
+    KEYS = ("weight", "history", "depth", "window", "cost", "tree")
+
+    def __init__(self, rules: Rules) -> None:
+        self.codes = rules.size
+        self.replies = rules.replies
+
+    def entry(self, entry: object) -> tuple[_Question, int, Found]:
+        """``(question, window, found)`` of one line's JSON value."""
+        if not isinstance(entry, dict) or set(entry) != set(self.KEYS):
+            raise _Invalid(f"expected an object with the keys {', '.join(self.KEYS)}")
+        weight = _count(entry["weight"], "'weight'", 1)
+        depth = _count(entry["depth"], "'depth'", 1 << 16)
+        window = _count(entry["window"], "'window'", 1 << 62)
+        history = entry["history"]
+        if not isinstance(history, list) or len(history) > 64:
+            raise _Invalid("'history' must be a list of [guess, reply] pairs")
+        steps = tuple(self._step(step) for step in history)
+        question = (weight, steps, depth)
+        if entry["cost"] is None:
+            if entry["tree"] is not None:
+                raise _Invalid("'tree' must be null when 'cost' is")
+            return question, window, None
+        cost = _count(entry["cost"], "'cost'", 1 << 62)
+        return question, window, (cost, self._tree(entry["tree"]))
+
+    def _step(self, step: object) -> tuple[int, int]:
+        if not isinstance(step, list) or len(step) != 2:
+            raise _Invalid("'history' must be a list of [guess, reply] pairs")
+        return self._code(step[0], "'history' guess"), self._reply(step[1], "'history' reply")
+
+    def _code(self, value: object, what: str) -> int:
+        if type(value) is not int or not 0 <= value < self.codes:
+            raise _Invalid(
+                f"{what} {quote_value(value)} is not a code index (0 to {self.codes - 1})"
+            )
+        return value
+
+    def _reply(self, value: object, what: str) -> int:
+        if isinstance(value, str) and value.isdigit() and len(value) <= 4:
+            value = int(value)
+        if type(value) is not int or not 0 <= value < self.replies:
+            raise _Invalid(
+                f"{what} {quote_value(value)} is not a reply index (0 to {self.replies - 1})"
+            )
+        return value
+
+    def _tree(self, data: object) -> Tree:
+        """The tree of ``data`` (a node as JSON: string reply keys), read without recursion."""
+        root = self._node(data)
+        stack = [(data, root)]
+        while stack:
+            raw, node = stack.pop()
+            assert isinstance(raw, dict)
+            for key, sub in raw["replies"].items():
+                node["replies"][self._reply(key, "'tree' reply")] = child = self._node(sub)
+                stack.append((sub, child))
+        return root
+
+    def _node(self, data: object) -> Tree:
+        if (
+            not isinstance(data, dict)
+            or set(data) != {"guess", "replies"}
+            or not isinstance(data["replies"], dict)
+        ):
+            raise _Invalid("'tree' nodes must be objects with a 'guess' and 'replies' (an object)")
+        return {"guess": self._code(data["guess"], "'tree' guess"), "replies": {}}
+
+
+def _count(value: object, what: str, most: int) -> int:
+    if type(value) is not int or not 0 <= value <= most:
+        raise _Invalid(f"{what} {quote_value(value)} must be a whole number from 0 to {most:,}")
+    return value
 
 
 def _describe(header: dict[str, Any]) -> str:

@@ -12,6 +12,7 @@ A name ``tree:PATH`` plays the decision tree saved in the JSON file ``PATH`` (se
 from __future__ import annotations
 
 from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.readers import quote, quote_path
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.basic import RandomConsistent, Simple
 from bullscows.strategies.heuristic import (
@@ -63,23 +64,25 @@ def get_strategy(
         name, consistent_only, max_depth = spec.name, spec.consistent_only, spec.max_depth
     if max_depth is not None and name not in ("optimal", "optimal-worst"):
         raise StrategyError(
-            f"a depth cap ({max_depth}) applies to optimal and optimal-worst, not {name!r}"
+            f"a depth cap ({max_depth}) applies to optimal and optimal-worst, not {quote(name)}"
         )
     if name.startswith(TREE_PREFIX):
         path = name[len(TREE_PREFIX) :]
         if not path:
-            raise StrategyError(f"strategy {name!r}: give the tree file, e.g. tree:mm.json")
+            raise StrategyError(
+                f"strategy {quote_path(name)}: give the tree file, e.g. tree:mm.json"
+            )
         try:
             return TreeStrategy.from_file(path)
         except StrategyError:
             raise
         except BullsCowsError as error:
-            raise StrategyError(f"strategy {name!r}: {error}") from None
+            raise StrategyError(f"strategy {quote_path(name)}: {error}") from None
     try:
         cls = STRATEGIES[name]
     except KeyError:
         raise StrategyError(
-            f"unknown strategy {name!r}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json"
+            f"unknown strategy {quote(name)}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json"
         ) from None
     if issubclass(cls, OptimalSearch):
         return cls(consistent_only=consistent_only, max_depth=max_depth)

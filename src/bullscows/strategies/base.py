@@ -41,6 +41,11 @@ class Strategy(ABC):
         """Why this strategy cannot play ``rules``, or ``None`` when it can."""
         return None
 
+    def depth_at_least(self, rules: Rules) -> int:
+        """A lower bound, from sizes alone, on the guesses its worst game on ``rules`` needs
+        (so that a tree too deep to keep is refused before it is built)."""
+        return 1
+
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The universe index of the next guess; refuses a contradictory history."""
         if knowledge.is_contradictory:

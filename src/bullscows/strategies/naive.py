@@ -66,6 +66,10 @@ class BruteForce(ReplyBlindStrategy):
     def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
         return _secret_indices(rules, np.arange(start, min(start + count, rules.size)))
 
+    def depth_at_least(self, rules: Rules) -> int:
+        """The last code is guessed last: a game needs up to as many guesses as there are codes."""
+        return rules.size
+
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         made, size = len(knowledge.history), knowledge.rules.size
         if made >= size and not knowledge.is_contradictory:

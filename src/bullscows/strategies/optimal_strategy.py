@@ -6,9 +6,11 @@ The tree comes from the first of: a tree shipped with the package (``shipped_fil
 in ``bullscows/data/trees``, made by ``scripts/ship_trees.py``), the user's cache directory
 (``cache_file``), or the search (``bullscows.search.optimal_tree``: under a second for
 Mastermind), whose tree is then cached, so later games start at once. Both files are named by
-``tree_file_name`` (variant, strategy and options); a file that does not load, or is for another
-variant or options, is passed over. Variants the search cannot finish quickly yet are refused by
-``problem``, unless a tree for them is shipped.
+``tree_file_name`` (variant, strategy and options). A cached tree is checked when it is loaded
+(``cache_problem``: the variant, strategy and options it states, its play of every secret, its
+stated summary, and the options' limits); one that fails is passed over with a
+``BullsCowsWarning`` and searched again. Variants the search cannot finish quickly yet are
+refused by ``problem``, unless a tree for them is shipped.
 
 >>> from bullscows.outcomes import guess_counts
 >>> from bullscows.rules import Rules
@@ -18,27 +20,34 @@ variant or options, is passed over. Variants the search cannot finish quickly ye
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import random
 import re
+import warnings
 from concurrent.futures import Executor
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.errors import BullsCowsError, BullsCowsWarning, StrategyError
 from bullscows.knowledge import Knowledge
+from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
 from bullscows.strategy_spec import StrategySpec
-from bullscows.tree import DecisionTree, Node, follow, load_tree
+from bullscows.tree import DecisionTree, Node, check_tree, follow, load_tree
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import Objective, Progress
     from bullscows.search.tree import Tree
 
+#: Changes when the search changes what it finds: cached trees of older searches are redone.
+KEY_VERSION = 1
 #: The largest variant whose optimal tree a game searches for by itself (4 distinct of 9,
 #: 3,024 codes: about 2 s; Bulls & Cows, 5,040 codes: about 35 s, and shipped). Larger ones
 #: are searched with ``bullscows tree`` (progress, processes, checkpoints), then played from
@@ -110,31 +119,103 @@ def _tree(
     """The optimal tree's root: shipped, else cached, else searched (and cached)."""
     wanted = (rules, describe(name, consistent_only, max_depth), f"optimal-{objective}")
     shipped = shipped_file(rules, name, consistent_only, max_depth)
+    try:  # a shipped tree is checked by the tests, for every release
+        saved = None if shipped is None else load_tree(shipped.read_bytes())
+    except (OSError, BullsCowsError):
+        saved = None  # a damaged installation: look further
+    if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
+        return saved.root
     path = cache_file(rules, name, consistent_only, max_depth)
-    for source in (shipped, path):
+    if path.exists() or path.is_symlink():
         try:
-            saved = None if source is None else load_tree(source.read_bytes())
-        except (OSError, BullsCowsError):
-            continue  # no file yet, or one that cannot be trusted: look further
-        if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
-            return saved.root
+            cached = load_tree(path)
+            problem = cache_problem(cached, wanted, consistent_only, max_depth)
+        except BullsCowsError as error:
+            problem = str(error)
+        if problem is None:
+            return cached.root
+        warnings.warn(
+            f"the cached tree {quote_path(path)} is passed over: {problem}",
+            BullsCowsWarning,
+            stacklevel=2,
+        )
     if _too_large(rules):  # only a shipped or cached tree let it past ``problem``
         raise StrategyError(
             f"{wanted[1]}: the tree saved for {rules.spec!r} cannot be read; search it again "
             f"with `bullscows tree --rules {rules.spec} --strategy {name}`"
         )
     found = search_tree(rules, name, objective, consistent_only, max_depth)
-    _keep(found, path)
+    _keep(found, path, consistent_only, max_depth)
     return found.root
 
 
-def _keep(found: DecisionTree, path: Path) -> None:
-    """Write a searched tree to the user's cache, if the cache can be written."""
+def cache_key(tree: DecisionTree, consistent_only: bool, max_depth: int | None) -> str:
+    """What binds a searched tree to its search: a digest of the variant, the strategy, the
+    options and the tree itself, written into the cached file. A tree made otherwise (by
+    another strategy, or with other options) and relabelled does not carry it.
+
+    >>> found = search_tree(Rules.parse("p2c3n"), "optimal", "total", False, None)
+    >>> key = cache_key(found, False, None)
+    >>> len(key), key == cache_key(found, True, 3)
+    (64, False)
+    """
+    made = [KEY_VERSION, tree.rules.spec, tree.strategy, tree.objective, consistent_only, max_depth]
+    text = json.dumps([made, tree.to_dict()["tree"]], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def cache_problem(
+    saved: DecisionTree,
+    wanted: tuple[Rules, str, str],
+    consistent_only: bool,
+    max_depth: int | None,
+) -> str | None:
+    """Why a cached tree cannot stand for the one ``wanted`` (variant, strategy label with its
+    options, objective), or ``None``. Cheap next to a search: every secret is played down the
+    tree once (``check_tree``), so a damaged tree, a stated summary that is not the tree's, a
+    tree of other options (deeper than ``max_depth``, or guessing non-candidates when
+    ``consistent_only``) are all refused; and a valid tree without the key its search wrote
+    (``cache_key``: another strategy's tree, relabelled) is refused too.
+
+    >>> from bullscows.outcomes import build_tree
+    >>> from bullscows.strategies import get_strategy
+    >>> rules = Rules.parse("p3c4n")
+    >>> planted = build_tree(rules, get_strategy("simple"))
+    >>> print(cache_problem(planted, (rules, "optimal", "optimal-total"), False, None))
+    it is a tree of simple (strategy) on p3c4n, not of optimal (optimal-total) on p3c4n
+    """
+    rules, label, objective = wanted
+    if (saved.rules, saved.strategy, saved.objective) != wanted:
+        return (
+            f"it is a tree of {saved.strategy[:60]} ({saved.objective[:60]}) on "
+            f"{saved.rules.spec}, not of {label} ({objective}) on {rules.spec}"
+        )
+    if saved.stated is None:
+        return "it has no summary to check"
+    report = check_tree(saved, consistent_only)
+    if report.summary is None or report.problems:
+        return report.problems[0]
+    if max_depth is not None and report.summary.worst > max_depth:
+        return f"it needs {report.summary.worst} guesses, more than {max_depth}"
+    if saved.key != cache_key(saved, consistent_only, max_depth):
+        return "its key is not that of the search with these options (it was not made by it)"
+    return None
+
+
+def _keep(found: DecisionTree, path: Path, consistent_only: bool, max_depth: int | None) -> None:
+    """Write a searched tree to the user's cache with its key, if the cache can be written.
+
+    The file is written beside and then renamed over the entry: a reader never sees half a
+    file, and an entry that was a link (to a device, say) is replaced, not written through.
+    """
+    part = path.with_name(f"{path.name}.{os.getpid()}.part")
+    key = cache_key(found, consistent_only, max_depth)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        found.save(path)
+        replace(found, key=key).save(part)
+        os.replace(part, path)
     except (OSError, BullsCowsError):
-        pass  # the cache is a convenience: a read-only home still plays
+        part.unlink(missing_ok=True)  # the cache is a convenience: a read-only home still plays
 
 
 def search_tree(
@@ -222,7 +303,8 @@ class OptimalSearch(Strategy):
             rules, self.name, self.objective, self.consistent_only, self.max_depth, progress,
             executor, checkpoint,
         )  # fmt: skip
-        _keep(found, cache_file(rules, self.name, self.consistent_only, self.max_depth))
+        path = cache_file(rules, self.name, self.consistent_only, self.max_depth)
+        _keep(found, path, self.consistent_only, self.max_depth)
         _tree.cache_clear()
         return found
 

@@ -1,0 +1,147 @@
+"""Standard streams as Unix tools treat them, set up once at the command's entry point.
+
+* Input is read as UTF-8 with undecodable bytes kept (``surrogateescape``), so that a line
+  with a bad byte is refused with a clear error (``readers.read_text``) rather than a crash.
+* Output never fails on encoding: a symbol the terminal's encoding lacks is written escaped.
+* A closed stdin or stdout (``<&-``, ``>&-``) is an error when it is used, not a crash.
+* A broken pipe (``| head -1``) ends the program quietly with status 141, as ``SIGPIPE``
+  would; any other failed write (a full disk) is a one-line error and status 1.
+* ``COLUMNS`` and ``LINES`` that are not sensible sizes (``COLUMNS=0``) are ignored.
+* A ``BullsCowsWarning`` (a damaged cache entry passed over) is one line: ``Warning: ...``.
+* A line of input is read up to ``MAX_LINE`` characters (``read_line``): stdin from
+  ``/dev/zero`` is an error, not a machine out of memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import os
+import sys
+import warnings
+from typing import Any, NoReturn
+
+from bullscows.errors import BullsCowsError, BullsCowsWarning
+
+#: The exit status after a broken pipe: what a shell reports for a process ended by SIGPIPE.
+BROKEN_PIPE_STATUS = 141
+#: The longest line of input read (a terminal's own line limit is 4,096).
+MAX_LINE = 65_536
+#: Terminal sizes outside this range are ignored.
+SIZES = range(1, 10_001)
+#: Failures of a write to stdout (a full disk, a quota, an input/output error).
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
+class ClosedStream(io.TextIOBase):
+    """Stands for a standard stream that was closed when the program started."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.what = name
+
+    def _fail(self) -> NoReturn:
+        raise OSError(errno.EBADF, f"{self.what} is closed")
+
+    def write(self, text: str) -> int:
+        self._fail()
+
+    def read(self, size: int | None = -1) -> str:
+        self._fail()
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self._fail()
+
+    def fileno(self) -> int:
+        self._fail()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def prepare() -> None:
+    """Set up the standard streams and the terminal size (see the module docstring)."""
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not (value.isdigit() and int(value) in SIZES):
+            del os.environ[name]
+    if sys.stdin is None:
+        sys.stdin = ClosedStream("standard input")
+    if sys.stdout is None:
+        sys.stdout = ClosedStream("standard output")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (for the rest of the run)
+    if warnings.showwarning is not _show_warning:
+        _show_warning.default = warnings.showwarning  # type: ignore[attr-defined]
+        warnings.showwarning = _show_warning
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="surrogateescape")
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _show_warning(
+    message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any
+) -> None:
+    """The program's own warnings as one line on stderr; others as Python shows them."""
+    if issubclass(category, BullsCowsWarning):
+        with contextlib.suppress(OSError, ValueError):
+            print(f"Warning: {message}", file=sys.stderr)
+    else:
+        _show_warning.default(message, category, *args, **kwargs)  # type: ignore[attr-defined]
+
+
+def read_line() -> str | None:
+    """One line of stdin without its end, or ``None`` at the end of input; a line longer than
+    ``MAX_LINE`` is an error (it is no reply or code, and it may never end).
+
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("1 2\\n" + "9" * (MAX_LINE + 1))
+    >>> read_line(), read_line()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: input line longer than 65,536 characters: ...
+    >>> sys.stdin = saved
+    """
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if not line:
+        return None
+    if len(line) > MAX_LINE:
+        raise BullsCowsError(
+            f"input line longer than {MAX_LINE:,} characters: no code or reply is that long"
+        )
+    return line.removesuffix("\n").removesuffix("\r")
+
+
+def flush() -> None:
+    """Flush stdout now, so that a failed write is seen while it can still be reported."""
+    if sys.stdout is not None and not isinstance(sys.stdout, ClosedStream):
+        sys.stdout.flush()
+
+
+def failed(error: OSError) -> int:
+    """Report an error of the system (a write that failed, a stream that is closed); the exit
+    status. A broken pipe is not reported: the reader has gone, as with ``| head -1``."""
+    _discard_output()
+    if error.errno == errno.EPIPE:
+        return BROKEN_PIPE_STATUS
+    reason = error.strerror or str(error)
+    if error.filename is not None:
+        reason = f"{error.filename}: {reason}"
+    elif error.errno in _WRITE_ERRORS:
+        reason = f"cannot write the output: {reason}"
+    with contextlib.suppress(OSError, ValueError):  # stderr is gone too: the status says it
+        print(f"Error: {reason}", file=sys.stderr, flush=True)
+    return 1
+
+
+def _discard_output() -> None:
+    """Point stdout at the null device, so that nothing more is written to where writing
+    failed (Python flushes stdout once more on exit)."""
+    if sys.stdout is not sys.__stdout__ or sys.__stdout__ is None:
+        return  # output captured (by a test): nothing is written to a file descriptor
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.__stdout__.fileno())
+        os.close(null)

@@ -1,0 +1,281 @@
+"""Bounded, total readers: every byte, number and file a person hands the program goes through
+here, so that bad input is a one-line ``BullsCowsError`` and no input takes unbounded memory.
+
+* ``quote`` shows a piece of input in an error, cut to a line's worth (``quote_path`` a file
+  name).
+* ``read_file`` reads a regular file of at most ``MAX_FILE_BYTES`` (raw and uncompressed).
+* ``unpack`` uncompresses gzip bytes under the same cap.
+* ``load_json`` reads strict JSON: no huge numbers, no ``NaN`` or ``Infinity``, no deep nesting;
+  its errors name the source and the line.
+* ``read_text`` decodes bytes (or text read with ``surrogateescape``) as UTF-8, or says which
+  byte is wrong.
+
+>>> quote("0123")
+"'0123'"
+>>> quote("9" * 5000)
+"'99999999999999999999999999999999999999999999999999...' (5,000 characters)"
+>>> load_json('{"n": 1e999}', "tree")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+bullscows.errors.BullsCowsError: tree line 1: the number '1e999' is out of range (a finite ...
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+import zlib
+from pathlib import Path
+
+from bullscows.errors import BullsCowsError
+
+#: The most bytes a file may hold, raw or uncompressed: far above any real tree (Bulls &
+#: Cows' minimax tree takes 146,632 bytes; ``DecisionTree.to_json`` refuses a longer one).
+MAX_FILE_BYTES = 64 * 2**20
+_CHUNK = 2**20
+#: Input is quoted in errors up to this many characters (file names up to the second).
+QUOTE_LENGTH = 50
+PATH_QUOTE_LENGTH = 240
+#: A JSON integer has at most this many digits (beyond, it is no count or index of this program).
+MAX_JSON_DIGITS = 18
+#: JSON is nested at most this deep (a tree of ``tree.MAX_DEPTH`` guesses nests twice that).
+MAX_JSON_NESTING = 640
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def quote(text: str, limit: int = QUOTE_LENGTH) -> str:
+    """``repr(text)``, cut after ``limit`` characters with an ellipsis and the full length.
+
+    >>> quote("abcdef", limit=3)
+    "'abc...' (6 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    shown = repr(text[:limit])
+    return f"{shown[:-1]}...{shown[-1]} ({len(text):,} characters)"
+
+
+def quote_value(value: object) -> str:
+    """A value read from JSON, in an error: text quoted, anything else as Python shows it,
+    cut to a line's worth.
+
+    >>> print(quote_value("1"), quote_value(None), quote_value(list(range(30))))
+    '1' None [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,... (110 characters)
+    """
+    if isinstance(value, str):
+        return quote(value)
+    text = repr(value)
+    return (
+        text
+        if len(text) <= QUOTE_LENGTH
+        else f"{text[:QUOTE_LENGTH]}... ({len(text):,} characters)"
+    )
+
+
+def quote_path(path: str | Path) -> str:
+    """A file name in an error: quoted whole unless it is very long.
+
+    >>> quote_path(Path("trees/mm.json"))
+    "'trees/mm.json'"
+    """
+    return quote(str(path), PATH_QUOTE_LENGTH)
+
+
+def read_file(path: str | Path, where: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at ``path`` (uncompressed if gzip), at most ``limit``
+    (``MAX_FILE_BYTES`` by default).
+
+    Devices, pipes and folders are refused before anything is read (``/dev/zero`` never
+    ends); a link is followed to what it points to and judged by that. ``where`` names the
+    file in errors (``"tree file 'mm.json'"``).
+
+    >>> read_file("/dev/zero", "the file")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: the file is not a regular file (a character device)
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise BullsCowsError(f"cannot read {where}: {error.strerror or error}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise BullsCowsError(f"{where} is not a regular file ({_kind(mode)})")
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            data = stream.read(limit + 1)
+    except OSError as error:
+        raise BullsCowsError(f"cannot read {where}: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise BullsCowsError(f"{where} is larger than {limit:,} bytes: it is not a file of ours")
+    return unpack(data, where, limit)
+
+
+def _kind(mode: int) -> str:
+    kinds = [
+        (stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"),
+    ]  # fmt: skip
+    return next((name for test, name in kinds if test(mode)), "not a file")
+
+
+def unpack(data: bytes, where: str, limit: int | None = None) -> bytes:
+    """``data`` uncompressed if it is gzip (by its first bytes), refused beyond ``limit`` bytes
+    (``MAX_FILE_BYTES`` by default).
+
+    >>> import gzip
+    >>> unpack(gzip.compress(b"hello"), "file")
+    b'hello'
+    >>> unpack(gzip.compress(bytes(1000)), "file", limit=999)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: file uncompresses to more than 999 bytes: it is not a ...
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if data[:2] != b"\x1f\x8b":  # the gzip magic number
+        return data
+    out = bytearray()
+    rest = data
+    try:
+        while rest:  # a gzip file may hold several members, one after another
+            inflate = zlib.decompressobj(wbits=31)
+            while True:  # a mebibyte at a time: the cap is never passed by much
+                out += inflate.decompress(rest, _CHUNK)
+                if len(out) > limit:
+                    raise BullsCowsError(
+                        f"{where} uncompresses to more than {limit:,} bytes: it is not a file "
+                        "of ours"
+                    )
+                rest = inflate.unconsumed_tail
+                if not rest or inflate.eof:
+                    break
+            if not inflate.eof:
+                raise BullsCowsError(f"cannot read {where}: the compressed data is cut short")
+            rest = inflate.unused_data.lstrip(b"\0")
+    except zlib.error as error:
+        raise BullsCowsError(
+            f"cannot read {where}: the compressed data is damaged ({error})"
+        ) from None
+    return bytes(out)
+
+
+def read_text(data: bytes | str, where: str) -> str:
+    """``data`` as UTF-8 text; a byte that is not UTF-8 is named, with where it stands.
+
+    Text read with ``errors="surrogateescape"`` (how the command line reads its input) carries
+    such bytes as lone surrogates, and is checked the same way.
+
+    >>> read_text(b"12\\xff", "the line")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: the line is not UTF-8 text: byte 0xff at character 3
+    """
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+            return data
+        except UnicodeEncodeError:
+            data = data.encode("utf-8", "surrogateescape")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        at = len(data[: error.start].decode("utf-8", "replace")) + 1
+        raise BullsCowsError(
+            f"{where} is not UTF-8 text: byte 0x{data[error.start]:02x} at character {at}"
+        ) from None
+
+
+class _Refused(Exception):
+    def __init__(self, literal: str, reason: str) -> None:
+        super().__init__(literal)
+        self.literal, self.reason = literal, reason
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise _Refused(text, f"has more than {MAX_JSON_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(text, "is out of range (a finite number is needed)")
+    return value
+
+
+def _constant(text: str) -> float:
+    raise _Refused(text, "is not a number (JSON has no NaN or Infinity)")
+
+
+def load_json(
+    text: str, where: str, max_nesting: int = MAX_JSON_NESTING, *, line: int = 1
+) -> object:
+    """Strict JSON, or a ``BullsCowsError`` naming ``where`` and the line (``text`` starts on
+    line ``line`` of its file).
+
+    >>> load_json('[1, 2.5, "x"]', "list")
+    [1, 2.5, 'x']
+    >>> load_json('[[[1]]]', "list", max_nesting=2)
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: list line 1: nested more than 2 deep
+    >>> load_json('{"a":\\n NaN}', "file 'x.json'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: file 'x.json' line 2: the number 'NaN' is not a number ...
+    """
+    deep = _too_deep(text, max_nesting)
+    if deep is not None:
+        at = _line(text, deep) + line - 1
+        raise BullsCowsError(f"{where} line {at}: nested more than {max_nesting} deep")
+    try:
+        return json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as error:
+        at = error.lineno + line - 1
+        raise BullsCowsError(
+            f"{where} line {at} is not JSON: {error.msg} (column {error.colno})"
+        ) from None
+    except _Refused as refused:
+        at = _line(text, max(text.find(refused.literal), 0)) + line - 1
+        raise BullsCowsError(
+            f"{where} line {at}: the number {quote(refused.literal)} {refused.reason}"
+        ) from None
+    except RecursionError:  # only when the stack is already deep: the nesting was checked
+        raise BullsCowsError(f"{where}: nested too deeply to read") from None
+
+
+def _too_deep(text: str, limit: int) -> int | None:
+    """Where (a character index) the nesting of ``text`` first passes ``limit``, if it does.
+
+    Brackets inside strings do not count; the count is done by NumPy, for long files.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    import numpy as np  # not needed by the command line's --help
+
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub('""', text))
+    steps = np.frombuffer(brackets.encode("ascii"), dtype=np.uint8)
+    depth = np.cumsum(np.where((steps == ord("[")) | (steps == ord("{")), 1, -1))
+    over = np.flatnonzero(depth > limit)
+    if not len(over):
+        return None
+    # The same bracket in the text: skip strings while counting brackets up to it.
+    wanted, seen = int(over[0]), -1
+    for match in re.finditer(_STRINGS.pattern + r"|[\[\]{}]", text, re.DOTALL):
+        if match.group()[0] != '"':
+            seen += 1
+            if seen == wanted:
+                return match.start()
+    return len(text)
+
+
+def _line(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
