@@ -112,3 +112,10 @@ def test_audit_names_every_wrong_reply() -> None:
         (1, Feedback(0, 1), Feedback(0, 2)),
         (3, Feedback(2, 1), Feedback(2, 0)),
     ]
+
+
+def test_a_code_of_another_variant_is_refused() -> None:
+    from bullscows.errors import CodeError
+
+    with pytest.raises(CodeError, match="belongs to"):
+        Knowledge.start(Rules.parse("bc")).after(Code("1122", Rules.parse("mm")), Feedback(0, 0))

@@ -389,3 +389,17 @@ def test_check_allows_an_average_written_out_in_full(mm_minimax: DecisionTree) -
         data["summary"]["average"] = 4.476
 
     assert "average 4.476)" in check_tree(corrupt(mm_minimax, rounded)).problems[0]
+
+
+def test_a_summary_is_checked_without_assert() -> None:
+    # Under python -O an assert vanishes: the check must not be one.
+    import subprocess
+    import sys
+
+    code = (
+        "from bullscows.tree import TreeSummary\n"
+        "try:\n    TreeSummary.from_json({'total': 'x'})\n"
+        "except ValueError as e:\n    print('refused', e)\n"
+    )
+    out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True)
+    assert out.stdout.startswith("refused tree summary"), out.stdout + out.stderr

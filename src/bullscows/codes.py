@@ -205,3 +205,19 @@ def _fillable(options: list[list[int]], used: set[int]) -> bool:
         return False
 
     return all(place(position, set()) for position in range(len(options)))
+
+
+def of_variant(code: Code, rules: Rules) -> Code:
+    """``code`` itself if it is a code of ``rules``; a code of another variant is a
+    ``CodeError`` (its index would name another code there).
+
+    >>> of_variant(Code("1122", Rules.parse("mm")), Rules.parse("bc"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.CodeError: code '1122' belongs to 4 symbols of 1-6, ..., not 4 distinct ...
+    """
+    if code.rules != rules:
+        raise CodeError(
+            f"code {code.text!r} belongs to {code.rules.describe()}, not {rules.describe()}"
+        )
+    return code

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.codes import Code
+from bullscows.codes import Code, of_variant
 from bullscows.feedback import Feedback, counted
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, Universe, universe
@@ -59,7 +59,9 @@ class Knowledge:
         return knowledge
 
     def after(self, guess: Code, feedback: Feedback) -> Knowledge:
-        """The knowledge once ``guess`` got ``feedback``."""
+        """The knowledge once ``guess`` got ``feedback``; a code of another variant is a
+        ``CodeError`` (``codes.of_variant``)."""
+        of_variant(guess, self.rules)
         replies = self.universe.score_row(guess.index, self.candidates)
         keep = self.candidates[replies == feedback.index(self.rules.length)]
         return Knowledge(self.rules, (*self.history, Step(guess, feedback)), keep)

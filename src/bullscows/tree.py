@@ -130,23 +130,33 @@ class TreeSummary:
 
     @classmethod
     def from_json(cls, data: object) -> TreeSummary:
-        """Read a stored summary; a malformed one is a ``BullsCowsError``."""
-        try:
-            assert isinstance(data, dict)
-            spread = data["distribution"]
-            assert isinstance(spread, dict)
-            ints = ("total", "worst", "at_worst", "secrets", "nodes")
-            assert all(type(data[k]) is int for k in ints)
-            assert isinstance(data["average"], int | float)
-            return cls(
-                data["total"], float(data["average"]), data["worst"], data["at_worst"],
-                {int(k): int(v) for k, v in spread.items()}, data["secrets"], data["nodes"],
-            )  # fmt: skip
-        except (AssertionError, KeyError, ValueError, TypeError, OverflowError):
+        """Read a stored summary; a malformed one is a ``BullsCowsError``.
+
+        >>> TreeSummary.from_json({"total": 3})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bullscows.errors.BullsCowsError: tree summary '{"total": 3}': expected total, average, ...
+        """
+        ints = ("total", "worst", "at_worst", "secrets", "nodes")
+        spread = data.get("distribution") if isinstance(data, dict) else None
+        valid = (
+            isinstance(data, dict)
+            and isinstance(spread, dict)
+            and all(type(data.get(k)) is int for k in ints)
+            and type(data.get("average")) in (int, float)
+            and all(isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 6
+                    and type(v) is int for k, v in spread.items())
+        )  # fmt: skip
+        if not valid:
             raise BullsCowsError(
                 f"tree summary {quote(json.dumps(data), 200)}: expected total, average, worst, "
                 "at_worst, distribution, secrets and nodes"
-            ) from None
+            )
+        assert isinstance(data, dict) and isinstance(spread, dict)  # for the type checker
+        return cls(
+            data["total"], float(data["average"]), data["worst"], data["at_worst"],
+            {int(k): v for k, v in spread.items()}, data["secrets"], data["nodes"],
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from bullscows.codes import Code
-from bullscows.errors import BullsCowsError, CodeError, FeedbackError, GameOverError, RecordError
+from bullscows.codes import Code, of_variant
+from bullscows.errors import BullsCowsError, FeedbackError, GameOverError, RecordError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.records import Event, GameRecord, Status
@@ -20,13 +20,7 @@ RECORD_STYLE = "pair"
 
 def as_code(code: Code | str, rules: Rules) -> Code:
     """A ``Code`` of ``rules`` from text or a code (of the same variant)."""
-    if isinstance(code, Code):
-        if code.rules != rules:
-            raise CodeError(
-                f"code {code.text!r} belongs to {code.rules.describe()}, not {rules.describe()}"
-            )
-        return code
-    return Code(code, rules)
+    return of_variant(code, rules) if isinstance(code, Code) else Code(code, rules)
 
 
 def as_feedback(feedback: Feedback | str, rules: Rules, impossible: bool = False) -> Feedback:
