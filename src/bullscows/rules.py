@@ -146,6 +146,41 @@ class Rules:
         shape = (len(radix), alphabet, True, tuple(alphabet[:r] for r in radix))
         return cls(*shape) if check else shape
 
+    @classmethod
+    def from_options(
+        cls,
+        spec: str = "bc",
+        *,
+        length: int | None = None,
+        symbols: str | None = None,
+        repeats: bool | None = None,
+        no_leading_zero: bool = False,
+        radix: str | None = None,
+    ) -> Rules:
+        """The variant a command's options describe: ``spec`` changed by the others, or the
+        radix list ``radix`` (text such as ``5,5,5``) with ``symbols``; then, if asked, no
+        leading zero. A variant changed in length, symbols or repeats loses its per-position
+        limits.
+
+        >>> Rules.from_options("mm", length=5).spec, Rules.from_options(radix="2,2").spec
+        ('p5c6r:symbols=123456', 'p2c2r')
+        >>> Rules.from_options("bc", no_leading_zero=True).size
+        4536
+        """
+        if radix is not None:
+            rules = cls.from_radix(_read_radix(radix, "moo" + radix), symbols)
+        else:
+            base = cls.parse(spec)
+            changed = length is not None or symbols is not None or repeats is not None
+            rules = cls(
+                base.length if length is None else length,
+                base.symbols if symbols is None else symbols,
+                base.repeats if repeats is None else repeats,
+                None if changed else base.allowed,
+                base.guesses,
+            )
+        return rules.with_no_leading() if no_leading_zero else rules
+
     def with_no_leading(self) -> Rules:
         """The same variant with its first symbol (the zero) barred from the first position."""
         allowed = list(self.allowed or (self.symbols,) * self.length)

@@ -14,7 +14,7 @@ from rich.console import Console
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
-from bullscows.readers import quote, read_text
+from bullscows.readers import read_text
 from bullscows.rules import SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -72,27 +72,13 @@ def build_rules(
     no_leading_zero: bool,
     radix: str | None,
 ) -> Rules:
-    """The variant the options describe; a bad combination is a usage error (exit 2)."""
+    """The variant the options describe (``Rules.from_options``); a bad combination is a
+    usage error (exit 2)."""
     try:
-        if radix is not None:
-            try:
-                sizes = [int(r) for r in radix.replace(" ", ",").split(",") if r]
-            except ValueError:
-                raise click.BadParameter(
-                    f"{quote(radix)}: give whole numbers such as 5,5,5", param_hint="--radix"
-                ) from None
-            rules = Rules.from_radix(sizes, symbols)
-        else:
-            base = Rules.parse(spec)
-            changed = length is not None or symbols is not None or repeats is not None
-            rules = Rules(
-                base.length if length is None else length,
-                base.symbols if symbols is None else symbols,
-                base.repeats if repeats is None else repeats,
-                None if changed else base.allowed,
-                base.guesses,
-            )
-        return rules.with_no_leading() if no_leading_zero else rules
+        return Rules.from_options(
+            spec, length=length, symbols=symbols, repeats=repeats,
+            no_leading_zero=no_leading_zero, radix=radix,
+        )  # fmt: skip
     except BullsCowsError as error:
         raise click.UsageError(str(error)) from None
 
