@@ -1,0 +1,149 @@
+"""Reading tree files: strict JSON (or gzip), every field checked against the variant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError
+from bullscows.feedback import Feedback, read_count
+from bullscows.readers import (
+    load_json,
+    quote,
+    quote_path,
+    quote_value,
+    read_file,
+    read_text,
+    unpack,
+)
+from bullscows.rules import Rules
+from bullscows.tree.model import (
+    _REPLY_KEY,
+    FORMAT,
+    MAX_DEPTH,
+    VERSION,
+    DecisionTree,
+    Node,
+    TreeSummary,
+)
+from bullscows.universe import universe
+
+
+def load_tree(source: str | Path | bytes) -> DecisionTree:
+    """A tree from a file (a path), JSON text, or a file's bytes; checked for form, not for play.
+
+    Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
+    bytes may be gzip-compressed (``.json.gz``): they are recognised by their first bytes.
+
+    >>> load_tree('{"format": "bullscows-tree", "version": 2}')
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: tree: version 2 is not supported (this program reads version 1)
+    >>> from bullscows.outcomes import build_tree
+    >>> from bullscows.strategies import get_strategy
+    >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
+    >>> import gzip
+    >>> load_tree(gzip.compress(tree.to_json().encode())) == tree
+    True
+    """
+    if isinstance(source, bytes):
+        where = "tree"
+        text = read_text(unpack(source, where), where)
+    elif isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
+        where = f"tree file {quote_path(source)}"
+        text = read_text(read_file(source, where), where)
+    else:
+        where, text = "tree", source
+    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where)
+
+
+def _from_dict(data: object, where: str) -> DecisionTree:
+    if not isinstance(data, dict):
+        raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise BullsCowsError(
+            f"{where}: format {quote_value(data.get('format'))} is not {FORMAT!r}; "
+            "not a decision tree"
+        )
+    if data.get("version") != VERSION:
+        raise BullsCowsError(
+            f"{where}: version {quote_value(data.get('version'))} is not supported "
+            f"(this program reads version {VERSION})"
+        )
+    spec = data.get("rules")
+    if not isinstance(spec, str):
+        raise BullsCowsError(
+            f"{where}: 'rules' must be a rules spec such as 'mm', got {quote_value(spec)}"
+        )
+    try:
+        rules = Rules.parse(spec)
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: unknown rules: {error}") from None
+    strategy, objective = data.get("strategy"), data.get("objective")
+    for key, value in (("strategy", strategy), ("objective", objective)):
+        if not isinstance(value, str):
+            raise BullsCowsError(f"{where}: {key!r} must be text, got {quote_value(value)}")
+    assert isinstance(strategy, str) and isinstance(objective, str)
+    stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
+    root = _read_nodes(data.get("tree"), rules, where)
+    cache_key = data.get("key")
+    if cache_key is not None and not isinstance(cache_key, str):
+        raise BullsCowsError(f"{where}: 'key' must be text, got {quote_value(cache_key)}")
+    return DecisionTree(rules, strategy, objective, root, stated, cache_key)
+
+
+def _read_nodes(top: object, rules: Rules, where: str) -> Node:
+    """The nodes under ``top``, read without recursion (a tree may be thousands deep)."""
+    root = _read_node(top, rules, where, "the root")
+    stack = [(top, root, "the root")]
+    while stack:
+        raw, node, path = stack.pop()
+        assert isinstance(raw, dict)
+        replies = raw.get("replies") or {}
+        if not isinstance(replies, dict):
+            raise BullsCowsError(f"{where}: 'replies' at {path} must be an object")
+        for key, child_raw in replies.items():
+            reply = _read_reply(key, rules, where, path)
+            guess = universe(rules).text(node.guess)
+            child_path = f"{'' if path == 'the root' else path + ' '}{guess} {quote(key)}"
+            child = _read_node(child_raw, rules, where, child_path)
+            node.branches[reply] = child
+            stack.append((child_raw, child, child_path))
+    return root
+
+
+def _read_node(raw: object, rules: Rules, where: str, path: str) -> Node:
+    if not isinstance(raw, dict) or not isinstance(raw.get("guess"), str):
+        raise BullsCowsError(f"{where}: the node at {path} needs a 'guess' (a code as text)")
+    unknown = set(raw) - {"guess", "replies"}
+    if unknown:
+        raise BullsCowsError(
+            f"{where}: the node at {path} has unknown keys "
+            f"[{', '.join(quote(key) for key in sorted(unknown)[:5])}]"
+        )
+    try:
+        return Node(Code(raw["guess"], rules).index)
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: at {path}: {error}") from None
+
+
+def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
+    match = _REPLY_KEY.fullmatch(key)
+    if match is None:
+        raise BullsCowsError(
+            f"{where}: reply key {quote(key)} at {path} cannot be read; write bulls, a space, "
+            "then cows, e.g. '1 2'"
+        )
+    try:
+        feedback = Feedback(read_count(match[1], key), read_count(match[2], key))
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: at {path}: {error}") from None
+    problem = feedback.problem(rules)
+    if problem is None and feedback.is_win(rules.length):
+        problem = "all bulls ends the game and has no branch"
+    if problem is not None:
+        raise BullsCowsError(f"{where}: reply key {quote(key)} at {path}: {problem}")
+    return feedback.index(rules.length)
+
+
+# --- checking -----------------------------------------------------------------------------------

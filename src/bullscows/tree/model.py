@@ -1,0 +1,298 @@
+"""Decision trees as values: nodes, summaries, the tree of a whole game, its JSON form, and
+the play of every secret down it (``trace_secrets``), which every check and summary uses.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge
+from bullscows.readers import (
+    MAX_FILE_BYTES,
+    quote,
+    quote_path,
+)
+from bullscows.rules import Rules
+from bullscows.universe import IndexArray, universe
+
+FORMAT = "bullscows-tree"
+VERSION = 1
+#: A tree with more nodes than this is not built (brute force on a large variant would be).
+MAX_NODES = 2_000_000
+#: A tree is at most this many guesses deep (its JSON nests twice as deep).
+MAX_DEPTH = 300
+_REPLY_KEY = re.compile(r"(\d+) (\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A guess (universe index) and the subtree after each reply index other than all bulls.
+
+    ``branches`` is not to be changed once the tree is built.
+    """
+
+    guess: int
+    branches: dict[int, Node] = field(default_factory=dict)
+
+    @property
+    def is_leaf(self) -> bool:
+        return not self.branches
+
+
+@dataclass(frozen=True, slots=True)
+class TreeSummary:
+    """What a tree gives over every secret, with the field names of ``bench``'s JSON."""
+
+    total: int
+    average: float
+    worst: int
+    at_worst: int
+    distribution: dict[int, int]
+    secrets: int
+    nodes: int
+
+    @classmethod
+    def from_counts(cls, counts: npt.NDArray[np.int64], nodes: int) -> TreeSummary:
+        """The summary of ``counts[i]`` guesses for secret ``i`` (every count at least 1)."""
+        values, times = np.unique(counts, return_counts=True)
+        spread = {int(v): int(t) for v, t in zip(values, times, strict=True)}
+        total = int(counts.sum())
+        worst = max(spread, default=0)
+        average = total / len(counts) if len(counts) else 0.0
+        return cls(total, average, worst, spread.get(worst, 0), spread, len(counts), nodes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "total": self.total, "average": self.average, "worst": self.worst,
+            "at_worst": self.at_worst,
+            "distribution": {str(k): v for k, v in sorted(self.distribution.items())},
+            "secrets": self.secrets, "nodes": self.nodes,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: object) -> TreeSummary:
+        """Read a stored summary; a malformed one is a ``BullsCowsError``.
+
+        >>> TreeSummary.from_json({"total": 3})  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bullscows.errors.BullsCowsError: tree summary '{"total": 3}': expected total, average, ...
+        """
+        ints = ("total", "worst", "at_worst", "secrets", "nodes")
+        spread = data.get("distribution") if isinstance(data, dict) else None
+        valid = (
+            isinstance(data, dict)
+            and isinstance(spread, dict)
+            and all(type(data.get(k)) is int for k in ints)
+            and type(data.get("average")) in (int, float)
+            and all(isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 6
+                    and type(v) is int for k, v in spread.items())
+        )  # fmt: skip
+        if not valid:
+            raise BullsCowsError(
+                f"tree summary {quote(json.dumps(data), 200)}: expected total, average, worst, "
+                "at_worst, distribution, secrets and nodes"
+            )
+        assert isinstance(data, dict) and isinstance(spread, dict)  # for the type checker
+        return cls(
+            data["total"], float(data["average"]), data["worst"], data["at_worst"],
+            {int(k): v for k, v in spread.items()}, data["secrets"], data["nodes"],
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionTree:
+    """A strategy's whole play on one variant.
+
+    ``stated`` is the summary the tree came with (from its file, or from the build); it is what
+    ``check_tree`` compares with what the tree really gives, and is left out of equality.
+    """
+
+    rules: Rules
+    strategy: str
+    objective: str
+    root: Node
+    stated: TreeSummary | None = field(default=None, compare=False)
+    #: Optional: what binds a cached tree to the search that made it (see ``optimal_strategy``).
+    key: str | None = field(default=None, compare=False)
+
+    def nodes(self) -> Iterator[tuple[int, Node]]:
+        """Every node with its depth (the root is at depth 1), depth first."""
+        stack = [(1, self.root)]
+        while stack:
+            depth, node = stack.pop()
+            yield depth, node
+            stack.extend((depth + 1, child) for _, child in sorted(node.branches.items())[::-1])
+
+    def summary(self) -> TreeSummary:
+        """Total, average and worst number of guesses over every secret, and the node count.
+
+        Worked out by playing every secret down the tree; a tree that does not break every
+        secret has no summary (``check_tree`` says why).
+        """
+        counts, problems = trace_secrets(self)
+        if problems:
+            raise BullsCowsError(f"the tree is not valid: {problems[0]}")
+        return TreeSummary.from_counts(counts, sum(1 for _ in self.nodes()))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The tree as JSON values (see the module docstring for the schema)."""
+        u = universe(self.rules)
+        n = self.rules.length
+
+        def encode(node: Node) -> dict[str, Any]:
+            out: dict[str, Any] = {"guess": u.text(node.guess)}
+            if node.branches:
+                out["replies"] = {}
+            return out
+
+        top = encode(self.root)
+        stack = [(self.root, top)]
+        while stack:
+            node, out = stack.pop()
+            for reply, child in sorted(node.branches.items()):
+                b, c = divmod(reply, n + 1)
+                out["replies"][f"{b} {c}"] = encoded = encode(child)
+                stack.append((child, encoded))
+        keyed = {} if self.key is None else {"key": self.key}
+        return {
+            "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
+            "strategy": self.strategy, "objective": self.objective,
+            "summary": self.summary().to_json(), **keyed, "tree": top,
+        }  # fmt: skip
+
+    def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
+        """The tree as JSON text; compact unless ``indent`` is given.
+
+        A tree deeper than ``MAX_DEPTH`` guesses, or longer than a file may be, is refused:
+        it could not be read back.
+        """
+        depth = max(d for d, _ in self.nodes())
+        if depth > MAX_DEPTH:
+            raise BullsCowsError(
+                f"the tree is {depth:,} guesses deep: a tree file holds at most {MAX_DEPTH}"
+            )
+        data = self.to_dict()
+        separators = (",", ":") if indent is None else None
+        text = json.dumps(
+            data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
+        )
+        if len(text) > MAX_FILE_BYTES:
+            raise BullsCowsError(
+                f"the tree takes {len(text):,} bytes as JSON: a tree file holds at most "
+                f"{MAX_FILE_BYTES:,}"
+            )
+        return text
+
+    def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
+        """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``.
+
+        The gzip header carries no time stamp or name, so the same tree makes the same bytes.
+        """
+        text = (self.to_json(sort_keys=sort_keys) + "\n").encode("utf-8")
+        data = gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text
+        try:
+            Path(path).write_bytes(data)
+        except OSError as error:
+            raise BullsCowsError(
+                f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"
+            ) from None
+
+
+def follow(root: Node, knowledge: Knowledge, source: str) -> int:
+    """The guess ``root``'s tree makes after the history's guesses and replies.
+
+    ``source`` names the tree in errors (``"the tree mm.json"``): a history that leaves the
+    tree, with a guess the tree does not make or a reply it has no branch for, is refused.
+    """
+    node, length = root, knowledge.rules.length
+    for number, step in enumerate(knowledge.history, start=1):
+        if step.guess.index != node.guess:
+            raise StrategyError(
+                f"guess #{number} was {step.guess}, but {source} plays "
+                f"{knowledge.code(node.guess)} there; it can only continue its own games"
+            )
+        if step.feedback.is_win(length):
+            raise StrategyError(f"guess #{number} {step.guess} won: the game is over")
+        following = node.branches.get(step.feedback.index(length))
+        if following is None:
+            raise StrategyError(
+                f"{source} has no branch for reply {step.feedback} to guess #{number} {step.guess}"
+            )
+        node = following
+    return node.guess
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+#: ``check_tree`` lists at most this many problems of each kind.
+SHOWN = 10
+
+
+def listed(items: list[str]) -> str:
+    more = f" and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
+    return ", ".join(items[:SHOWN]) + more
+
+
+def trace_secrets(
+    tree: DecisionTree, consistent_only: bool = False
+) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Guesses per secret (0 for a secret that leaves the tree) and the problems met (with
+    ``consistent_only``, guesses that cannot be the secret too)."""
+    rules = tree.rules
+    u = universe(rules)
+    win = Feedback.win(rules.length).index(rules.length)
+    counts = np.zeros(len(u), dtype=np.int64)
+    lost: list[str] = []
+    unreachable: list[str] = []
+    outside: list[str] = []
+    stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.secrets, 1, "")]
+    while stack:
+        node, secrets, depth, path = stack.pop()
+        here = f"{path} {u.text(node.guess)}".strip()
+        if consistent_only and not np.isin(node.guess, secrets):
+            outside.append(here)
+        replies = u.score_row(node.guess, secrets)
+        counts[secrets[replies == win]] = depth
+        given = set(np.unique(replies).tolist()) - {win}
+        for reply in sorted(given - set(node.branches)):
+            who = secrets[replies == reply]
+            key = reply_key(reply, rules.length)
+            lost.append(
+                f"after {here}, reply {key!r} (secrets {', '.join(u.text(s) for s in who[:3])}"
+                f"{', ...' if len(who) > 3 else ''}) has no branch"
+            )
+        for reply, child in sorted(node.branches.items()):
+            if reply not in given:
+                unreachable.append(f"after {here}, reply {reply_key(reply, rules.length)!r}")
+                continue
+            key = reply_key(reply, rules.length)
+            stack.append((child, secrets[replies == reply], depth + 1, f"{here} {key!r}"))
+    problems = []
+    if lost:
+        problems.append(f"{len(lost)} replies leave the tree: " + listed(lost))
+    if unreachable:
+        problems.append(f"{len(unreachable)} branches no secret reaches: " + listed(unreachable))
+    if outside:
+        problems.append(f"{len(outside)} guesses cannot be the secret: " + listed(outside))
+    return counts[u.secrets], problems
+
+
+def reply_key(reply: int, length: int) -> str:
+    b, c = divmod(reply, length + 1)
+    return f"{b} {c}"
+
+
+# --- text -------------------------------------------------------------------------------------
