@@ -187,13 +187,13 @@ def test_warm_up_compiles_every_kernel_a_game_uses() -> None:
 
 
 def test_serial_and_parallel_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bullscows._kernels import compiled
+    from bullscows._kernels import drivers
 
     u = universe(Rules.parse("bc"))
     guesses, candidates = u.all()[::7], u.all()[::3]
     results = []
     for threshold in (0, 1 << 62):  # everything parallel, then everything serial
-        monkeypatch.setattr(compiled, "SERIAL_PAIRS", threshold)
+        monkeypatch.setattr(drivers, "SERIAL_PAIRS", threshold)
         results.append(
             (
                 u.score_matrix(guesses, candidates),

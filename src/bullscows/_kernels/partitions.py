@@ -1,0 +1,303 @@
+"""How a guess splits the candidates: part sizes per reply, and each heuristic's cost of
+the split (lower is better), for many guesses at once."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit, prange
+
+from bullscows._kernels import drivers
+from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount
+from bullscows._kernels.reference import ENTROPY_SCALE
+
+# Partitions: the reply indices of one guess against the candidates go to a byte buffer (a loop
+# that vectorises), then into four interleaved histograms, so consecutive increments of the same
+# counter do not wait on each other: about twice as fast as one histogram.
+
+#: Heuristics by number; each is a cost to minimise, an exact integer.
+HEURISTICS = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}
+_LANES = 4
+_FEW = 64
+
+
+@njit(cache=True, inline="always")
+def _tally_cost(buf, slots, row, lanes, heuristic, nlogn):
+    """Fill ``row`` with the part sizes and return the heuristic's cost (0 if ``heuristic < 0``)."""
+    if buf.shape[0] >= _FEW:
+        _tally(buf, slots, row, lanes)
+        return _cost(row, heuristic, nlogn) if heuristic >= 0 else 0
+    # Few candidates: one histogram, and the cost kept up to date as each part grows, rather
+    # than summed over every reply slot afterwards. ``row`` comes in all zero (see below).
+    cost = 0
+    if heuristic == 0:
+        for b in buf:
+            row[b] += 1
+            cost = max(cost, row[b])
+    elif heuristic == 1:
+        for b in buf:
+            cost += 2 * row[b] + 1
+            row[b] += 1
+    elif heuristic == 2:
+        for b in buf:
+            cost += nlogn[row[b] + 1] - nlogn[row[b]]
+            row[b] += 1
+    elif heuristic == 3:
+        for b in buf:
+            if row[b] == 0:
+                cost -= 1
+            row[b] += 1
+    else:
+        for b in buf:
+            row[b] += 1
+    return cost
+
+
+@njit(cache=True, inline="always")
+def _clear(buf, row):
+    """Zero the parts ``_tally_cost`` filled: cheaper than zeroing every slot when few are."""
+    if buf.shape[0] >= _FEW:
+        return
+    for b in buf:
+        row[b] = 0
+
+
+@njit(cache=True, inline="always")
+def _tally(buf, slots, row, lanes):
+    m = buf.shape[0]
+    lanes[:, :slots] = 0
+    j = 0
+    while j + _LANES <= m:
+        lanes[0, buf[j]] += 1
+        lanes[1, buf[j + 1]] += 1
+        lanes[2, buf[j + 2]] += 1
+        lanes[3, buf[j + 3]] += 1
+        j += _LANES
+    while j < m:
+        lanes[0, buf[j]] += 1
+        j += 1
+    for r in range(slots):
+        row[r] = lanes[0, r] + lanes[1, r] + lanes[2, r] + lanes[3, r]
+
+
+@njit(cache=True, inline="always")
+def _replies_1(p, s, pos_c, sym_c, length, buf):
+    for j in range(pos_c.shape[0]):
+        buf[j] = length * popcount(p & pos_c[j]) + popcount(s & sym_c[j])
+
+
+@njit(cache=True, inline="always")
+def _replies_words(pos_g, sym_g, i, pos_c, sym_c, length, buf):
+    for j in range(pos_c.shape[0]):
+        buf[j] = index_words(pos_g, sym_g, i, pos_c, sym_c, j, length)
+
+
+@njit(cache=True, inline="always")
+def _cost(row, heuristic, nlogn):
+    cost = 0
+    for n in row:
+        if heuristic == 0:
+            cost = max(cost, n)
+        elif heuristic == 1:
+            cost += n * n
+        elif heuristic == 2:
+            cost += nlogn[n]
+        elif n > 0:
+            cost -= 1
+    return cost
+
+
+@njit(cache=True)
+def _partition_block_1(
+    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, start, stop
+):
+    buf = np.empty(pos_c.shape[0], dtype=np.uint8)
+    row = np.zeros(slots, dtype=np.int64)
+    lanes = np.empty((_LANES, slots), dtype=np.int64)
+    for i in range(start, stop):
+        _replies_1(pos_g[i], sym_g[i], pos_c, sym_c, length, buf)
+        cost = _tally_cost(buf, slots, row, lanes, heuristic, nlogn)
+        if heuristic < 0:
+            sizes[i, :] = row
+        else:
+            costs[i] = cost
+        _clear(buf, row)
+
+
+@njit(cache=True)
+def _partition_block_words(
+    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, start, stop
+):
+    buf = np.empty(pos_c.shape[0], dtype=np.uint8)
+    row = np.zeros(slots, dtype=np.int64)
+    lanes = np.empty((_LANES, slots), dtype=np.int64)
+    for i in range(start, stop):
+        _replies_words(pos_g, sym_g, i, pos_c, sym_c, length, buf)
+        cost = _tally_cost(buf, slots, row, lanes, heuristic, nlogn)
+        if heuristic < 0:
+            sizes[i, :] = row
+        else:
+            costs[i] = cost
+        _clear(buf, row)
+
+
+@njit(cache=True, parallel=True)
+def _partition_parallel_1(
+    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
+):
+    n = pos_g.shape[0]
+    for b in prange(blocks):
+        _partition_block_1(
+            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
+            b * n // blocks, (b + 1) * n // blocks,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def _partition_parallel_words(
+    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
+):
+    n = pos_g.shape[0]
+    for b in prange(blocks):
+        _partition_block_words(
+            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
+            b * n // blocks, (b + 1) * n // blocks,
+        )  # fmt: skip
+
+
+def _partitions(
+    pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, slots: int,
+    heuristic: int, nlogn: npt.NDArray[np.int64],
+    sizes: npt.NDArray[np.int64], costs: npt.NDArray[np.int64],
+) -> None:  # fmt: skip
+    rows, pairs = pos_g.shape[0], pos_g.shape[0] * pos_c.shape[0]
+    if one_word(pos_g, sym_g):
+        masks = (flat(pos_g), flat(sym_g), flat(pos_c), flat(sym_c))
+        args = (*masks, length, slots, heuristic, nlogn, sizes, costs)
+        drivers.run_kernel(_partition_block_1, _partition_parallel_1, args, rows, pairs)
+    else:
+        args = (pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs)
+        drivers.run_kernel(_partition_block_words, _partition_parallel_words, args, rows, pairs)
+
+
+_NO_TABLE = np.zeros(1, dtype=np.int64)
+_NO_TABLE.flags.writeable = False  # typed like the (read-only) cached tables: one compilation
+
+# Few candidates: a part's size is also how many candidates share each one's reply, so every
+# cost is a sum or maximum of those multiplicities (expected size: their sum; minimax: their
+# maximum; entropy: the sum of their logarithms; most parts: how many replies come first).
+# Counting them compares replies pairwise, across a strip of guesses at a time: loops of byte
+# comparisons that vectorise, where a histogram per guess would not.
+
+#: The pairwise kernel serves nodes with at most this many candidates.
+PAIRWISE_MAX = 32
+_STRIP = 512
+
+
+@njit(cache=True)
+def _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, start, stop):
+    m = pos_c.shape[0]
+    replies = np.empty((m, _STRIP), dtype=np.uint8)
+    shared = np.empty((m, _STRIP), dtype=np.uint8)
+    for first in range(start, stop, _STRIP):
+        width = min(_STRIP, stop - first)
+        for j in range(m):
+            p, s = pos_c[j], sym_c[j]
+            for i in range(width):
+                g = first + i
+                replies[j, i] = length * popcount(pos_g[g] & p) + popcount(sym_g[g] & s)
+        for j in range(m):
+            # shared[j] counts the candidates with j's reply: all of them, or (most parts)
+            # only those before j, so that zero marks the first of each part.
+            others = j if heuristic == 3 else m
+            rj, sj = replies[j], shared[j]
+            for i in range(width):
+                sj[i] = 0
+            for k in range(others):
+                rk = replies[k]
+                for i in range(width):
+                    sj[i] += np.uint8(1) if rj[i] == rk[i] else np.uint8(0)
+        total = costs[first : first + width]
+        total[:] = 0
+        for j in range(m):
+            sj = shared[j]
+            if heuristic == 0:
+                for i in range(width):
+                    total[i] = max(total[i], sj[i])
+            elif heuristic == 1:
+                for i in range(width):
+                    total[i] += sj[i]
+            elif heuristic == 2:
+                for i in range(width):
+                    total[i] += logs[sj[i]]
+            else:
+                for i in range(width):
+                    total[i] -= 1 if sj[i] == 0 else 0
+
+
+@njit(cache=True, parallel=True)
+def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, blocks):
+    n = pos_g.shape[0]
+    for b in prange(blocks):
+        _pairwise_block_1(
+            pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs,
+            b * n // blocks, (b + 1) * n // blocks,
+        )  # fmt: skip
+
+
+def _pairwise_costs(
+    pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, heuristic: int
+) -> npt.NDArray[np.int64]:
+    pos_g, sym_g, pos_c, sym_c = (flat(m) for m in (pos_g, sym_g, pos_c, sym_c))
+    logs = log_table(pos_c.shape[0])
+    costs = np.zeros(pos_g.shape[0], dtype=np.int64)
+    args = (pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs)
+    # The pairwise work grows as the square of the candidates, in cheap vector steps.
+    pairs = pos_g.shape[0] * pos_c.shape[0] ** 2 // 8
+    drivers.run_kernel(_pairwise_block_1, _pairwise_parallel_1, args, pos_g.shape[0], pairs)
+    return costs
+
+
+def partition_sizes(
+    pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, slots: int
+) -> npt.NDArray[np.int64]:
+    """``sizes[i, r]`` = how many candidates give reply index ``r`` to guess ``i``."""
+    sizes = np.zeros((pos_g.shape[0], slots), dtype=np.int64)
+    unused = np.zeros(1, dtype=np.int64)
+    _partitions(pos_g, sym_g, pos_c, sym_c, length, slots, -1, _NO_TABLE, sizes, unused)
+    return sizes
+
+
+@lru_cache(maxsize=64)
+def log_table(largest: int) -> npt.NDArray[np.int64]:
+    """``round(log2(n) * ENTROPY_SCALE)`` for n = 0 .. largest (0 for n = 0); read-only."""
+    n = np.arange(largest + 1, dtype=np.float64)
+    table = np.round(np.log2(np.maximum(n, 1)) * ENTROPY_SCALE).astype(np.int64)
+    table.flags.writeable = False
+    return table
+
+
+@lru_cache(maxsize=64)
+def nlogn_table(largest: int) -> npt.NDArray[np.int64]:
+    """``n * log_table(n)``: a part of n codes adds this to the entropy cost; summed over the
+    codes rather than the parts (each adds ``log_table`` of its part's size), it is the same
+    integer, so both kernels' costs tie exactly."""
+    table = np.arange(largest + 1, dtype=np.int64) * log_table(largest)
+    table.flags.writeable = False
+    return table
+
+
+def guess_costs(
+    pos_g: Masks, sym_g: Masks, pos_c: Masks, sym_c: Masks, length: int, slots: int, heuristic: str
+) -> npt.NDArray[np.int64]:
+    """The heuristic's cost (lower is better) of each guess against the candidates."""
+    number = HEURISTICS[heuristic]
+    if pos_c.shape[0] <= PAIRWISE_MAX and one_word(pos_g, sym_g):
+        return _pairwise_costs(pos_g, sym_g, pos_c, sym_c, length, number)
+    nlogn = nlogn_table(pos_c.shape[0]) if number == 2 else _NO_TABLE
+    costs = np.zeros(pos_g.shape[0], dtype=np.int64)
+    dummy = np.zeros((1, 1), dtype=np.int64)
+    _partitions(pos_g, sym_g, pos_c, sym_c, length, slots, number, nlogn, dummy, costs)
+    return costs
