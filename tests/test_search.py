@@ -13,7 +13,8 @@ from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, Tree, engine, optimal_tree
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
-from bullscows.search.engine import Candidate, Objective, SearchReport
+from bullscows.search.engine import Candidate, Objective
+from bullscows.search.progress import SearchReport
 from bullscows.search.tree import distribution
 from bullscows.universe import universe
 

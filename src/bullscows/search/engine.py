@@ -2,16 +2,14 @@
 matrix, memo, counters) and the first two levels of the branch and bound, run here in Python
 where the symmetry classes are; deeper sets go to the compiled search
 (``_kernels.search_dfs``), and the parts two guesses deep are tasks (``search.distribute``),
-which ``solve_task`` answers wherever they are sent.
+which ``search.worker.solve_task`` answers wherever they are sent. Progress is reported as
+``search.progress`` describes.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
@@ -20,7 +18,8 @@ import numpy.typing as npt
 from bullscows._kernels import search_dfs, search_kernels
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
-from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks
+from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks, Task
+from bullscows.search.progress import PROGRESS_EVERY, Progress, SearchReport
 from bullscows.search.tree import Tree, leaf
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray, universe
@@ -31,73 +30,10 @@ Objective = Literal["total", "worst"]
 Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
 
 
-@dataclass(frozen=True, slots=True)
-class SearchReport:
-    """How far a search is: sets searched, the lower bound of the first guess being settled
-    (it climbs as its parts are settled, then starts again at the next first guess), the best
-    total found at the root (``None`` until one is), the seconds spent, and the answers taken
-    from a checkpoint."""
-
-    nodes: int
-    bound: int | None
-    best: int | None
-    seconds: float
-    resumed: int = 0
-
-    def __str__(self) -> str:
-        """One line for people.
-
-        >>> print(SearchReport(1234567, 26180, None, 12.34, 3))
-        1,234,567 sets searched, bound 26,180, best none yet, 12 s (3 answers from the checkpoint)
-        """
-        bound = "none yet" if self.bound is None else f"{self.bound:,}"
-        best = "none yet" if self.best is None else f"{self.best:,}"
-        resumed = f" ({self.resumed:,} answers from the checkpoint)" if self.resumed else ""
-        return (
-            f"{self.nodes:,} sets searched, bound {bound}, best {best}, "
-            f"{self.seconds:.0f} s{resumed}"
-        )
-
-
-#: Called every so often (``PROGRESS_EVERY`` seconds at most) with a ``SearchReport``.
-Progress = Callable[[SearchReport], None]
-
 #: The levels searched here, in Python: sets with a shorter history. The sets one level down
 #: are the tasks (``search.distribute``) and the compiled search's starting sets; up to them
 #: the guesses are reduced by symmetry (deeper it rarely pays).
 PYTHON_LEVELS = TASK_LEVEL
-#: Seconds between two progress reports.
-PROGRESS_EVERY = 1.0
-
-
-#: The searches of this process, kept for the tasks it is given (``solve_task``); the lock
-#: lets workers that are threads of one process (as some Dask clusters run) take turns.
-_WORKER_SEARCHES: dict[tuple[Any, ...], Search] = {}
-_WORKER_LOCK = threading.Lock()
-
-
-def solve_task(
-    rules: Rules,
-    objective: Objective,
-    max_depth: int | None,
-    consistent_only: bool,
-    weight: int,
-    history: tuple[tuple[int, int], ...],
-    codes: IndexArray,
-    depth: int,
-    limit: int,
-) -> tuple[tuple[int, Tree] | None, int]:
-    """One task, solved where it is sent: the answer and the sets searched."""
-    options = (rules, objective, max_depth, consistent_only, weight)
-    with _WORKER_LOCK:
-        search = _WORKER_SEARCHES.get(options)
-        if search is None:
-            search = Search(rules, objective, max_depth, consistent_only, weight=weight)
-            _WORKER_SEARCHES.clear()  # one search at a time: its memo can be large
-            _WORKER_SEARCHES[options] = search
-        before = search.nodes
-        found = search.solve(codes, depth, limit, history)
-        return found, search.nodes - before
 
 
 class Search:
@@ -114,10 +50,13 @@ class Search:
         checkpoint: Checkpoint | None = None,
         executor: Executor | None = None,
         weight: int = 1,
+        task: Task | None = None,
     ) -> None:
         """A search for ``rules`` with these options, reporting to ``progress`` the seconds
-        since ``start``; its tasks answered by ``checkpoint`` (else kept in memory) and run on
-        ``executor`` (else here)."""
+        since ``start``; its tasks answered by ``checkpoint`` (else kept in memory) and sent
+        to ``executor`` as calls of ``task`` (``search.worker.solve_task``), else run here."""
+        if executor is not None and task is None:
+            raise ValueError("a search on an executor needs the task its workers run")
         u = universe(rules)
         self.rules = rules
         self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
@@ -146,7 +85,7 @@ class Search:
         if checkpoint is None:
             checkpoint = Checkpoint(None, rules.spec, objective, max_depth, consistent_only)
         self.tasks = PartTasks(
-            checkpoint, weight, executor, solve_task,
+            checkpoint, weight, executor, task or _no_task,
             (rules, objective, max_depth, consistent_only, weight), self._solve_here,
             self._count_far,
         )  # fmt: skip
@@ -427,3 +366,7 @@ class Search:
         floor = max(floor, int(bounds.min()))
         self.floor[key] = floor
         return floor
+
+
+def _no_task(*arguments: object) -> Any:
+    raise AssertionError("a search without an executor sends no task")

@@ -44,8 +44,10 @@ from pathlib import Path
 from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint
-from bullscows.search.engine import Objective, Progress, Search, SearchReport
+from bullscows.search.engine import Objective, Search
+from bullscows.search.progress import Progress, SearchReport
 from bullscows.search.tree import Tree, distribution
+from bullscows.search.worker import solve_task
 from bullscows.universe import universe
 
 __all__ = ["Objective", "OptimalResult", "Progress", "SearchReport", "optimal_tree"]
@@ -100,7 +102,8 @@ def optimal_tree(
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     options = (rules, objective, max_depth, consistent_only)
-    search = Search(*options, progress, start, store, executor)
+    task = None if executor is None else solve_task
+    search = Search(*options, progress, start, store, executor, task=task)
     everything = universe(rules).secrets
     nodes = 0
     # No tree needs more guesses than there are codes (each guess rules one out at least).
@@ -108,7 +111,7 @@ def optimal_tree(
     depth: int | None = deepest
     if objective == "worst":
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
-        fits = Search(*options, progress, start, store, executor, weight=0)
+        fits = Search(*options, progress, start, store, executor, weight=0, task=task)
         caps = range(search.shallowest(len(everything)), deepest + 1)
         depth = next((d for d in caps if fits.solve(everything, d, 1, ())), None)
         nodes = fits.nodes
