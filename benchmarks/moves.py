@@ -62,7 +62,7 @@ def moves() -> None:
         first = strategy.next_guess(knowledge, rng)
         t1 = time.perf_counter() - start
         u = knowledge.universe
-        replies = np.bincount(u.score_row(first), minlength=rules.replies)
+        replies = np.bincount(u.score_row(first), minlength=rules.reply_slots)
         worst = Feedback.from_index(int(replies.argmax()), rules.length)
         after = knowledge.after(knowledge.code(first), worst)
         start = time.perf_counter()

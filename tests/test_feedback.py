@@ -192,7 +192,7 @@ def test_problem_is_exact_for_classic_variants(spec: str, count: int) -> None:
     rules = Rules.parse(spec)
     u = universe(rules)
     sizes = u.partition_sizes(u.all(), u.all()).sum(axis=0)
-    occurring = {Feedback.from_index(r, rules.length) for r in range(rules.replies) if sizes[r]}
+    occurring = {Feedback.from_index(r, rules.length) for r in range(rules.reply_slots) if sizes[r]}
     assert occurring == set(_possible(rules))
     assert len(occurring) == count
 

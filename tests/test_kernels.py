@@ -98,9 +98,9 @@ def test_compiled_equals_reference_on_named_variants(spec: str) -> None:
     assert np.array_equal(u.score_matrix(rows, cols), expected)
     assert np.array_equal(u.score_row(int(rows[1]), cols), expected[1])
     sizes = u.partition_sizes(rows, cols)
-    assert sizes.shape == (30, rules.replies)
+    assert sizes.shape == (30, rules.reply_slots)
     for k in range(len(rows)):
-        assert np.array_equal(sizes[k], np.bincount(expected[k], minlength=rules.replies))
+        assert np.array_equal(sizes[k], np.bincount(expected[k], minlength=rules.reply_slots))
 
 
 @pytest.mark.parametrize("spec", ["p7c10n", "p3c30r", "p2c62r"])

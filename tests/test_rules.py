@@ -298,7 +298,7 @@ def test_describe() -> None:
     assert describe_symbols("RGBYOP") == "RGBYOP"
     assert describe_symbols("ab") == "ab"
     assert default_symbols(12) == "0123456789ab"
-    assert Rules(3).replies == 16
+    assert Rules(3).reply_slots == 16
 
 
 # --- guesses wider than the secrets -----------------------------------------------------------

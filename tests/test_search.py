@@ -88,11 +88,11 @@ def play(result: OptimalResult) -> dict[int, int]:
 
 def check(result: OptimalResult) -> None:
     """The figures of a result agree with its tree."""
-    spread = play(result)
-    assert spread == result.distribution
-    assert result.total == sum(k * v for k, v in spread.items())
-    assert result.worst == max(spread)
-    assert sum(spread.values()) == result.rules.size
+    distribution = play(result)
+    assert distribution == result.distribution
+    assert result.total == sum(k * v for k, v in distribution.items())
+    assert result.worst == max(distribution)
+    assert sum(distribution.values()) == result.rules.size
     if result.max_depth is not None:
         assert result.worst <= result.max_depth
 
@@ -184,16 +184,18 @@ def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
     valid = np.array([r for r in valid_replies(rules) if r != 20], dtype=np.uint8)
     codes = np.sort(np.random.default_rng(size).choice(rules.size, size, replace=False))
     for guesses in (np.arange(0, rules.size, 3, dtype=np.int64), u.all()):
-        bounds, spreads, solved, largest = search_kernels.guess_bounds(
+        bounds, squares, solved, largest = search_kernels.guess_bounds(
             scores, guesses, codes, valid, 20, caps, depth
         )
-        counts = np.array([np.bincount(scores[g, codes], minlength=rules.replies) for g in guesses])
+        counts = np.array(
+            [np.bincount(scores[g, codes], minlength=rules.reply_slots) for g in guesses]
+        )
         won, counts[:, 20] = counts[:, 20].copy(), 0
         expected = len(codes) + table[min(depth, 6)][counts].sum(axis=1)
         expected[expected >= INFEASIBLE] = INFEASIBLE
         useless = (won == 0) & (counts.max(axis=1) == len(codes))
         assert (bounds == np.where(useless, search_kernels.USELESS, expected)).all()
-        assert (spreads == (counts**2).sum(axis=1)).all()
+        assert (squares == (counts**2).sum(axis=1)).all()
         assert (solved == won).all()
         assert (largest == counts.max(axis=1)).all()
 
@@ -216,9 +218,9 @@ def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
             assert cost == (search_dfs.FAIL if expected >= INFINITE else expected)
             if cost != search_dfs.FAIL:
                 tree = search._rebuild(codes, depth)
-                spread = distribution(search.scores, search.win, tree, codes)
-                assert sum(k * v for k, v in spread.items()) == cost
-                assert cap is None or max(spread) <= cap
+                by_count = distribution(search.scores, search.win, tree, codes)
+                assert sum(k * v for k, v in by_count.items()) == cost
+                assert cap is None or max(by_count) <= cap
 
 
 def test_perfect_candidate_kernel() -> None:
@@ -227,17 +229,17 @@ def test_perfect_candidate_kernel() -> None:
     scores = u.score_matrix(u.all(), u.all())
     codes = np.array([u.index((0, 0, 0, 0)), u.index((0, 0, 0, 1)), u.index((0, 0, 1, 1))])
     # 0000 answers 3 bulls to 0001 and 2 bulls to 0011: it tells them apart.
-    assert search_kernels.perfect_candidate(scores, codes, rules.replies) == 0
+    assert search_kernels.perfect_candidate(scores, codes, rules.reply_slots) == 0
     # Each of 0001, 0010, 0100, 1000 gets 2 bulls 2 cows from the other three: none is perfect.
     alike = np.array([u.index(d) for d in [(0, 0, 0, 1), (0, 0, 1, 0), (0, 1, 0, 0), (1, 0, 0, 0)]])
-    assert search_kernels.perfect_candidate(scores, np.sort(alike), rules.replies) == -1
+    assert search_kernels.perfect_candidate(scores, np.sort(alike), rules.reply_slots) == -1
     rng = np.random.default_rng(3)
     for size in range(3, 12):
         codes = np.sort(rng.choice(rules.size, size, replace=False))
         block = scores[np.ix_(codes, codes)]
         perfect = [i for i in range(size) if len(set(block[i].tolist())) == size]
         expected = perfect[0] if perfect else -1
-        assert search_kernels.perfect_candidate(scores, codes, rules.replies) == expected
+        assert search_kernels.perfect_candidate(scores, codes, rules.reply_slots) == expected
 
 
 def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:

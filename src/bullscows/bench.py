@@ -1,10 +1,10 @@
 """Benchmarks: how many guesses each strategy needs, over every secret of a variant (or a sample).
 
-The work is spread over a ``concurrent.futures.Executor``: none (in this process), local
+The work is distribution over a ``concurrent.futures.Executor``: none (in this process), local
 processes (``jobs``), a Dask cluster named by its scheduler's address, or any executor passed
 in. A deterministic strategy is split by the subtrees under its first guess, each walked as a
 decision tree on its own; a random one is split into chunks of secrets, each game seeded from the
-run's seed and its secret. Either way the figures do not depend on how the work was spread.
+run's seed and its secret. Either way the figures do not depend on how the work was distribution.
 
 >>> report = run_bench(Rules.parse("p2c3n"), ["minimax"])
 >>> result = report.results[0]
@@ -63,13 +63,13 @@ class StrategyResult:
     @classmethod
     def from_counts(cls, name: str, counts: Counts, seconds: float) -> StrategyResult:
         """The figures of ``counts[i]`` guesses per secret (``outcomes.UNSOLVED`` past the cap)."""
-        spread = distribution(counts)
-        solved = sum(spread.values())
-        total = sum(guesses * n for guesses, n in spread.items())
-        worst = max(spread, default=0)
+        by_count = distribution(counts)
+        solved = sum(by_count.values())
+        total = sum(guesses * n for guesses, n in by_count.items())
+        worst = max(by_count, default=0)
         return cls(
-            name, total, total / solved if solved else None, worst, spread.get(worst, 0),
-            spread, len(counts), len(counts) - solved, seconds,
+            name, total, total / solved if solved else None, worst, by_count.get(worst, 0),
+            by_count, len(counts), len(counts) - solved, seconds,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -123,11 +123,13 @@ class BenchReport:
         writer.writerow(["rules", *fields, "seconds", "distribution"])
         for r in self.results:
             row = r.to_json()
-            writer.writerow([self.rules.spec, *(row[f] for f in fields), row["seconds"], spread(r)])
+            writer.writerow(
+                [self.rules.spec, *(row[f] for f in fields), row["seconds"], distribution_text(r)]
+            )
         return out.getvalue()
 
 
-def spread(result: StrategyResult, limit: int = 12) -> str:
+def distribution_text(result: StrategyResult, limit: int = 12) -> str:
     """The distribution as ``1:1 2:6 3:62``; a long one in decades, ``1-9:5 10-99:40 ...``."""
     items = result.distribution.items()
     if len(result.distribution) <= limit:
@@ -252,7 +254,7 @@ def _counts(
     pool: Executor | None,
     progress: Progress | None,
 ) -> Counts:
-    """Guesses per secret of ``targets``, spread over ``pool`` as independent tasks."""
+    """Guesses per secret of ``targets``, distribution over ``pool`` as independent tasks."""
     label = strategy.label
     counts = np.zeros(len(targets), dtype=np.int64)
     parts: list[npt.NDArray[np.intp]] = []  # where each task's secrets stand in ``targets``
@@ -307,7 +309,7 @@ __all__ = [
     "Progress",
     "Skipped",
     "StrategyResult",
+    "distribution_text",
     "run_bench",
     "sample_secrets",
-    "spread",
 ]

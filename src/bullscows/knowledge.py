@@ -187,7 +187,9 @@ def explain_contradiction(rules: Rules, history: tuple[Step, ...] | list[Step]) 
         codes = secrets[others]
         if len(codes) == 0:
             continue
-        replies = np.bincount(u.score_row(history[i].guess.index, codes), minlength=rules.replies)
+        replies = np.bincount(
+            u.score_row(history[i].guess.index, codes), minlength=rules.reply_slots
+        )
         given = history[i].feedback
         options = [
             Fix(i, Feedback.from_index(r, rules.length), int(n)) for r, n in enumerate(replies) if n

@@ -245,8 +245,9 @@ class Rules:
         return f"Rules.parse({self.spec!r})"
 
     @property
-    def replies(self) -> int:
-        """How many feedback indices the variant uses: ``(length + 1) ** 2``."""
+    def reply_slots(self) -> int:
+        """The size of the space of reply indices, ``(length + 1) ** 2`` (more than the replies
+        any guess can get: see ``feedback.reply_count``)."""
         return (self.length + 1) ** 2
 
 

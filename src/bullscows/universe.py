@@ -130,11 +130,11 @@ class Universe:
 
         guesses, candidates = np.asarray(guesses), np.asarray(candidates)
         if len(guesses) == 0:
-            return np.zeros((0, self.rules.replies), dtype=np.int64)
+            return np.zeros((0, self.rules.reply_slots), dtype=np.int64)
         return compiled.partition_sizes(
             self._pos[guesses], self._sym[guesses],
             self._pos[candidates], self._sym[candidates],
-            self.length, self.rules.replies,
+            self.length, self.rules.reply_slots,
         )  # fmt: skip
 
     def guess_costs(
@@ -152,7 +152,7 @@ class Universe:
             self._pos if every else self._pos[guesses],
             self._sym if every else self._sym[guesses],
             self._pos[candidates], self._sym[candidates],
-            self.length, self.rules.replies, heuristic,
+            self.length, self.rules.reply_slots, heuristic,
         )  # fmt: skip
 
 

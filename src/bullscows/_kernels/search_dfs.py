@@ -30,7 +30,7 @@ from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, sc
 #: The cost returned when no tree costs less than the limit.
 FAIL = -1
 #: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
-_SPREAD_BITS = 28
+_SQUARES_BITS = 28
 
 Memo = Any  # numba.typed.Dict[(int64, int64, int64), (int64, int64, int64, int64)]
 IntArray = npt.NDArray[np.int64]
@@ -125,8 +125,8 @@ def lookahead(ctx, memo, codes, depth, guesses):
         memo[key] = (cost, codes[at], entry[2], 1)
         return cost
     child = depth - 1 if ctx[6] else depth
-    bounds, spreads, solved, largest = _bounds(ctx, codes, guesses, child)
-    first = _first(bounds, spreads, solved)
+    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, child)
+    first = _first(bounds, squares, solved)
     lowest = bounds[first]
     if lowest < INFEASIBLE and largest[first] <= 2:
         memo[key] = (lowest, guesses[first], entry[2], 1)
@@ -137,13 +137,13 @@ def lookahead(ctx, memo, codes, depth, guesses):
 
 
 @njit(cache=True)
-def _first(bounds, spreads, solved):
+def _first(bounds, squares, solved):
     """The first guess in ``solve``'s order: lowest bound, most even split, may win, index."""
     first = 0
     for i in range(1, len(bounds)):
         if bounds[i] < bounds[first] or (
             bounds[i] == bounds[first]
-            and (spreads[i], -solved[i]) < (spreads[first], -solved[first])
+            and (squares[i], -solved[i]) < (squares[first], -solved[first])
         ):
             first = i
     return first
@@ -375,9 +375,11 @@ def _order(ctx, codes, guesses, depth, limit):
     """The guesses of bound below ``limit``, lowest bound first, then the most even split,
     then one that may win; and the first if its bound is exact (parts of at most two codes
     cost exactly their bound, and no guess bounds lower), else -1."""
-    bounds, spreads, solved, largest = _bounds(ctx, codes, guesses, depth)
+    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
     hopeful = np.flatnonzero(bounds < limit)
-    keys = (bounds[hopeful] << (_SPREAD_BITS + 1)) | (spreads[hopeful] << 1) | (1 - solved[hopeful])
+    keys = (
+        (bounds[hopeful] << (_SQUARES_BITS + 1)) | (squares[hopeful] << 1) | (1 - solved[hopeful])
+    )
     order = hopeful[np.argsort(keys, kind="mergesort")]
     exact = order[0] if len(order) and largest[order[0]] <= 2 else -1
     return order, bounds, exact

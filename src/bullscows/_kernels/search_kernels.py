@@ -54,7 +54,7 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight):  # type: igno
     n = len(codes)
     m = len(guesses)
     bounds = np.empty(m, dtype=np.int64)
-    spreads = np.empty(m, dtype=np.int64)
+    squares = np.empty(m, dtype=np.int64)
     solved = np.empty(m, dtype=np.int64)
     largest = np.empty(m, dtype=np.int64)
     full = m == len(scores)  # every code, in order: each code's row is read as it is
@@ -74,19 +74,19 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight):  # type: igno
         top += 1
     limit = caps[depth] if depth < len(caps) else n
     if wide:
-        _summarise(counts16, won16, n, caps, top, limit, weight, bounds, spreads, solved, largest)
+        _summarise(counts16, won16, n, caps, top, limit, weight, bounds, squares, solved, largest)
     else:
-        _summarise(counts8, won8, n, caps, top, limit, weight, bounds, spreads, solved, largest)
-    return bounds, spreads, solved, largest
+        _summarise(counts8, won8, n, caps, top, limit, weight, bounds, squares, solved, largest)
+    return bounds, squares, solved, largest
 
 
 @njit(cache=True)
-def _summarise(counts, won, n, caps, top, limit, weight, bounds, spreads, solved, largest):  # type: ignore[no-untyped-def]
+def _summarise(counts, won, n, caps, top, limit, weight, bounds, squares, solved, largest):  # type: ignore[no-untyped-def]
     """Bounds and figures of every guess from its part sizes (loops kept simple to vectorise);
     ``weight`` 0 makes every feasible bound 0 (the search then asks only whether a tree fits)."""
     m = counts.shape[1]
     parts = np.zeros(m, dtype=np.int32)
-    spread = np.zeros(m, dtype=np.int32)
+    square_sum = np.zeros(m, dtype=np.int32)
     big = np.zeros(m, dtype=np.int32)
     extra = np.zeros(m, dtype=np.int32)
     for q in range(counts.shape[0]):
@@ -94,7 +94,7 @@ def _summarise(counts, won, n, caps, top, limit, weight, bounds, spreads, solved
         for i in range(m):
             c = np.int32(row[i])
             parts[i] += np.int32(c > 0)
-            spread[i] += c * c
+            square_sum[i] += c * c
             big[i] = max(big[i], c)
         for level in range(2, top):
             cap = np.int32(caps[level])
@@ -103,7 +103,7 @@ def _summarise(counts, won, n, caps, top, limit, weight, bounds, spreads, solved
     for i in range(m):
         w = np.int64(won[i])
         solved[i] = w
-        spreads[i] = spread[i]
+        squares[i] = square_sum[i]
         largest[i] = big[i]
         if w == 0 and big[i] == n:
             bounds[i] = USELESS

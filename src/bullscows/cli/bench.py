@@ -19,7 +19,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from bullscows.bench import BenchReport, run_bench, spread
+from bullscows.bench import BenchReport, distribution_text, run_bench
 from bullscows.charts import check_plot_path, plot_report
 from bullscows.cli.common import (
     executor_options,
@@ -177,7 +177,14 @@ def _print_table(report: BenchReport) -> None:
     table.add_column("seconds", justify="right")
     for r in report.results:
         average = "-" if r.average is None else f"{r.average:.3f}"
-        row = [r.name, f"{r.total:,}", average, f"{r.worst:,}", f"{r.at_worst:,}", spread(r)]
+        row = [
+            r.name,
+            f"{r.total:,}",
+            average,
+            f"{r.worst:,}",
+            f"{r.at_worst:,}",
+            distribution_text(r),
+        ]
         table.add_row(*row, *([f"{r.unsolved:,}"] if unsolved else []), f"{r.seconds:.2f}")
     if report.results:
         wide = console.options.update_width(10_000)

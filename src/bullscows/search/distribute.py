@@ -272,7 +272,7 @@ class _Schema:
 
     def __init__(self, rules: Rules) -> None:
         self.codes = rules.size
-        self.replies = rules.replies
+        self.replies = rules.reply_slots
 
     def entry(self, entry: object) -> tuple[_Question, int, Found]:
         """``(question, window, found)`` of one line's JSON value."""

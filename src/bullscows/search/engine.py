@@ -62,7 +62,7 @@ class Search:
         self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
         self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
         self.win = rules.length * (rules.length + 1)
-        self.slots = rules.replies
+        self.slots = rules.reply_slots
         self.capped = max_depth is not None or objective == "worst"
         # Level capacities up to the first that holds every code, and one more.
         self.caps = search_kernels.level_caps(reply_count(rules), covering=len(u))

@@ -119,9 +119,9 @@ def optimal_tree(
     if found is None:
         raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
     cost, tree = found
-    spread = distribution(search.scores, search.win, tree, everything)
+    by_count = distribution(search.scores, search.win, tree, everything)
     return OptimalResult(
         rules, objective, max_depth, consistent_only,
-        total=cost, worst=max(spread), distribution=spread, nodes=nodes + search.nodes,
+        total=cost, worst=max(by_count), distribution=by_count, nodes=nodes + search.nodes,
         seconds=time.perf_counter() - start, tree=tree,
     )  # fmt: skip

@@ -218,7 +218,7 @@ class Adversary(_Maker):
         if self._secret is not None:
             chosen = int(replies[np.flatnonzero(knowledge.candidates == self._secret.index)[0]])
         else:
-            sizes = np.bincount(replies, minlength=self.rules.replies)
+            sizes = np.bincount(replies, minlength=self.rules.reply_slots)
             win = Feedback.win(length).index(length)
             if sizes.sum() > sizes[win]:
                 sizes[win] = 0  # never concede while another reply is still true of some code

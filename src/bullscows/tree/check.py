@@ -64,8 +64,8 @@ def _same(stated: TreeSummary, real: TreeSummary) -> bool:
 
 
 def _figures(s: TreeSummary) -> str:
-    spread = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
+    shown = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
     return (
         f"(total {s.total}, worst {s.worst}, at worst {s.at_worst}, secrets {s.secrets}, "
-        f"nodes {s.nodes}, distribution {spread}, average {s.average:.6g})"
+        f"nodes {s.nodes}, distribution {shown}, average {s.average:.6g})"
     )

@@ -66,11 +66,13 @@ class TreeSummary:
     def from_counts(cls, counts: npt.NDArray[np.int64], nodes: int) -> TreeSummary:
         """The summary of ``counts[i]`` guesses for secret ``i`` (every count at least 1)."""
         values, times = np.unique(counts, return_counts=True)
-        spread = {int(v): int(t) for v, t in zip(values, times, strict=True)}
+        distribution = {int(v): int(t) for v, t in zip(values, times, strict=True)}
         total = int(counts.sum())
-        worst = max(spread, default=0)
+        worst = max(distribution, default=0)
         average = total / len(counts) if len(counts) else 0.0
-        return cls(total, average, worst, spread.get(worst, 0), spread, len(counts), nodes)
+        return cls(
+            total, average, worst, distribution.get(worst, 0), distribution, len(counts), nodes
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,24 +92,24 @@ class TreeSummary:
         bullscows.errors.BullsCowsError: tree summary '{"total": 3}': expected total, average, ...
         """
         ints = ("total", "worst", "at_worst", "secrets", "nodes")
-        spread = data.get("distribution") if isinstance(data, dict) else None
+        distribution = data.get("distribution") if isinstance(data, dict) else None
         valid = (
             isinstance(data, dict)
-            and isinstance(spread, dict)
+            and isinstance(distribution, dict)
             and all(type(data.get(k)) is int for k in ints)
             and type(data.get("average")) in (int, float)
             and all(isinstance(k, str) and k.isascii() and k.isdigit() and len(k) <= 6
-                    and type(v) is int for k, v in spread.items())
+                    and type(v) is int for k, v in distribution.items())
         )  # fmt: skip
         if not valid:
             raise BullsCowsError(
                 f"tree summary {quote(json.dumps(data), 200)}: expected total, average, worst, "
                 "at_worst, distribution, secrets and nodes"
             )
-        assert isinstance(data, dict) and isinstance(spread, dict)  # for the type checker
+        assert isinstance(data, dict) and isinstance(distribution, dict)  # for the type checker
         return cls(
             data["total"], float(data["average"]), data["worst"], data["at_worst"],
-            {int(k): v for k, v in spread.items()}, data["secrets"], data["nodes"],
+            {int(k): v for k, v in distribution.items()}, data["secrets"], data["nodes"],
         )  # fmt: skip
 
 
