@@ -16,7 +16,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "bullscows"
 
 #: Lowest first. A module belongs to the first entry that is its name or a package above it.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "seeding", "strategy_spec", "_kernels"),
+    ("errors", "seeding", "strategy_spec", "caching", "_kernels"),
     ("rules",),
     ("universe", "feedback"),
     ("codes",),
