@@ -142,3 +142,15 @@ def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) 
     expect(page.locator("#node-guess")).to_have_text("0123")
     page.goto(leaf)  # the permalink leads back to the same node
     expect(page.locator("#leaf")).to_be_visible()
+
+
+def test_run_a_small_bench_and_see_the_chart(context: BrowserContext, base: str) -> None:
+    page = context.new_page()
+    page.goto(f"{base}/bench")
+    page.locator("#bench-rules").fill("mm")
+    page.locator("#run-bench").click()
+    expect(page.locator("#bench-table")).to_contain_text("5,801")
+    chart = page.locator("#chart")
+    expect(chart).to_be_visible()
+    page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
+    assert page.locator("#json").get_attribute("href").endswith("format=json")  # type: ignore[union-attr]

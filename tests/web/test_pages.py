@@ -148,3 +148,23 @@ def test_tree_api_node(client: TestClient, at: str) -> None:
     assert node["node"]["level"] == depth + 1 and len(node["crumbs"]) == depth + 1
     assert sum(r["secrets"] for r in node["replies"]) == node["node"]["secrets"]
     assert max(r["depth"] for r in node["replies"]) + 1 == node["node"]["depth"]
+
+
+def test_compare_strategies(client: TestClient) -> None:
+    form = client.get("/bench").text
+    assert 'id="bench-form"' in form and 'value="minimax" checked' in form
+    page = client.get("/bench", params=[("rules", "mm"), ("strategy", "minimax"),
+                                        ("strategy", "entropy")]).text  # fmt: skip
+    assert "5,801" in page and "5,722" in page  # Knuth's and entropy's totals on mm
+    chart = re.search(r'id="chart" src="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    svg = client.get(chart.replace("&amp;", "&"))
+    assert svg.headers["content-type"] == "image/svg+xml" and "<svg" in svg.text
+    data = client.get("/api/bench", params={"rules": "mm", "strategy": "minimax"}).json()
+    assert data["strategies"][0]["total"] == 5801 and data["rules"] == "mm"
+    csv = client.get("/api/bench", params={"rules": "mm", "strategy": "minimax", "format": "csv"})
+    assert csv.text.splitlines()[1].startswith("mm,minimax,5801,")
+    refused = client.get("/bench", params={"rules": "bc5", "strategy": "minimax"})
+    assert refused.status_code == 400 and "at most 5,040" in refused.text
+    assert client.get("/bench", params={"rules": "mm", "seed": "x"}).status_code == 400
+    none = client.get("/api/bench", params={"rules": "mm", "strategy": ""})
+    assert none.status_code == 400 and "at least one strategy" in none.json()["error"]

@@ -10,16 +10,18 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bullscows.errors import BullsCowsError, quoted
-from bullscows.web import explorer
+from bullscows.web import benching, explorer
 from bullscows.web.app import NotFound, games_of
 from bullscows.web.games import MODES, Setup, apply, new_game, state, variant
 
 Text = Field(min_length=1, max_length=200)
+#: The strategies a bench compares: ``strategy`` repeated in the query.
+BENCH_STRATEGIES = Query(default=list(benching.DEFAULT), max_length=12)
 
 
 class ErrorOut(BaseModel):
@@ -101,12 +103,16 @@ def install(app: FastAPI) -> None:
                             else 400)  # fmt: skip
 
     @app.exception_handler(RequestValidationError)
-    async def bad_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    async def bad_request(request: Request, error: RequestValidationError) -> Any:
         problems = []
         for item in error.errors()[:3]:
             where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
             given = f", not {quoted(item['input'])}" if item.get("input") is not None else ""
             problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}{given}")
+        if not request.url.path.startswith("/api/"):
+            from bullscows.web.pages import error_page
+
+            return error_page(request, BullsCowsError("; ".join(problems)))
         return JSONResponse({"error": "; ".join(problems)}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
@@ -177,6 +183,24 @@ def install(app: FastAPI) -> None:
     def give_up(game_id: str, request: Request) -> GameOut:
         """Stop; the computer's code is shown (play, duel)."""
         return move(request, game_id, "give-up")
+
+    @app.get("/api/bench", responses=ERRORS, tags=["bench"])
+    def bench(
+        rules: str = Query(default="mm", min_length=1, max_length=200),
+        strategy: list[str] = BENCH_STRATEGIES,
+        seed: int = Query(default=1, ge=0, lt=2**32),
+        format: str = Query(default="json", pattern="^(json|csv)$"),
+    ) -> Response:
+        """Every secret of a small variant played by each strategy: the figures of
+        ``bullscows bench --json`` (or ``--csv``)."""
+        report = benching.bench_report(rules, strategy, seed)
+        if format == "csv":
+            return Response(report.to_csv(), media_type="text/csv", headers={
+                "content-disposition": f'attachment; filename="bench-{report.rules.spec}.csv"'
+            })  # fmt: skip
+        return JSONResponse(report.to_json(), headers={
+            "content-disposition": f'attachment; filename="bench-{report.rules.spec}.json"'
+        })  # fmt: skip
 
     @app.get("/api/tree", responses=ERRORS, tags=["trees"])
     def tree_node(

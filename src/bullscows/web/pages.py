@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -18,7 +18,8 @@ from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Adversary, Codemaker, Duel, DuelTurn, Game
-from bullscows.web import explorer
+from bullscows.web import benching, explorer
+from bullscows.web.api import BENCH_STRATEGIES
 from bullscows.web.app import HERE, games_of
 from bullscows.web.games import (
     Setup,
@@ -185,6 +186,37 @@ def install(app: FastAPI) -> None:
         text, _ = await run_in_threadpool(explorer.check_upload, raw)
         tree_id = games_of(request).store.add_tree(text)
         return RedirectResponse(f"/tree?src=upload:{tree_id}", status_code=303)
+
+    @app.get("/bench", response_class=HTMLResponse, include_in_schema=False)
+    def bench(
+        request: Request,
+        rules: str = "",
+        strategy: list[str] = BENCH_STRATEGIES,
+        seed: int = 1,
+    ) -> HTMLResponse:
+        """The form; with ``rules``, the comparison: table, chart, downloads."""
+        context: dict[str, Any] = {
+            "title": "Compare strategies",
+            "strategies": strategy_names(),
+            "chosen": strategy,
+            "rules": rules or "mm",
+            "seed": seed,
+        }
+        if not rules:
+            return render(request, "bench.html", **context)
+        try:
+            report = benching.bench_report(rules, strategy, seed)
+        except BullsCowsError as error:
+            return render(request, "bench.html", 400, error=str(error), **context)
+        query = urlencode([("rules", rules), *(("strategy", s) for s in strategy),
+                           ("seed", str(seed))])  # fmt: skip
+        return render(request, "bench.html", report=report, query=query, **context)
+
+    @app.get("/bench/chart.svg", include_in_schema=False)
+    def chart(rules: str = "mm", strategy: list[str] = BENCH_STRATEGIES, seed: int = 1
+              ) -> Response:  # fmt: skip
+        svg = benching.chart_svg(benching.bench_report(rules, strategy, seed))
+        return Response(svg, media_type="image/svg+xml")
 
     @app.get("/about", response_class=HTMLResponse, include_in_schema=False)
     def about(request: Request) -> HTMLResponse:
