@@ -227,3 +227,24 @@ def test_openapi_document(client: TestClient) -> None:
         assert f"/api/games/{{game_id}}/{action}" in paths
     assert "/api/games" in paths and "/api/tree" in paths
     assert not any(path.startswith("/game/") for path in paths)  # pages are not the API
+
+
+def test_a_challenge_plays_the_same_secret_unseen(client: TestClient) -> None:
+    game_id, _ = start(client, mode="play", rules="mm")
+    refused(client, f"/api/games/{game_id}/challenge")  # not before the end
+    secret = move(client, game_id, "give-up")["state"]["secret"]
+    made = client.post(f"/api/games/{game_id}/challenge")
+    assert made.status_code == 201
+    challenge = made.json()["challenge"]
+    assert challenge not in (game_id,) and made.json()["link"] == f"/challenge/{challenge}"
+    page = client.get(f"/challenge/{challenge}")
+    assert page.status_code == 200 and secret not in page.text.replace(challenge, "")
+    assert "no game" in refused(client, f"/api/games/{challenge}/give-up", status=404)
+    copies = [client.post(f"/api/challenges/{challenge}").json() for _ in range(2)]
+    assert copies[0]["id"] != copies[1]["id"] and "secret" not in copies[0]["state"]
+    state = move(client, copies[0]["id"], "guess", code=secret)["state"]
+    assert state["status"] == "solved" and state["secret"] == secret
+    assert move(client, copies[1]["id"], "give-up")["state"]["secret"] == secret
+    assert "no challenge" in refused(client, "/api/challenges/nope", status=404)
+    solve, _ = start(client, mode="solve")
+    assert "only a finished game" in refused(client, f"/api/games/{solve}/challenge")

@@ -4,6 +4,7 @@ install it: a browser test that cannot run is not a pass."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,6 +83,13 @@ def test_play_a_game_to_the_end_by_keyboard(context: BrowserContext, base: str) 
     expect(result).to_contain_text("You broke it in")
     assert solver.suggest().text in result.inner_text()
     assert page.locator(".peg.bull").first.inner_text() == "B"  # a letter on every peg
+    expect(page.locator("#grid")).to_have_value(re.compile(r"bullscows bc: broken in \d"))
+    page.goto(f"{base}/record")  # the browser kept the game
+    expect(page.locator('.variant-record[data-rules="bc"]')).to_contain_text("1 played, 1 won")
+    expect(page.locator(".variant-record svg rect")).to_have_count(1)
+    page.locator("#theme").select_option("contrast")
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "contrast"
 
 
 def test_solve_by_clicking_replies_with_a_contradiction_fixed(

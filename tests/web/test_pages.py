@@ -168,3 +168,17 @@ def test_compare_strategies(client: TestClient) -> None:
     assert client.get("/bench", params={"rules": "mm", "seed": "x"}).status_code == 400
     none = client.get("/api/bench", params={"rules": "mm", "strategy": ""})
     assert none.status_code == 400 and "at least one strategy" in none.json()["error"]
+
+
+def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -> None:
+    page = new(client, "play", rules="mm")
+    over = say(client, page, "quit")
+    assert 'id="grid"' in over and "bullscows mm: given up" in over and 'id="outcome"' in over
+    game_id = page.rsplit("/", 1)[-1]
+    shared = client.post(f"/game/{game_id}/challenge").text
+    link = re.search(r'id="challenge-link" href="([^"]+)"', shared).group(1)  # type: ignore[union-attr]
+    started = client.post(link)
+    assert started.status_code == 303 and started.headers["location"] != page
+    fresh = client.get(started.headers["location"]).text
+    assert "4 symbols of 1-6" in fresh and 'id="say"' in fresh
+    assert 'id="record"' in client.get("/record").text

@@ -184,6 +184,23 @@ def install(app: FastAPI) -> None:
         """Stop; the computer's code is shown (play, duel)."""
         return move(request, game_id, "give-up")
 
+    @app.post("/api/games/{game_id}/challenge", status_code=201, responses=ERRORS,
+              tags=["games"])  # fmt: skip
+    def challenge(game_id: str, request: Request) -> dict[str, str]:
+        """A challenge to a friend: the same secret as this finished game, which they play
+        without seeing it; ``link`` is the page that starts it."""
+        challenge_id = games_of(request).challenge(game_id)
+        return {"challenge": challenge_id, "link": f"/challenge/{challenge_id}"}
+
+    @app.post("/api/challenges/{challenge_id}", status_code=201, response_model=GameOut,
+              responses=ERRORS, tags=["games"])  # fmt: skip
+    def accept(challenge_id: str, request: Request) -> GameOut:
+        """Start a game of a challenge's secret."""
+        games = games_of(request)
+        game_id = games.accept(challenge_id)
+        game, mode = games.load(game_id)
+        return GameOut(id=game_id, state=state(game, mode))
+
     @app.get("/api/bench", responses=ERRORS, tags=["bench"])
     def bench(
         rules: str = Query(default="mm", min_length=1, max_length=200),

@@ -19,11 +19,13 @@ from fastapi.staticfiles import StaticFiles
 
 from bullscows.errors import BullsCowsError
 from bullscows.records import GameRecord
-from bullscows.sessions import Game, restore
+from bullscows.sessions import Codemaker, Game, restore
 from bullscows.web.security import Guard
 from bullscows.web.storage import Store
 
 HERE = Path(__file__).parent
+#: The mode under which a challenge's template is stored.
+CHALLENGE = "challenge"
 
 
 class NotFound(BullsCowsError):
@@ -41,12 +43,28 @@ class Games:
     def add(self, game: Game, mode: str) -> str:
         return self.store.add(game.to_record(), mode)
 
-    def load(self, game_id: str) -> tuple[Game, str]:
+    def load(self, game_id: str, template: bool = False) -> tuple[Game, str]:
+        """The game of that id and its mode; a challenge's template only with ``template``
+        (nobody plays the template itself: each friend plays a copy)."""
         found = self.store.get(game_id)
-        if found is None:
-            raise NotFound(f"no game {game_id[:40]!r}: it may have been mistyped")
+        if found is None or (found[1] == CHALLENGE) != template:
+            what = "challenge" if template else "game"
+            raise NotFound(f"no {what} {game_id[:40]!r}: it may have been mistyped")
         record, mode = found
         return restore(record), mode
+
+    def challenge(self, game_id: str) -> str:
+        """A challenge to play the same secret as the finished game ``game_id``: its id."""
+        game, _ = self.load(game_id)
+        if not (isinstance(game, Codemaker) and game.over):
+            raise BullsCowsError("only a finished game against my secret can be a challenge")
+        copy = Codemaker(game.rules, secret=game.secret, hints=game.hinter)
+        return self.store.add(copy.to_record(), CHALLENGE)
+
+    def accept(self, challenge_id: str) -> str:
+        """A new game of the challenge's secret: its id."""
+        game, _ = self.load(challenge_id, template=True)
+        return self.add(game, "play")
 
     @contextmanager
     def moving(self, game_id: str) -> Iterator[tuple[Game, str]]:

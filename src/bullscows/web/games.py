@@ -291,6 +291,7 @@ def state(game: Game, mode: str) -> dict[str, Any]:
         if over:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
+            data["grid"] = result_grid(rules, game.history, game.solved)
     elif isinstance(game, Duel):
         data["guesses"] = [step_json(s, rules) for s in game.maker.history]
         data["broken"] = game.maker.solved
@@ -308,6 +309,30 @@ def state(game: Game, mode: str) -> dict[str, Any]:
             data["suggestion"] = hint_json(explain_guess(game.knowledge, suggestion))
     data["playing"] = game.status in (Status.PLAYING, Status.CONTRADICTORY) and not over
     return data
+
+
+#: How the shareable result draws a bull, a cow and a reply of neither.
+BULL, COW, NOTHING = "\u25cf", "\u25cb", "\u00b7"
+
+
+def result_grid(rules: Rules, history: tuple[Step, ...], solved: bool) -> str:
+    """A finished game as text for a chat: one line per guess, bulls and cows as symbols,
+    no code.
+
+    >>> from bullscows.codes import Code
+    >>> bc = Rules.parse("bc")
+    >>> steps = (Step(Code("0123"), Feedback(1, 2)), Step(Code("0132"), Feedback(4, 0)))
+    >>> print(result_grid(bc, steps, True))
+    bullscows bc: broken in 2 guesses
+    ●○○
+    ●●●●
+    """
+    outcome = f"broken in {len(history)} guesses" if solved else "given up"
+    lines = [f"bullscows {rules.spec}: {outcome}"]
+    for step in history:
+        reply = step.feedback
+        lines.append(BULL * reply.bulls + COW * reply.cows or NOTHING)
+    return "\n".join(lines)
 
 
 def presets() -> list[tuple[str, str, int]]:

@@ -167,6 +167,28 @@ def install(app: FastAPI) -> None:
             return page(request, game_id, game, mode, hint=told["hint"])
         return RedirectResponse(f"/game/{game_id}", status_code=303)
 
+    @app.post("/game/{game_id}/challenge", include_in_schema=False)
+    def challenge(request: Request, game_id: str) -> HTMLResponse:
+        games = games_of(request)
+        challenge_id = games.challenge(game_id)
+        game, mode = games.load(game_id)
+        return page(request, game_id, game, mode, challenge=challenge_id)
+
+    @app.get("/challenge/{challenge_id}", response_class=HTMLResponse, include_in_schema=False)
+    def challenged(request: Request, challenge_id: str) -> HTMLResponse:
+        game, _ = games_of(request).load(challenge_id, template=True)
+        return render(request, "challenge.html", title="A challenge", id=challenge_id,
+                      variant=game.rules.describe())  # fmt: skip
+
+    @app.post("/challenge/{challenge_id}", include_in_schema=False)
+    def accept(request: Request, challenge_id: str) -> Response:
+        game_id = games_of(request).accept(challenge_id)
+        return RedirectResponse(f"/game/{game_id}", status_code=303)
+
+    @app.get("/record", response_class=HTMLResponse, include_in_schema=False)
+    def record(request: Request) -> HTMLResponse:
+        return render(request, "record.html", title="Your record")
+
     @app.get("/tree", response_class=HTMLResponse, include_in_schema=False)
     def tree(request: Request, src: str = "", at: str = "") -> HTMLResponse:
         if not src:
