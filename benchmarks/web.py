@@ -13,28 +13,15 @@ latency percentiles of each kind of request, and the requests per second over th
 from __future__ import annotations
 
 import argparse
-import os
-import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections import defaultdict
-from pathlib import Path
 
 import httpx
 
 from bullscows import Code, Rules, score
-
-BIN = Path(sys.executable).parent
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from bullscows.web.process import serving
 
 
 def play(base: str, rules: str, timings: dict[str, list[float]], lock: threading.Lock) -> int:
@@ -128,24 +115,9 @@ def main() -> None:
     if args.url:
         run(args.url, args.games, args.rules, args.rounds)
         return
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        env = {**os.environ, "BULLSCOWS_DATABASE": f"sqlite:///{folder}/bench.sqlite3"}
-        server = subprocess.Popen([str(BIN / "bullscows"), "serve", "--port", str(port)],
-                                  env=env, stdout=subprocess.DEVNULL)  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(600):
-                try:
-                    if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            play(base, args.rules, defaultdict(list), threading.Lock())  # warm: kernels, tree
-            run(base, args.games, args.rules, args.rounds)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with tempfile.TemporaryDirectory() as folder, serving(f"sqlite:///{folder}/b.sqlite3") as base:
+        play(base, args.rules, defaultdict(list), threading.Lock())  # warm: kernels, tree
+        run(base, args.games, args.rules, args.rounds)
 
 
 if __name__ == "__main__":

@@ -3,11 +3,6 @@ would, and the real server in a process of its own."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,8 +17,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from bullscows.web.app import create_app
-
-BULLSCOWS = Path(sys.executable).parent / "bullscows"
+from bullscows.web.process import serving
 
 
 @pytest.fixture
@@ -63,44 +57,9 @@ def refused(client: TestClient | httpx.Client, path: str, body: Any = None, stat
     return message
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
-def server(database: str, port: int | None = None) -> Iterator[str]:
-    """``bullscows serve`` on 127.0.0.1 and a free port, over ``database``; its base URL.
-    The process is killed when the block ends."""
-    port = port or free_port()
-    env = {**os.environ, "BULLSCOWS_DATABASE": database}
-    process = subprocess.Popen(
-        [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base, process)
+def server(database: str) -> Iterator[str]:
+    """``bullscows serve`` on 127.0.0.1 and a free port over ``database``; its base URL. The
+    process is killed (SIGKILL) when the block ends."""
+    with serving(database) as base:
         yield base
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=30)
-        assert process.stdout is not None
-        process.stdout.close()
-
-
-def wait_until_up(base: str, process: subprocess.Popen[bytes], seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            assert process.stdout is not None
-            raise AssertionError(f"the server stopped: {process.stdout.read().decode()}")
-        try:
-            if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise AssertionError(f"the server at {base} did not answer within {seconds} s")
