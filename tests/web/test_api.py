@@ -248,3 +248,46 @@ def test_a_challenge_plays_the_same_secret_unseen(client: TestClient) -> None:
     assert "no challenge" in refused(client, "/api/challenges/nope", status=404)
     solve, _ = start(client, mode="solve")
     assert "only a finished game" in refused(client, f"/api/games/{solve}/challenge")
+
+
+def test_analysis_move_by_move(client: TestClient) -> None:
+    quiet, _ = start(client, mode="play", hints=False)
+    move(client, quiet, "guess", code="0123")
+    assert "at the end of the game" in client.get(f"/api/games/{quiet}/analysis").json()["error"]
+    game_id, _ = start(client, mode="play", rules="bc")  # hints on: analysis live
+    move(client, game_id, "guess", code="0123")
+    move(client, game_id, "guess", code="0129")  # after 0123, a poor second guess
+    moves = client.get(f"/api/games/{game_id}/analysis").json()["moves"]
+    first, second = moves
+    assert first["best"] == "0123" and first["cost"] == first["best_cost"] == 5.385  # 27139/5040
+    assert first["codes"] == 5040 and "as good as the best" in first["sentence"]
+    assert second["cost"] > second["best_cost"] and "yours into" in second["sentence"]
+    assert second["best"] != "0129" and second["left"] <= second["codes"]
+    solve, _ = start(client, mode="solve")
+    assert "analysed" in client.get(f"/api/games/{solve}/analysis").json()["error"]
+
+
+def test_hard_mode(client: TestClient) -> None:
+    game_id, state = start(client, mode="play", rules="bc", hard=True)
+    assert state["hard"] and state["mode"] == "play"
+    reply = move(client, game_id, "guess", code="0123")["reply"]["pair"]
+    fitting = Codebreaker(RULES).record("0123", reply).candidate_codes(1)[0].text
+    first = Code("0123", RULES)
+    misfit = next(c for c in ("4567", "0123", "3210", "1032")
+                  if score(Code(c, RULES), first).format("pair") != reply)  # fmt: skip
+    message = refused(client, f"/api/games/{game_id}/guess", {"code": misfit})
+    assert message.startswith(f"hard mode: {misfit} does not fit reply #1 0123")
+    assert move(client, game_id, "guess", code=fitting)["state"]["hard"]
+
+
+def test_the_analysis_sentence_of_the_readme(client: TestClient) -> None:
+    from bullscows.sessions import Codemaker
+    from bullscows.web.analysis import analyse
+
+    game = Codemaker(RULES, secret="2745", hints="minimax")
+    for guess in ("0123", "0129"):
+        game.guess(guess)
+    assert analyse(game)[1]["sentence"] == (
+        "1456 splits 1,440 codes into 14 parts (largest 378); yours into 5 (largest 660): "
+        "0.36 guesses more on average"
+    )

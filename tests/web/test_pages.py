@@ -182,3 +182,12 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     fresh = client.get(started.headers["location"]).text
     assert "4 symbols of 1-6" in fresh and 'id="say"' in fresh
     assert 'id="record"' in client.get("/record").text
+
+
+def test_analysis_page_and_hard_mode_form(client: TestClient) -> None:
+    page = new(client, "play", hard="true", hints="true")
+    say(client, page, "0123")
+    text = say(client, page, "quit")
+    assert 'id="analysis-link"' in text
+    analysis = client.get(page + "/analysis").text
+    assert 'id="analysis"' in analysis and "hard mode" in analysis and "0123" in analysis

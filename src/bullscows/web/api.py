@@ -16,12 +16,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bullscows.errors import BullsCowsError, quoted
 from bullscows.web import benching, explorer
-from bullscows.web.app import NotFound, games_of
-from bullscows.web.games import MODES, Setup, apply, new_game, state, variant
+from bullscows.web.common import BENCH_STRATEGIES, NotFound, error_page, games_of
+from bullscows.web.games import (
+    HARD,
+    MODES,
+    Setup,
+    analysed,
+    apply,
+    new_game,
+    state,
+    stored_mode,
+    variant,
+)
 
 Text = Field(min_length=1, max_length=200)
-#: The strategies a bench compares: ``strategy`` repeated in the query.
-BENCH_STRATEGIES = Query(default=list(benching.DEFAULT), max_length=12)
 
 
 class ErrorOut(BaseModel):
@@ -43,6 +51,7 @@ class NewGame(BaseModel):
     consistent_only: bool = False
     hints: bool = True
     adversary: bool = False
+    hard: bool = False
 
 
 class GuessIn(BaseModel):
@@ -87,7 +96,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 def setup_of(body: NewGame) -> Setup:
     rules = variant(body.rules, body.length, body.symbols, body.repeats, body.no_leading_zero)
     return Setup(body.mode, rules.spec, body.strategy, body.consistent_only, body.hints,
-                 body.adversary)  # fmt: skip
+                 body.adversary, body.hard)  # fmt: skip
 
 
 def install(app: FastAPI) -> None:
@@ -96,8 +105,6 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(BullsCowsError)
     async def bad_input(request: Request, error: BullsCowsError) -> Any:
         if not request.url.path.startswith("/api/"):
-            from bullscows.web.pages import error_page
-
             return error_page(request, error, 404 if isinstance(error, NotFound) else 400)
         return JSONResponse({"error": str(error)}, status_code=404 if isinstance(error, NotFound)
                             else 400)  # fmt: skip
@@ -110,16 +117,12 @@ def install(app: FastAPI) -> None:
             given = f", not {quoted(item['input'])}" if item.get("input") is not None else ""
             problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}{given}")
         if not request.url.path.startswith("/api/"):
-            from bullscows.web.pages import error_page
-
             return error_page(request, BullsCowsError("; ".join(problems)))
         return JSONResponse({"error": "; ".join(problems)}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Any:
         if not request.url.path.startswith("/api/"):
-            from bullscows.web.pages import error_page
-
             return error_page(request, BullsCowsError(str(error.detail)), error.status_code)
         return JSONResponse({"error": str(error.detail)}, status_code=error.status_code,
                             headers=getattr(error, "headers", None))  # fmt: skip
@@ -132,9 +135,10 @@ def install(app: FastAPI) -> None:
               tags=["games"])  # fmt: skip
     def create(body: NewGame, request: Request) -> GameOut:
         """Start a game; its id is the only key to it."""
-        game = new_game(setup_of(body))
-        game_id = games_of(request).add(game, body.mode)
-        return GameOut(id=game_id, state=state(game, body.mode))
+        setup = setup_of(body)
+        game, mode = new_game(setup), stored_mode(setup)
+        game_id = games_of(request).add(game, mode)
+        return GameOut(id=game_id, state=state(game, mode))
 
     @app.get("/api/games/{game_id}", response_model=GameOut, responses=ERRORS, tags=["games"])
     def show(game_id: str, request: Request) -> GameOut:
@@ -143,7 +147,7 @@ def install(app: FastAPI) -> None:
 
     def move(request: Request, game_id: str, action: str, **fields: Any) -> GameOut:
         with games_of(request).moving(game_id) as (game, mode):
-            told = apply(game, action, **fields)
+            told = apply(game, action, hard=mode == HARD, **fields)
         return GameOut(id=game_id, state=state(game, mode), **told)
 
     moves: dict[str, Any] = {"response_model": GameOut, "responses": ERRORS, "tags": ["moves"]}
@@ -183,6 +187,13 @@ def install(app: FastAPI) -> None:
     def give_up(game_id: str, request: Request) -> GameOut:
         """Stop; the computer's code is shown (play, duel)."""
         return move(request, game_id, "give-up")
+
+    @app.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
+    def analysis(game_id: str, request: Request) -> dict[str, Any]:
+        """Each of your guesses against the best at that moment (play): once the game is over,
+        or during it when hints are on."""
+        game, _ = games_of(request).load(game_id)
+        return {"id": game_id, "moves": analysed(game)}
 
     @app.post("/api/games/{game_id}/challenge", status_code=201, responses=ERRORS,
               tags=["games"])  # fmt: skip

@@ -17,13 +17,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bullscows import score
 from bullscows.errors import BullsCowsError, RulesError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, explain_guess
 from bullscows.knowledge import Fix, Step
 from bullscows.records import Status
 from bullscows.rules import PRESETS, Rules
-from bullscows.sessions import Adversary, Codebreaker, Codemaker, Duel, DuelTurn, Game
+from bullscows.sessions import (
+    Adversary,
+    Codebreaker,
+    Codemaker,
+    Duel,
+    DuelTurn,
+    Game,
+    as_code,
+)
 from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 
@@ -47,7 +56,7 @@ class Setup:
     consistent_only: bool = False
     hints: bool = True
     adversary: bool = False
-    secret: str | None = None  # a challenge's secret (play only); never shown back
+    hard: bool = False  # play: every guess must fit every reply so far
 
 
 def variant(
@@ -110,6 +119,15 @@ def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Stra
     return strategy
 
 
+#: The stored mode of a game played in hard mode (its page and API say "play", "hard": true).
+HARD = "hard"
+
+
+def stored_mode(setup: Setup) -> str:
+    """The mode a game of ``setup`` is stored under."""
+    return HARD if setup.mode == "play" and setup.hard else setup.mode
+
+
 def check_mode(mode: str) -> str:
     """``mode`` if it is one of ``MODES``, else a ``BullsCowsError`` naming them."""
     if mode not in MODES:
@@ -126,24 +144,21 @@ def new_game(setup: Setup) -> Game:
         hints = strategy if setup.hints else None
         if setup.adversary:
             return Adversary(rules, hints=hints)
-        return Codemaker(rules, secret=setup.secret, hints=hints)
+        return Codemaker(rules, hints=hints)
     if setup.mode == "duel":
         return Duel(rules, strategy)
     return Codebreaker(rules, strategy)
 
 
-def apply(game: Game, action: str, **fields: Any) -> dict[str, Any]:
-    """Carry out one move; what it tells besides the new state (a reply, a hint, ...)."""
+def apply(game: Game, action: str, hard: bool = False, **fields: Any) -> dict[str, Any]:
+    """Carry out one move; what it tells besides the new state (a reply, a hint, ...).
+    In ``hard`` mode a guess must fit every reply so far."""
     code, reply, step = fields.get("code"), fields.get("reply"), fields.get("step")
     if action == "guess" and isinstance(game, Codemaker | Adversary | Duel):
-        return {
-            "reply": feedback_json(
-                game.guess(
-                    _text(code, "code"),
-                ),
-                game,
-            )
-        }
+        guess = _text(code, "code")
+        if hard and isinstance(game, Codemaker | Adversary):
+            check_hard(game, guess)
+        return {"reply": feedback_json(game.guess(guess), game)}
     if action == "hint" and isinstance(game, Codemaker | Adversary):
         return {"hint": hint_json(game.hint())}
     if action == "reply" and isinstance(game, Codebreaker | Duel):
@@ -164,6 +179,26 @@ def apply(game: Game, action: str, **fields: Any) -> dict[str, Any]:
         game.give_up()
         return {}
     raise BullsCowsError(f"a {kind_name(game)} game has no move {action[:40]!r}")
+
+
+def check_hard(game: Codemaker | Adversary, text: str) -> None:
+    """Hard mode's rule: ``text`` must be a code that fits every reply so far.
+
+    >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+    >>> _ = game.guess("1389")
+    >>> check_hard(game, "1234")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: hard mode: 1234 does not fit reply #1 1389 -> 0 bulls, ...
+    """
+    guess = as_code(text, game.rules)
+    for number, step in enumerate(game.history, 1):
+        would = score(guess, step.guess)
+        if would != step.feedback:
+            raise BullsCowsError(
+                f"hard mode: {guess} does not fit reply #{number} {step.guess} -> "
+                f"{step.feedback} (it would get {would}); every guess must fit every reply so far"
+            )
 
 
 def _text(value: object, name: str) -> str:
@@ -271,7 +306,8 @@ def state(game: Game, mode: str) -> dict[str, Any]:
     rules = game.rules
     over = game.over
     data: dict[str, Any] = {
-        "mode": mode,
+        "mode": "play" if mode == HARD else mode,
+        "hard": mode == HARD,
         "kind": kind_name(game),
         "rules": rules.spec,
         "variant": rules.describe(),
@@ -309,6 +345,20 @@ def state(game: Game, mode: str) -> dict[str, Any]:
             data["suggestion"] = hint_json(explain_guess(game.knowledge, suggestion))
     data["playing"] = game.status in (Status.PLAYING, Status.CONTRADICTORY) and not over
     return data
+
+
+def analysed(game: Game) -> list[dict[str, Any]]:
+    """``analysis.analyse`` of a game of yours against my code, once it is over or, with
+    hints on, during it (the analysis names the best guess of every move so far)."""
+    from bullscows.web.analysis import analyse
+
+    if not isinstance(game, Codemaker | Adversary):
+        raise BullsCowsError("only your guesses at my code are analysed (play)")
+    if not game.over and game.hinter is None:
+        raise BullsCowsError(
+            "the analysis comes at the end of the game, or during it with hints on"
+        )
+    return analyse(game)
 
 
 #: How the shareable result draws a bull, a cow and a reply of neither.

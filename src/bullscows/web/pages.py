@@ -13,26 +13,26 @@ from urllib.parse import quote, urlencode
 
 from fastapi import FastAPI, File, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Adversary, Codemaker, Duel, DuelTurn, Game
 from bullscows.web import benching, explorer
-from bullscows.web.api import BENCH_STRATEGIES
-from bullscows.web.app import HERE, games_of
+from bullscows.web.common import BENCH_STRATEGIES, games_of, render
 from bullscows.web.games import (
+    HARD,
     Setup,
+    analysed,
     apply,
     check_mode,
     new_game,
     presets,
     state,
+    stored_mode,
     strategy_names,
     variant,
 )
 
-templates = Jinja2Templates(directory=HERE / "templates")
 UPLOAD = File(...)
 #: ``fix N REPLY`` (or ``correct #N REPLY``), as the terminal reads it.
 FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
@@ -43,15 +43,6 @@ TITLES = {
     "duel": "Duel: both at once",
     "assist": "Assist: help with a game played elsewhere",
 }
-
-
-def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    return templates.TemplateResponse(request, name, context, status_code=status)
-
-
-def error_page(request: Request, error: BullsCowsError, status: int = 400) -> HTMLResponse:
-    """A page with the message, for errors outside a game's own page."""
-    return render(request, "error.html", status, message=str(error), title="Error")
 
 
 def interpret(game: Game, mode: str, text: str) -> tuple[str, dict[str, Any]]:
@@ -86,8 +77,9 @@ def install(app: FastAPI) -> None:
 
     def page(request: Request, game_id: str, game: Game, mode: str, status: int = 200,
              **extra: Any) -> HTMLResponse:  # fmt: skip
-        return render(request, "game.html", status, id=game_id, game=state(game, mode),
-                      title=TITLES[mode], **extra)  # fmt: skip
+        shown = state(game, mode)
+        return render(request, "game.html", status, id=game_id, game=shown,
+                      title=TITLES[shown["mode"]], **extra)  # fmt: skip
 
     def new_form(request: Request, mode: str, status: int = 200, error: str | None = None
                  ) -> HTMLResponse:  # fmt: skip
@@ -115,6 +107,7 @@ def install(app: FastAPI) -> None:
         consistent_only: bool = Form(False),
         hints: bool = Form(False),
         adversary: bool = Form(False),
+        hard: bool = Form(False),
     ) -> Response:
         check_mode(mode)
         try:
@@ -127,12 +120,18 @@ def install(app: FastAPI) -> None:
                 {"yes": True, "no": False}.get(repeats),
                 no_leading_zero,
             )
-            setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary)
+            setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard)
             game = new_game(setup)
         except BullsCowsError as error:
             return new_form(request, mode, 400, str(error))
-        game_id = games_of(request).add(game, mode)
+        game_id = games_of(request).add(game, stored_mode(setup))
         return RedirectResponse(f"/game/{game_id}", status_code=303)
+
+    @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
+    def analysis(request: Request, game_id: str) -> HTMLResponse:
+        game, mode = games_of(request).load(game_id)
+        return render(request, "analysis.html", title="Analysis, move by move", id=game_id,
+                      game=state(game, mode), moves=analysed(game))  # fmt: skip
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str) -> HTMLResponse:
@@ -158,7 +157,7 @@ def install(app: FastAPI) -> None:
                     action = do
                 else:
                     action, fields = interpret(game, mode, say)
-                told = apply(game, action, **fields)
+                told = apply(game, action, hard=mode == HARD, **fields)
             except BullsCowsError as failure:
                 error = str(failure)
         if error is not None:
