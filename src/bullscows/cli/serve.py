@@ -21,16 +21,9 @@ def serve(host: str, port: int, database: str | None) -> None:
     import uvicorn
 
     from bullscows.web.app import create_app
-    from bullscows.web.storage import default_url
+    from bullscows.web.storage import default_url, shown_url
 
     url = database or default_url()
     app = create_app(url)
-    click.echo(f"bullscows serving on http://{host}:{port}/ (games kept in {_shown(url)})")
+    click.echo(f"bullscows serving on http://{host}:{port}/ (games kept in {shown_url(url)})")
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
-
-
-def _shown(url: str) -> str:
-    """The URL without its password."""
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).render_as_string(hide_password=True)

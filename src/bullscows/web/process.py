@@ -10,11 +10,13 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 #: The ``bullscows`` command of the Python running this.
 BULLSCOWS = Path(sys.executable).parent / "bullscows"
@@ -33,28 +35,27 @@ def serving(database: str, seconds: float = 60) -> Iterator[str]:
     """The base URL of a server over ``database``, up and answering; killed on leaving."""
     port = free_port()
     env = {**os.environ, "BULLSCOWS_DATABASE": database}
-    process = subprocess.Popen(
-        [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait(base, process, seconds)
-        yield base
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=30)
-        if process.stdout is not None:
-            process.stdout.close()
+    with tempfile.TemporaryFile() as output:  # a file, not a pipe: it never fills up
+        process = subprocess.Popen(
+            [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=env, stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait(base, process, output, seconds)
+            yield base
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=30)
 
 
-def _wait(base: str, process: subprocess.Popen[bytes], seconds: float) -> None:
+def _wait(base: str, process: subprocess.Popen[bytes], output: IO[bytes], seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            output = process.stdout.read().decode() if process.stdout else ""
-            raise RuntimeError(f"the server stopped: {output}")
+            output.seek(0)
+            raise RuntimeError(f"the server stopped: {output.read().decode(errors='replace')}")
         try:
             with urllib.request.urlopen(f"{base}/api/health", timeout=2) as answer:
                 if answer.status == 200:

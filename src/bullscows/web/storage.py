@@ -34,7 +34,8 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from bullscows.errors import BullsCowsError
@@ -76,6 +77,19 @@ def default_url() -> str:
     return os.environ.get(DATABASE_ENV) or f"sqlite:///{data_dir() / 'web.sqlite3'}"
 
 
+def shown_url(url: str) -> str:
+    """``url`` without its password, cut to a sensible length.
+
+    >>> shown_url("postgresql://me:hunter2@db.example/games")
+    'postgresql://me:***@db.example/games'
+    """
+    try:
+        shown = make_url(url).render_as_string(hide_password=True)
+    except (SQLAlchemyError, ValueError):
+        shown = url.rsplit("@", 1)[-1]
+    return shown[:100]
+
+
 def new_id() -> str:
     """An unguessable id (128 random bits)."""
     return secrets.token_urlsafe(16)
@@ -90,8 +104,20 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
-        self.engine = _engine(self.url)
-        metadata.create_all(self.engine)
+        try:
+            self.engine = _engine(self.url)
+            metadata.create_all(self.engine)
+            self._check_version()
+        except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
+            if isinstance(error, BullsCowsError):
+                raise
+            reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
+            raise BullsCowsError(
+                f"database {shown_url(self.url)!r}: {reason}; give a SQLAlchemy URL such as "
+                "sqlite:///games.sqlite3 (with its driver installed)"
+            ) from None
+
+    def _check_version(self) -> None:
         with self.engine.begin() as db:
             found = db.execute(select(meta.c.value).where(meta.c.key == "schema_version"))
             version = found.scalar_one_or_none()
