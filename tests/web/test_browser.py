@@ -136,6 +136,10 @@ def test_solve_by_clicking_replies_with_a_contradiction_fixed(
 
 def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) -> None:
     page = context.new_page()
+    page.goto(base)
+    expect(page.locator("#howto")).to_be_visible()  # the first visit shows how to play
+    page.reload()
+    expect(page.locator("#howto")).to_be_hidden()
     page.goto(f"{base}/tree")
     page.get_by_role("link", name="bc--optimal", exact=True).click()
     expect(page.locator("#node-guess")).to_have_text("0123")

@@ -52,3 +52,14 @@ def test_any_move_on_a_real_game_is_answered_or_refused(
     assert response.status_code in (200, 400), response.text
     if response.status_code == 400:
         assert response.json()["error"]
+
+
+@given(
+    mode=st.sampled_from(sorted(GAMES)),
+    text=TEXT | st.sampled_from(["fix 1 0 1", "fix 99 2", "hint", "quit", "1122 1 1", "?"]),
+    do=st.sampled_from(["", "undo", "correct", "reply", "hint", "give-up", "nonsense"]),
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+def test_any_line_at_a_page_prompt_is_answered_or_refused(mode: str, text: str, do: str) -> None:
+    response = CLIENT.post(f"/game/{GAMES[mode]}", data={"say": text, "do": do, "reply": text})
+    assert response.status_code in (200, 400), response.text

@@ -24,7 +24,10 @@
       });
     }
     var howto = document.getElementById("howto");
-    if (howto && localStorage.getItem("bullscows-seen-howto")) { howto.classList.add("seen"); }
+    if (howto) {  // shown on the first visit only
+      if (localStorage.getItem("bullscows-seen-howto")) { howto.classList.add("seen"); }
+      localStorage.setItem("bullscows-seen-howto", "1");
+    }
     var close = document.getElementById("howto-close");
     if (close) {
       close.addEventListener("click", function () {
