@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 from fastapi.testclient import TestClient
 
-from bullscows import Rules
+from bullscows import Code, Rules, score
 from bullscows.sessions import Codebreaker
 
 #: Letters for colours: a secret such as 'RGBY' cannot be mistaken for a count or a date.
@@ -68,3 +68,37 @@ def test_a_given_up_game_shows_the_secret(client: TestClient) -> None:
     state = client.get(f"/api/games/{game_id}").json()["state"]
     assert state["status"] == "gave-up" and "The secret was" in page.text
     assert state["secret"] in page.text
+
+
+def test_a_duel_hides_the_computer_code_until_the_end(client: TestClient) -> None:
+    rules = Rules.parse(SPEC)
+    mine = Code("PPOY", rules)
+    created = client.post("/new/duel", data={"rules": SPEC, "strategy": "minimax"})
+    game_id = created.headers["location"].rsplit("/", 1)[-1]
+    unbroken: list[str] = []  # every response before the person broke the computer's code
+    solver = Codebreaker(rules, "minimax")
+    for _ in range(30):
+        state = client.get(f"/api/games/{game_id}").json()["state"]
+        page = everything(client.get(f"/game/{game_id}"))
+        if state["over"]:
+            break
+        if not state["broken"]:
+            unbroken.append(page)
+        if state["awaiting"] == "guess":
+            response = client.post(f"/api/games/{game_id}/guess",
+                                   json={"code": solver.suggest().text})  # fmt: skip
+            reply = response.json()["reply"]
+            if not reply["win"]:
+                solver.reply(reply["pair"])
+                unbroken.append(everything(response))
+        else:
+            guess = Code(state["breaker"]["asking"]["guess"], rules)
+            response = client.post(f"/api/games/{game_id}/reply",
+                                   json={"reply": score(guess, mine).format("pair")})  # fmt: skip
+            if not response.json()["state"]["broken"]:
+                unbroken.append(everything(response))
+        assert response.status_code == 200, response.text
+    assert state["over"] and unbroken
+    if state["secret"] != mine.text:  # my own code is mine to see (1 chance in 1,296)
+        for text in unbroken:
+            assert state["secret"] not in text
