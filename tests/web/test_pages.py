@@ -191,3 +191,14 @@ def test_analysis_page_and_hard_mode_form(client: TestClient) -> None:
     assert 'id="analysis-link"' in text
     analysis = client.get(page + "/analysis").text
     assert 'id="analysis"' in analysis and "hard mode" in analysis and "0123" in analysis
+
+
+def test_every_asset_is_served_by_the_app(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 404  # FastAPI's API browser loads a CDN's scripts
+    for path in ("/", "/new/play", "/tree", "/bench", "/record", "/about"):
+        text = client.get(path).text
+        assert not re.search(r'(src|href)="(https?:)?//', text), path
+        for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', text):
+            assert client.get(asset).status_code == 200, asset
+    script = client.get("/static/app.js").text
+    assert re.findall(r"https?://[^\"']+", script) == ["http://www.w3.org/2000/svg"]

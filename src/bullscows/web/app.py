@@ -42,6 +42,8 @@ def create_app(database: str | None = None, warm: bool = True) -> FastAPI:
         summary="Play, solve, duel and assist games of Bulls & Cows and Mastermind.",
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # its pages load their scripts from a CDN: the document is enough
+        redoc_url=None,
     )
     app.state.games = Games(Store(database))
     app.add_middleware(Guard)
