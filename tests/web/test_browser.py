@@ -76,6 +76,7 @@ def test_play_a_game_to_the_end_by_keyboard(context: BrowserContext, base: str) 
         expect(page.locator("table.board tbody tr")).to_have_count(number)
         text = page.locator("table.board tbody tr").last.locator(".reply-text").inner_text()
         reply = Feedback.parse(text, BC)
+        expect(page.locator("#status")).to_contain_text(text)  # read out to screen readers
         if reply.is_win(BC.length):
             break
         solver.reply(reply)

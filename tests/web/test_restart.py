@@ -16,25 +16,27 @@ from .conftest import server
 def test_kill_the_server_mid_game_and_carry_on(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     solver = Codebreaker(Rules.parse("bc"), "minimax")
+    http = httpx.Client(timeout=60)  # a first move may wait for the kernels to load
     with server(database) as base:  # killed (SIGKILL) when the block ends
-        created = httpx.post(f"{base}/api/games", json={"mode": "play", "rules": "bc"})
+        created = http.post(f"{base}/api/games", json={"mode": "play", "rules": "bc"})
         game_id = created.json()["id"]
         for _ in range(2):
-            body = httpx.post(f"{base}/api/games/{game_id}/guess",
+            body = http.post(f"{base}/api/games/{game_id}/guess",
                               json={"code": solver.suggest().text}).json()  # fmt: skip
             if body["reply"]["win"]:
                 break
             solver.reply(body["reply"]["pair"])
         before = body["state"]["guesses"]
     with server(database) as base:
-        state = httpx.get(f"{base}/api/games/{game_id}").json()["state"]
+        state = http.get(f"{base}/api/games/{game_id}").json()["state"]
         assert state["guesses"] == before and not state["over"]
         while not state["over"]:
-            body = httpx.post(f"{base}/api/games/{game_id}/guess",
+            body = http.post(f"{base}/api/games/{game_id}/guess",
                               json={"code": solver.suggest().text}).json()  # fmt: skip
             state = body["state"]
             if not state["over"]:
                 solver.reply(body["reply"]["pair"])
         assert state["status"] == "solved" and state["guesses"][:2] == before
-        page = httpx.get(f"{base}/game/{game_id}")
+        page = http.get(f"{base}/game/{game_id}")
         assert page.status_code == 200 and state["secret"] in page.text
+    http.close()

@@ -116,6 +116,13 @@
     });
   }
 
+  // What changed, read out by screen readers: an error, the result, or the newest reply.
+  function announce(main) {
+    var news = main.querySelector(".error, #result, .contradiction h3, table.board tbody tr:last-child");
+    var status = document.getElementById("status");
+    if (news && status) { status.textContent = news.textContent.replace(/\s+/g, " ").trim(); }
+  }
+
   // Forms of the main part are posted in the background; the answer's main part replaces ours.
   document.addEventListener("submit", function (event) {
     var form = event.target;
@@ -133,6 +140,7 @@
         if (!main) { document.open(); document.write(html); document.close(); return; }
         document.getElementById("main").replaceWith(main);
         document.title = page.title;
+        announce(main);
         if (response.url && response.url !== location.href && response.redirected) {
           history.pushState(null, "", response.url);
         }
