@@ -29,6 +29,7 @@ COMMANDS = {
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),
     "bench": ("bullscows.cli.bench", "bench", "Measure the strategies over every secret."),
     "tree": ("bullscows.cli.tree", "tree", "Build, print or check a strategy's decision tree."),
+    "serve": ("bullscows.cli.serve", "serve", "Serve the web app: every mode in a browser."),
 }
 
 

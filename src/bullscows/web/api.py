@@ -1,0 +1,243 @@
+"""The JSON API: ``/api/games`` to start a game, one POST per move, and the tree explorer.
+
+Every error a person can cause is a 400 (404 for an unknown id) with ``{"error": message}``,
+the message the terminal would print. The OpenAPI document is at ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from bullscows.errors import BullsCowsError
+from bullscows.readers import quote_value
+from bullscows.web import benching, explorer
+from bullscows.web.common import BENCH_STRATEGIES, NotFound, error_page, games_of
+from bullscows.web.games import (
+    HARD,
+    MODES,
+    Setup,
+    analysed,
+    apply,
+    new_game,
+    state,
+    stored_mode,
+    variant,
+)
+
+Text = Field(min_length=1, max_length=200)
+
+
+class ErrorOut(BaseModel):
+    error: str
+
+
+class NewGame(BaseModel):
+    """A new game: ``mode`` is play (you break its code), solve (it breaks yours), duel or
+    assist; the variant is a preset or spec, optionally adjusted as the terminal's options."""
+
+    model_config = ConfigDict(extra="forbid")
+    mode: str = Field(default="play", pattern="^(" + "|".join(MODES) + ")$")
+    rules: str = Field(default="bc", min_length=1, max_length=200)
+    length: int | None = Field(default=None, ge=1, le=10)
+    symbols: str | None = Field(default=None, min_length=1, max_length=62)
+    repeats: bool | None = None
+    no_leading_zero: bool = False
+    strategy: str = Field(default="minimax", min_length=1, max_length=40)
+    consistent_only: bool = False
+    hints: bool = True
+    adversary: bool = False
+    hard: bool = False
+
+
+class GuessIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Text
+
+
+class ReplyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reply: str = Text
+
+
+class RecordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    code: str = Text
+    reply: str = Text
+
+
+class CorrectIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    step: int = Field(ge=1, le=100_000)
+    reply: str = Text
+
+
+class GameOut(BaseModel):
+    """A game as the person may see it, and what the last move told (``reply``, ``hint``,
+    ``undone``)."""
+
+    id: str
+    state: dict[str, Any]
+    reply: dict[str, Any] | None = None
+    hint: dict[str, Any] | None = None
+    undone: dict[str, Any] | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "bad input, with the reason"},
+    404: {"model": ErrorOut, "description": "no game of that id"},
+}
+
+
+def setup_of(body: NewGame) -> Setup:
+    rules = variant(body.rules, body.length, body.symbols, body.repeats, body.no_leading_zero)
+    return Setup(body.mode, rules.spec, body.strategy, body.consistent_only, body.hints,
+                 body.adversary, body.hard)  # fmt: skip
+
+
+def install(app: FastAPI) -> None:
+    """Add the API's routes and its error handlers to ``app``."""
+
+    @app.exception_handler(BullsCowsError)
+    async def bad_input(request: Request, error: BullsCowsError) -> Any:
+        if not request.url.path.startswith("/api/"):
+            return error_page(request, error, 404 if isinstance(error, NotFound) else 400)
+        return JSONResponse({"error": str(error)}, status_code=404 if isinstance(error, NotFound)
+                            else 400)  # fmt: skip
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, error: RequestValidationError) -> Any:
+        problems = []
+        for item in error.errors()[:3]:
+            where = ".".join(str(part) for part in item.get("loc", ()) if part != "body")
+            given = f", not {quote_value(item['input'])}" if item.get("input") is not None else ""
+            problems.append(f"{where or 'body'}: {item.get('msg', 'invalid')}{given}")
+        if not request.url.path.startswith("/api/"):
+            return error_page(request, BullsCowsError("; ".join(problems)))
+        return JSONResponse({"error": "; ".join(problems)}, status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Any:
+        if not request.url.path.startswith("/api/"):
+            return error_page(request, BullsCowsError(str(error.detail)), error.status_code)
+        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code,
+                            headers=getattr(error, "headers", None))  # fmt: skip
+
+    @app.get("/api/health", tags=["service"])
+    def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.post("/api/games", status_code=201, response_model=GameOut, responses=ERRORS,
+              tags=["games"])  # fmt: skip
+    def create(body: NewGame, request: Request) -> GameOut:
+        """Start a game; its id is the only key to it."""
+        setup = setup_of(body)
+        game, mode = new_game(setup), stored_mode(setup)
+        game_id = games_of(request).add(game, mode)
+        return GameOut(id=game_id, state=state(game, mode))
+
+    @app.get("/api/games/{game_id}", response_model=GameOut, responses=ERRORS, tags=["games"])
+    def show(game_id: str, request: Request) -> GameOut:
+        game, mode = games_of(request).load(game_id)
+        return GameOut(id=game_id, state=state(game, mode))
+
+    def move(request: Request, game_id: str, action: str, **fields: Any) -> GameOut:
+        with games_of(request).moving(game_id) as (game, mode):
+            told = apply(game, action, hard=mode == HARD, **fields)
+        return GameOut(id=game_id, state=state(game, mode), **told)
+
+    moves: dict[str, Any] = {"response_model": GameOut, "responses": ERRORS, "tags": ["moves"]}
+
+    @app.post("/api/games/{game_id}/guess", **moves)
+    def guess(game_id: str, body: GuessIn, request: Request) -> GameOut:
+        """Your guess at the computer's code (play, duel)."""
+        return move(request, game_id, "guess", code=body.code)
+
+    @app.post("/api/games/{game_id}/hint", **moves)
+    def hint(game_id: str, request: Request) -> GameOut:
+        """What the hint strategy would play, and how it splits the codes left (play)."""
+        return move(request, game_id, "hint")
+
+    @app.post("/api/games/{game_id}/reply", **moves)
+    def reply(game_id: str, body: ReplyIn, request: Request) -> GameOut:
+        """Your reply to the computer's guess, in any notation the terminal reads (solve,
+        duel)."""
+        return move(request, game_id, "reply", reply=body.reply)
+
+    @app.post("/api/games/{game_id}/record", **moves)
+    def record(game_id: str, body: RecordIn, request: Request) -> GameOut:
+        """A guess and its reply from a game played elsewhere (assist)."""
+        return move(request, game_id, "record", code=body.code, reply=body.reply)
+
+    @app.post("/api/games/{game_id}/undo", **moves)
+    def undo(game_id: str, request: Request) -> GameOut:
+        """Take back the last reply (solve, duel, assist)."""
+        return move(request, game_id, "undo")
+
+    @app.post("/api/games/{game_id}/correct", **moves)
+    def correct(game_id: str, body: CorrectIn, request: Request) -> GameOut:
+        """Replace reply number ``step`` (from 1), keeping the guesses after it."""
+        return move(request, game_id, "correct", step=body.step, reply=body.reply)
+
+    @app.post("/api/games/{game_id}/give-up", **moves)
+    def give_up(game_id: str, request: Request) -> GameOut:
+        """Stop; the computer's code is shown (play, duel)."""
+        return move(request, game_id, "give-up")
+
+    @app.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
+    def analysis(game_id: str, request: Request) -> dict[str, Any]:
+        """Each of your guesses against the best at that moment (play): once the game is over,
+        or during it when hints are on."""
+        game, _ = games_of(request).load(game_id)
+        return {"id": game_id, "moves": analysed(game)}
+
+    @app.post("/api/games/{game_id}/challenge", status_code=201, responses=ERRORS,
+              tags=["games"])  # fmt: skip
+    def challenge(game_id: str, request: Request) -> dict[str, str]:
+        """A challenge to a friend: the same secret as this finished game, which they play
+        without seeing it; ``link`` is the page that starts it."""
+        challenge_id = games_of(request).challenge(game_id)
+        return {"challenge": challenge_id, "link": f"/challenge/{challenge_id}"}
+
+    @app.post("/api/challenges/{challenge_id}", status_code=201, response_model=GameOut,
+              responses=ERRORS, tags=["games"])  # fmt: skip
+    def accept(challenge_id: str, request: Request) -> GameOut:
+        """Start a game of a challenge's secret."""
+        games = games_of(request)
+        game_id = games.accept(challenge_id)
+        game, mode = games.load(game_id)
+        return GameOut(id=game_id, state=state(game, mode))
+
+    @app.get("/api/bench", responses=ERRORS, tags=["bench"])
+    def bench(
+        rules: str = Query(default="mm", min_length=1, max_length=200),
+        strategy: list[str] = BENCH_STRATEGIES,
+        seed: int = Query(default=1, ge=0, lt=2**32),
+        format: str = Query(default="json", pattern="^(json|csv)$"),
+    ) -> Response:
+        """Every secret of a small variant played by each strategy: the figures of
+        ``bullscows bench --json`` (or ``--csv``)."""
+        report = benching.bench_report(rules, strategy, seed)
+        if format == "csv":
+            return Response(report.to_csv(), media_type="text/csv", headers={
+                "content-disposition": f'attachment; filename="bench-{report.rules.spec}.csv"'
+            })  # fmt: skip
+        return JSONResponse(report.to_json(), headers={
+            "content-disposition": f'attachment; filename="bench-{report.rules.spec}.json"'
+        })  # fmt: skip
+
+    @app.get("/api/tree", responses=ERRORS, tags=["trees"])
+    def tree_node(
+        request: Request,
+        src: str = Query(min_length=1, max_length=300),
+        at: str = Query(default="", max_length=400),
+    ) -> dict[str, Any]:
+        """A node of a decision tree: ``src`` is shipped:bc--optimal (or another shipped
+        tree), build:RULES:STRATEGY, or upload:ID; ``at`` the replies from the root, as
+        'b c/b c/...'."""
+        return explorer.node_json(explorer.source(games_of(request).store, src), at)

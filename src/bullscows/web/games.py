@@ -1,0 +1,399 @@
+"""The web's games: start one from a form or a JSON body, apply a move, describe it.
+
+Nothing here knows HTTP: ``api`` and ``pages`` call these functions and render what they
+return. A game is a library session (``bullscows.sessions``) rebuilt from its record for each
+move; ``state`` is everything a page or a program may see, and never holds the computer's
+secret (nor the seed it was drawn from) before the game is over.
+
+>>> game = new_game(Setup(mode="play", rules="bc", hints=True))
+>>> _ = apply(game, "guess", code="0123")
+>>> view = state(game, "play")
+>>> view["remaining"] > 0, "secret" in view
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bullscows import score
+from bullscows.errors import BullsCowsError, RulesError, StrategyError
+from bullscows.feedback import Feedback
+from bullscows.hints import Hint, explain_guess
+from bullscows.knowledge import Fix, Step
+from bullscows.records import Status
+from bullscows.rules import PRESETS, Rules
+from bullscows.sessions import (
+    Adversary,
+    Codebreaker,
+    Codemaker,
+    Duel,
+    DuelTurn,
+    Game,
+    as_code,
+)
+from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
+from bullscows.strategies.optimal_strategy import OptimalSearch
+
+MODES = ("play", "solve", "duel", "assist")
+#: A game's variant may have at most this many codes (a move then answers in well under a second).
+MAX_GAME_CODES = 50_000
+#: An optimal strategy with no shipped or cached tree is searched on demand only up to this size.
+MAX_SEARCH_CODES = 1_000
+#: Candidates are listed (assist, solve) when at most this many remain.
+LISTED = 20
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a new game asks for: its mode, variant and strategy (the computer's, or the
+    hints' in ``play``)."""
+
+    mode: str = "play"
+    rules: str = "bc"
+    strategy: str = "minimax"
+    consistent_only: bool = False
+    hints: bool = True
+    adversary: bool = False
+    hard: bool = False  # play: every guess must fit every reply so far
+
+
+def variant(
+    spec: str = "bc",
+    length: int | None = None,
+    symbols: str | None = None,
+    repeats: bool | None = None,
+    no_leading_zero: bool = False,
+) -> Rules:
+    """The variant of a preset or spec, adjusted as the custom form asks, within the web's
+    size bound.
+
+    >>> variant("bc", length=3).spec
+    'p3c10n'
+    >>> variant("logik", length=6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.RulesError: 6 symbols of 1-8, repeats allowed has 262,144 codes; the web ...
+    """
+    base = Rules.parse(spec.strip()[:200])
+    if length is not None or symbols or repeats is not None:
+        base = Rules(
+            base.length if length is None else length,
+            symbols or base.symbols,
+            base.repeats if repeats is None else repeats,
+        )
+    rules = base.with_no_leading() if no_leading_zero else base
+    return check_size(rules, MAX_GAME_CODES, "the web plays variants")
+
+
+def check_size(rules: Rules, limit: int, what: str) -> Rules:
+    """``rules`` if it has at most ``limit`` codes, else a ``RulesError`` giving both."""
+    if rules.size > limit:
+        raise RulesError(
+            f"{rules.describe()} has {rules.size:,} codes; {what} of at most {limit:,}"
+        )
+    return rules
+
+
+def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Strategy:
+    """A named strategy (no tree files: the server's files are not the user's) that can play
+    ``rules`` here; an optimal one needs a shipped or cached tree or a small variant."""
+    if name not in STRATEGIES:
+        raise StrategyError(
+            f"unknown strategy {name[:60]!r}; choose one of {', '.join(STRATEGIES)}"
+        )
+    strategy = get_strategy(name, consistent_only=consistent_only)
+    problem = strategy.problem(rules)
+    if problem is not None:
+        raise StrategyError(problem)
+    if isinstance(strategy, OptimalSearch) and not (
+        strategy.shipped(rules) or strategy.cached(rules) or rules.size <= MAX_SEARCH_CODES
+    ):
+        raise StrategyError(
+            f"{name} on {rules.describe()} ({rules.size:,} codes) needs a search the web does not "
+            f"start: only variants of at most {MAX_SEARCH_CODES:,} codes, or those with a shipped "
+            "tree (bc, mm), are searched here; run `bullscows tree --strategy "
+            f"{name} --rules {rules.spec}` once to cache it"
+        )
+    return strategy
+
+
+#: The stored mode of a game played in hard mode (its page and API say "play", "hard": true).
+HARD = "hard"
+
+
+def stored_mode(setup: Setup) -> str:
+    """The mode a game of ``setup`` is stored under."""
+    return HARD if setup.mode == "play" and setup.hard else setup.mode
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` if it is one of ``MODES``, else a ``BullsCowsError`` naming them."""
+    if mode not in MODES:
+        raise BullsCowsError(f"mode {mode[:40]!r}: one of {', '.join(MODES)}")
+    return mode
+
+
+def new_game(setup: Setup) -> Game:
+    """A new game as ``setup`` asks."""
+    check_mode(setup.mode)
+    rules = variant(setup.rules)
+    strategy = strategy_for(setup.strategy, rules, setup.consistent_only)
+    if setup.mode == "play":
+        hints = strategy if setup.hints else None
+        if setup.adversary:
+            return Adversary(rules, hints=hints)
+        return Codemaker(rules, hints=hints)
+    if setup.mode == "duel":
+        return Duel(rules, strategy)
+    return Codebreaker(rules, strategy)
+
+
+def apply(game: Game, action: str, hard: bool = False, **fields: Any) -> dict[str, Any]:
+    """Carry out one move; what it tells besides the new state (a reply, a hint, ...).
+    In ``hard`` mode a guess must fit every reply so far."""
+    code, reply, step = fields.get("code"), fields.get("reply"), fields.get("step")
+    if action == "guess" and isinstance(game, Codemaker | Adversary | Duel):
+        guess = _text(code, "code")
+        if hard and isinstance(game, Codemaker | Adversary):
+            check_hard(game, guess)
+        return {"reply": feedback_json(game.guess(guess), game)}
+    if action == "hint" and isinstance(game, Codemaker | Adversary):
+        return {"hint": hint_json(game.hint())}
+    if action == "reply" and isinstance(game, Codebreaker | Duel):
+        game.reply(_text(reply, "reply"))
+        return {}
+    if action == "record" and isinstance(game, Codebreaker):
+        game.record(_text(code, "code"), _text(reply, "reply"))
+        return {}
+    if action == "undo" and isinstance(game, Codebreaker | Duel):
+        undone = game.undo()
+        return {"undone": step_json(undone, game.rules)}
+    if action == "correct" and isinstance(game, Codebreaker | Duel):
+        if type(step) is not int:
+            raise BullsCowsError(f"step {str(step)[:40]!r}: give the number of a reply, from 1")
+        game.correct(step, _text(reply, "reply"))
+        return {}
+    if action == "give-up":
+        game.give_up()
+        return {}
+    raise BullsCowsError(f"a {kind_name(game)} game has no move {action[:40]!r}")
+
+
+def check_hard(game: Codemaker | Adversary, text: str) -> None:
+    """Hard mode's rule: ``text`` must be a code that fits every reply so far.
+
+    >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+    >>> _ = game.guess("1389")
+    >>> check_hard(game, "1234")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: hard mode: 1234 does not fit reply #1 1389 -> 0 bulls, ...
+    """
+    guess = as_code(text, game.rules)
+    for number, step in enumerate(game.history, 1):
+        would = score(guess, step.guess)
+        if would != step.feedback:
+            raise BullsCowsError(
+                f"hard mode: {guess} does not fit reply #{number} {step.guess} -> "
+                f"{step.feedback} (it would get {would}); every guess must fit every reply so far"
+            )
+
+
+def _text(value: object, name: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BullsCowsError(f"give a {name}, e.g. {'0123' if name == 'code' else '1 2'}")
+    return value.strip()[:200]
+
+
+def kind_name(game: Game) -> str:
+    return type(game).kind
+
+
+# --- describing a game --------------------------------------------------------------------------
+
+
+def is_over(game: Game) -> bool:
+    return game.over
+
+
+def feedback_json(feedback: Feedback, game: Game) -> dict[str, Any]:
+    rules = game.rules
+    return {
+        "bulls": feedback.bulls,
+        "cows": feedback.cows,
+        "text": feedback.format("words"),
+        "pair": feedback.format("pair"),
+        "win": feedback.is_win(rules.length),
+    }
+
+
+def step_json(step: Step, rules: Rules) -> dict[str, Any]:
+    return {
+        "guess": step.guess.text,
+        "reply": {
+            "bulls": step.feedback.bulls,
+            "cows": step.feedback.cows,
+            "text": step.feedback.format("words"),
+            "pair": step.feedback.format("pair"),
+        },
+    }
+
+
+def hint_json(hint: Hint) -> dict[str, Any]:
+    return {
+        "guess": hint.guess.text,
+        "remaining": hint.remaining,
+        "could_be_secret": hint.is_candidate,
+        "largest": hint.largest,
+        "expected": round(hint.expected, 3),
+        "parts": [{"reply": f.format("words"), "pair": f.format("pair"), "codes": n}
+                  for f, n in hint.parts],
+        "lines": hint.describe("words"),
+    }  # fmt: skip
+
+
+def fix_json(fix: Fix, breaker: Codebreaker) -> dict[str, Any]:
+    """A reply that would mend a contradiction: step (from 1), the reply, codes it leaves."""
+    return {
+        "step": fix.step + 1,
+        "reply": fix.feedback.format("pair"),
+        "text": fix.feedback.format("words"),
+        "codes": fix.codes,
+        "guess": breaker.history[fix.step].guess.text,
+    }
+
+
+def breaker_json(breaker: Codebreaker, asks: bool) -> dict[str, Any]:
+    """The computer's side as codebreaker: its guesses, what is left, a contradiction with
+    its fixes, and (``asks``) the guess awaiting a reply with only the replies still possible."""
+    rules = breaker.rules
+    data: dict[str, Any] = {
+        "steps": [step_json(s, rules) for s in breaker.history],
+        "remaining": breaker.remaining,
+        "solved": breaker.solved,
+        "known": None if breaker.known is None else breaker.known.text,
+        "candidates": [c.text for c in breaker.knowledge.candidate_codes(LISTED)]
+        if breaker.remaining <= LISTED
+        else None,
+        "contradiction": None,
+        "asking": None,
+    }
+    contradiction = breaker.contradiction
+    if contradiction is not None:
+        data["contradiction"] = {
+            "lines": contradiction.describe("words"),
+            "core": [i + 1 for i in contradiction.core],
+            "fixes": [fix_json(f, breaker) for f in contradiction.fixes],
+        }
+    elif asks and not breaker.over:
+        guess = breaker.suggest()
+        split = explain_guess(breaker.knowledge, guess)
+        data["asking"] = {
+            "number": len(breaker.history) + 1,
+            "guess": guess.text,
+            "choices": [
+                {"pair": f.format("pair"), "text": f.format("words"), "codes": n}
+                for f, n in sorted(split.parts, key=lambda p: p[0].index(rules.length))
+            ],
+        }
+    return data
+
+
+def state(game: Game, mode: str) -> dict[str, Any]:
+    """Everything the person may see of ``game`` now (the secret only once it is over)."""
+    rules = game.rules
+    over = game.over
+    data: dict[str, Any] = {
+        "mode": "play" if mode == HARD else mode,
+        "hard": mode == HARD,
+        "kind": kind_name(game),
+        "rules": rules.spec,
+        "variant": rules.describe(),
+        "length": rules.length,
+        "symbols": sorted(set("".join(rules.allowed_at(i) for i in range(rules.length))),
+                          key=rules.symbols.index),
+        "repeats": rules.repeats,
+        "status": game.status.value,
+        "over": over,
+        "record": game.to_record().public_json(over=over),
+    }  # fmt: skip
+    if isinstance(game, Codemaker | Adversary):
+        data["guesses"] = [step_json(s, rules) for s in game.history]
+        data["remaining"] = game.remaining
+        data["hints"] = game.hinter is not None
+        data["hints_given"] = game.hints_given
+        if over:
+            secret = game.secret
+            data["secret"] = None if secret is None else secret.text
+            data["grid"] = result_grid(rules, game.history, game.solved)
+    elif isinstance(game, Duel):
+        data["guesses"] = [step_json(s, rules) for s in game.maker.history]
+        data["broken"] = game.maker.solved
+        awaiting = game.awaiting
+        data["awaiting"] = None if awaiting is None else awaiting.value
+        data["breaker"] = breaker_json(game.breaker, awaiting is DuelTurn.REPLY)
+        winner = game.winner()
+        data["winner"] = None if winner is None else winner.value
+        if over:
+            data["secret"] = game.maker.secret.text
+    else:
+        data["breaker"] = breaker_json(game, asks=mode == "solve")
+        if mode == "assist" and not game.over and game.contradiction is None:
+            suggestion = game.suggest()
+            data["suggestion"] = hint_json(explain_guess(game.knowledge, suggestion))
+    data["playing"] = game.status in (Status.PLAYING, Status.CONTRADICTORY) and not over
+    return data
+
+
+def analysed(game: Game) -> list[dict[str, Any]]:
+    """``analysis.analyse`` of a game of yours against my code, once it is over or, with
+    hints on, during it (the analysis names the best guess of every move so far)."""
+    from bullscows.web.analysis import analyse
+
+    if not isinstance(game, Codemaker | Adversary):
+        raise BullsCowsError("only your guesses at my code are analysed (play)")
+    if not game.over and game.hinter is None:
+        raise BullsCowsError(
+            "the analysis comes at the end of the game, or during it with hints on"
+        )
+    return analyse(game)
+
+
+#: How the shareable result draws a bull, a cow and a reply of neither.
+BULL, COW, NOTHING = "\u25cf", "\u25cb", "\u00b7"
+
+
+def result_grid(rules: Rules, history: tuple[Step, ...], solved: bool) -> str:
+    """A finished game as text for a chat: one line per guess, bulls and cows as symbols,
+    no code.
+
+    >>> from bullscows.codes import Code
+    >>> bc = Rules.parse("bc")
+    >>> steps = (Step(Code("0123"), Feedback(1, 2)), Step(Code("0132"), Feedback(4, 0)))
+    >>> print(result_grid(bc, steps, True))
+    bullscows bc: broken in 2 guesses
+    ●○○
+    ●●●●
+    """
+    outcome = f"broken in {len(history)} guesses" if solved else "given up"
+    lines = [f"bullscows {rules.spec}: {outcome}"]
+    for step in history:
+        reply = step.feedback
+        lines.append(BULL * reply.bulls + COW * reply.cows or NOTHING)
+    return "\n".join(lines)
+
+
+def presets() -> list[tuple[str, str, int]]:
+    """The preset variants the web offers: name, description, size."""
+    return [(name, Rules.parse(name).describe(), Rules.parse(name).size) for name in PRESETS
+            if Rules.parse(name).size <= MAX_GAME_CODES]  # fmt: skip
+
+
+def strategy_names() -> list[str]:
+    return list(STRATEGIES)
+
+
+def spec_of(game: Game) -> StrategySpec | None:
+    return game.to_record().strategy

@@ -1,0 +1,244 @@
+"""The pages: server-rendered HTML (Jinja2) that works without script; ``app.js`` submits the
+forms in the background and swaps the page's main part, so nothing reloads.
+
+Each game page has one text box that reads what the terminal reads at its prompt: a guess or
+a reply in any notation, ``undo``, ``fix N REPLY``, ``hint``, ``quit``; buttons do the same.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from bullscows.errors import BullsCowsError
+from bullscows.sessions import Adversary, Codemaker, Duel, DuelTurn, Game
+from bullscows.web import benching, explorer
+from bullscows.web.common import BENCH_STRATEGIES, games_of, render
+from bullscows.web.games import (
+    HARD,
+    Setup,
+    analysed,
+    apply,
+    check_mode,
+    new_game,
+    presets,
+    state,
+    stored_mode,
+    strategy_names,
+    variant,
+)
+
+UPLOAD = File(...)
+#: ``fix N REPLY`` (or ``correct #N REPLY``), as the terminal reads it.
+FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
+QUIT = {"quit", "q", "exit", "give up", "give-up"}
+TITLES = {
+    "play": "Play: break the computer's code",
+    "solve": "Solve: the computer breaks your code",
+    "duel": "Duel: both at once",
+    "assist": "Assist: help with a game played elsewhere",
+}
+
+
+def interpret(game: Game, mode: str, text: str) -> tuple[str, dict[str, Any]]:
+    """The move a line of text asks for, as the terminal would read it at this prompt."""
+    words = text.strip()
+    lowered = words.lower()
+    fix = FIX.fullmatch(words)
+    if lowered in QUIT:
+        return "give-up", {}
+    if lowered in ("undo", "u") and not isinstance(game, Codemaker | Adversary):
+        return "undo", {}
+    if fix is not None:
+        return "correct", {"step": int(fix.group(1)), "reply": fix.group(2)}
+    if lowered == "hint" and isinstance(game, Codemaker | Adversary):
+        return "hint", {}
+    if isinstance(game, Codemaker | Adversary):
+        return "guess", {"code": words}
+    if isinstance(game, Duel):
+        if game.awaiting is DuelTurn.GUESS:
+            return "guess", {"code": words}
+        return "reply", {"reply": words}
+    if mode == "assist":
+        guess, _, reply = words.partition(" ")
+        if not reply.strip():
+            raise BullsCowsError(f"{words[:40]!r}: give a guess and its reply, e.g. 1234 1 2")
+        return "record", {"code": guess, "reply": reply}
+    return "reply", {"reply": words}
+
+
+def install(app: FastAPI) -> None:
+    """Add the pages' routes to ``app``."""
+
+    def page(request: Request, game_id: str, game: Game, mode: str, status: int = 200,
+             **extra: Any) -> HTMLResponse:  # fmt: skip
+        shown = state(game, mode)
+        return render(request, "game.html", status, id=game_id, game=shown,
+                      title=TITLES[shown["mode"]], **extra)  # fmt: skip
+
+    def new_form(request: Request, mode: str, status: int = 200, error: str | None = None
+                 ) -> HTMLResponse:  # fmt: skip
+        return render(request, "new.html", status, mode=mode, title=TITLES[mode],
+                      presets=presets(), strategies=strategy_names(), error=error)  # fmt: skip
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home(request: Request) -> HTMLResponse:
+        return render(request, "home.html", title="bullscows", titles=TITLES)
+
+    @app.get("/new/{mode}", response_class=HTMLResponse, include_in_schema=False)
+    def new(request: Request, mode: str) -> HTMLResponse:
+        return new_form(request, check_mode(mode))
+
+    @app.post("/new/{mode}", include_in_schema=False)
+    def create(
+        request: Request,
+        mode: str,
+        rules: str = Form("bc", max_length=200),
+        length: str = Form("", max_length=4),
+        symbols: str = Form("", max_length=62),
+        repeats: str = Form("", max_length=8),
+        no_leading_zero: bool = Form(False),
+        strategy: str = Form("minimax", max_length=40),
+        consistent_only: bool = Form(False),
+        hints: bool = Form(False),
+        adversary: bool = Form(False),
+        hard: bool = Form(False),
+    ) -> Response:
+        check_mode(mode)
+        try:
+            if length.strip() and not length.strip().isdigit():
+                raise BullsCowsError(f"length {length!r}: a whole number from 1 to 10")
+            chosen = variant(
+                rules,
+                int(length) if length.strip() else None,
+                symbols.strip() or None,
+                {"yes": True, "no": False}.get(repeats),
+                no_leading_zero,
+            )
+            setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard)
+            game = new_game(setup)
+        except BullsCowsError as error:
+            return new_form(request, mode, 400, str(error))
+        game_id = games_of(request).add(game, stored_mode(setup))
+        return RedirectResponse(f"/game/{game_id}", status_code=303)
+
+    @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
+    def analysis(request: Request, game_id: str) -> HTMLResponse:
+        game, mode = games_of(request).load(game_id)
+        return render(request, "analysis.html", title="Analysis, move by move", id=game_id,
+                      game=state(game, mode), moves=analysed(game))  # fmt: skip
+
+    @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    def show(request: Request, game_id: str) -> HTMLResponse:
+        game, mode = games_of(request).load(game_id)
+        return page(request, game_id, game, mode)
+
+    @app.post("/game/{game_id}", include_in_schema=False)
+    def act(
+        request: Request,
+        game_id: str,
+        say: str = Form("", max_length=200),
+        do: str = Form("", max_length=20),
+        step: int = Form(0, ge=0, le=100_000),
+        reply: str = Form("", max_length=200),
+    ) -> Response:
+        """A line typed at the prompt (``say``), or a button's move (``do``)."""
+        told: dict[str, Any] = {}
+        error = None
+        with games_of(request).moving(game_id) as (game, mode):
+            try:
+                if do:
+                    fields: dict[str, Any] = {"reply": reply, "step": step}
+                    action = do
+                else:
+                    action, fields = interpret(game, mode, say)
+                told = apply(game, action, hard=mode == HARD, **fields)
+            except BullsCowsError as failure:
+                error = str(failure)
+        if error is not None:
+            return page(request, game_id, game, mode, 400, error=error, said=say)
+        if "hint" in told:
+            return page(request, game_id, game, mode, hint=told["hint"])
+        return RedirectResponse(f"/game/{game_id}", status_code=303)
+
+    @app.post("/game/{game_id}/challenge", include_in_schema=False)
+    def challenge(request: Request, game_id: str) -> HTMLResponse:
+        games = games_of(request)
+        challenge_id = games.challenge(game_id)
+        game, mode = games.load(game_id)
+        return page(request, game_id, game, mode, challenge=challenge_id)
+
+    @app.get("/challenge/{challenge_id}", response_class=HTMLResponse, include_in_schema=False)
+    def challenged(request: Request, challenge_id: str) -> HTMLResponse:
+        game, _ = games_of(request).load(challenge_id, template=True)
+        return render(request, "challenge.html", title="A challenge", id=challenge_id,
+                      variant=game.rules.describe())  # fmt: skip
+
+    @app.post("/challenge/{challenge_id}", include_in_schema=False)
+    def accept(request: Request, challenge_id: str) -> Response:
+        game_id = games_of(request).accept(challenge_id)
+        return RedirectResponse(f"/game/{game_id}", status_code=303)
+
+    @app.get("/record", response_class=HTMLResponse, include_in_schema=False)
+    def record(request: Request) -> HTMLResponse:
+        return render(request, "record.html", title="Your record")
+
+    @app.get("/tree", response_class=HTMLResponse, include_in_schema=False)
+    def tree(request: Request, src: str = "", at: str = "") -> HTMLResponse:
+        if not src:
+            return render(request, "trees.html", title="Explore a decision tree",
+                          shipped=explorer.shipped(), strategies=strategy_names())  # fmt: skip
+        node = explorer.node_json(explorer.source(games_of(request).store, src), at)
+        return render(request, "tree.html", title=f"Tree: {node['title']}", tree=node)
+
+    @app.get("/tree/build", include_in_schema=False)
+    def build(strategy: str = "minimax", rules: str = "bc") -> Response:
+        src = f"build:{strategy.strip()[:40]}:{rules.strip()[:200]}"
+        return RedirectResponse(f"/tree?src={quote(src)}", status_code=303)
+
+    @app.post("/tree/upload", include_in_schema=False)
+    async def upload(request: Request, file: UploadFile = UPLOAD) -> Response:
+        raw = await file.read()
+        text, _ = await run_in_threadpool(explorer.check_upload, raw)
+        tree_id = games_of(request).store.add_tree(text)
+        return RedirectResponse(f"/tree?src=upload:{tree_id}", status_code=303)
+
+    @app.get("/bench", response_class=HTMLResponse, include_in_schema=False)
+    def bench(
+        request: Request,
+        rules: str = "",
+        strategy: list[str] = BENCH_STRATEGIES,
+        seed: int = 1,
+    ) -> HTMLResponse:
+        """The form; with ``rules``, the comparison: table, chart, downloads."""
+        context: dict[str, Any] = {
+            "title": "Compare strategies",
+            "strategies": strategy_names(),
+            "chosen": strategy,
+            "rules": rules or "mm",
+            "seed": seed,
+        }
+        if not rules:
+            return render(request, "bench.html", **context)
+        try:
+            report = benching.bench_report(rules, strategy, seed)
+        except BullsCowsError as error:
+            return render(request, "bench.html", 400, error=str(error), **context)
+        query = urlencode([("rules", rules), *(("strategy", s) for s in strategy),
+                           ("seed", str(seed))])  # fmt: skip
+        return render(request, "bench.html", report=report, query=query, **context)
+
+    @app.get("/bench/chart.svg", include_in_schema=False)
+    def chart(rules: str = "mm", strategy: list[str] = BENCH_STRATEGIES, seed: int = 1
+              ) -> Response:  # fmt: skip
+        svg = benching.chart_svg(benching.bench_report(rules, strategy, seed))
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.get("/about", response_class=HTMLResponse, include_in_schema=False)
+    def about(request: Request) -> HTMLResponse:
+        return render(request, "about.html", title="How to play")

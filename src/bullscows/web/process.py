@@ -1,0 +1,65 @@
+"""``bullscows serve`` in a process of its own, for the tests, the benchmark and the
+screenshots: on 127.0.0.1 and a free port, over the database given, stopped on leaving.
+
+Stopping it is a SIGKILL: no goodbye, as when a machine fails; every committed move survives.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+#: The ``bullscows`` command of the Python running this.
+BULLSCOWS = Path(sys.executable).parent / "bullscows"
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(database: str, seconds: float = 60) -> Iterator[str]:
+    """The base URL of a server over ``database``, up and answering; killed on leaving."""
+    port = free_port()
+    env = {**os.environ, "BULLSCOWS_DATABASE": database}
+    with tempfile.TemporaryFile() as output:  # a file, not a pipe: it never fills up
+        process = subprocess.Popen(
+            [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=env, stdout=output, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait(base, process, output, seconds)
+            yield base
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=30)
+
+
+def _wait(base: str, process: subprocess.Popen[bytes], output: IO[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            output.seek(0)
+            raise RuntimeError(f"the server stopped: {output.read().decode(errors='replace')}")
+        try:
+            with urllib.request.urlopen(f"{base}/api/health", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server at {base} did not answer within {seconds} s")

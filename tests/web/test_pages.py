@@ -1,0 +1,204 @@
+"""The pages, in process: each mode through its forms (the text prompt reads what the terminal
+reads), inline errors with status 400, and the tree explorer."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bullscows import Code, Rules, score
+from bullscows.outcomes import build_tree
+from bullscows.strategies import get_strategy
+
+BC = Rules.parse("bc")
+
+
+def new(client: TestClient, mode: str, **form: str) -> str:
+    response = client.post(f"/new/{mode}", data={"rules": "bc", "strategy": "minimax", **form})
+    assert response.status_code == 303, response.text
+    location: str = response.headers["location"]
+    return location
+
+
+def say(client: TestClient, page: str, text: str, status: int = 200) -> str:
+    response = client.post(page, data={"say": text}, follow_redirects=True)
+    assert response.status_code == status, response.text
+    return response.text
+
+
+def test_home_and_forms(client: TestClient) -> None:
+    home = client.get("/").text
+    assert 'id="howto"' in home and "2745" in home and 'id="theme"' in home
+    for mode in ("play", "solve", "duel", "assist"):
+        form = client.get(f"/new/{mode}").text
+        assert f'action="/new/{mode}"' in form and "mm: 4 symbols of 1-6" in form
+    response = client.get("/new/fight")
+    assert response.status_code == 400 and "mode &#39;fight&#39;" in response.text
+
+
+def test_a_bad_variant_is_an_inline_error(client: TestClient) -> None:
+    response = client.post("/new/play", data={"rules": "bc", "length": "12"})
+    assert response.status_code == 400 and 'class="error"' in response.text
+    response = client.post("/new/play", data={"rules": "p6c10r"})
+    assert response.status_code == 400 and "at most 50,000" in response.text
+    response = client.post("/new/play", data={"rules": "bc", "length": "x"})
+    assert response.status_code == 400 and "a whole number" in response.text
+
+
+def test_play_by_the_prompt(client: TestClient) -> None:
+    page = new(client, "play", hints="true")
+    text = say(client, page, "0123")
+    assert "codes still possible" in text and "0123" in text
+    assert "&#39;0023&#39;: &#39;0&#39; appears twice" in say(client, page, "0023", 400)
+    hinted = say(client, page, "hint")
+    assert 'id="hint"' in hinted and "Try " in hinted
+    over = say(client, page, "quit")
+    assert "The secret was" in over and 'id="say"' not in over
+
+
+def test_custom_variant_with_no_leading_zero(client: TestClient) -> None:
+    page = new(client, "play", length="3", symbols="01234", no_leading_zero="true")
+    text = client.get(page).text
+    assert "3 distinct symbols of 0-4" in text
+    assert "&#39;012&#39;" in say(client, page, "012", 400)
+
+
+def test_solve_with_buttons_undo_and_a_one_click_fix(client: TestClient) -> None:
+    page = new(client, "solve")
+    text = client.get(page).text
+    offered = re.findall(r'data-reply="([^"]+)"', text)
+    assert len(offered) == 14 and "3 1" not in offered
+    secret = Code("2745", BC)
+    client.post(page, data={"do": "reply", "reply": "0 1"})  # 0123: true
+    text = say(client, page, "2 0")  # 1456 gets 0 2 from 2745: a slip
+    for _ in range(6):
+        if "contradict" in text:
+            break
+        guess = Code(re.search(r'id="guess">(\w+)<', text).group(1), BC)  # type: ignore[union-attr]
+        text = say(client, page, score(guess, secret).format("bc"))
+    assert "Your replies contradict each other" in text
+    fixes = re.findall(r'data-fix="(\d+):([^"]+)"', text)
+    assert ("2", "0 2") in fixes
+    text = client.post(page, data={"do": "correct", "step": "2", "reply": "0 2"},
+                       follow_redirects=True).text  # fmt: skip
+    assert "contradict" not in text
+    text = say(client, page, "undo")
+    assert "choices left" in text or "it must be" in text
+    assert "no reply #9" in say(client, page, "fix 9 1 1", 400)
+
+
+def test_assist_and_duel_pages(client: TestClient) -> None:
+    page = new(client, "assist")
+    text = say(client, page, "1389 0 0")
+    assert "360 choices left" in text and "Suggested guess" in text
+    assert "give a guess and its reply" in say(client, page, "1389", 400)
+    duel = new(client, "duel")
+    text = say(client, duel, "0123")
+    assert "My guess" in text and 'data-reply="' in text
+    assert "Your guess at my code" in say(client, duel, "0 1")
+
+
+def test_an_unknown_game_is_a_404_page(client: TestClient) -> None:
+    response = client.get("/game/nothing-here")
+    assert response.status_code == 404 and "no game" in response.text
+
+
+def test_walk_the_optimal_bc_tree_to_a_leaf(client: TestClient) -> None:
+    listing = client.get("/tree").text
+    assert "shipped:bc--optimal" in listing and "shipped:mm--optimal" in listing
+    link = "/tree?src=shipped%3Abc--optimal&at="
+    for _ in range(10):
+        text = client.get(link.replace("&amp;", "&")).text
+        if 'id="leaf"' in text:
+            break
+        assert "secrets" in text and 'class="crumbs"' in text
+        link = re.findall(r'class="branch" href="([^"]+)"', text)[-1]
+    assert 'id="leaf"' in text and 'id="permalink"' in text
+    assert text.count("\u203a") >= 2  # breadcrumbs back up
+
+
+def test_trees_built_checked_and_refused(client: TestClient) -> None:
+    response = client.get("/tree/build?strategy=minimax&rules=mm")
+    assert response.status_code == 303
+    text = client.get(response.headers["location"]).text
+    assert "total 5,801" in text and "1122" in text
+    assert "at most 5,040" in client.get("/tree?src=build:minimax:bc5").text
+    assert "random" in client.get("/tree?src=build:random:mm").text
+    assert client.get("/tree?src=shipped:bc--optimal&at=4 0").status_code == 400
+    assert client.get("/tree?src=whatever").status_code == 400
+    tree = build_tree(Rules.parse("p3c4n"), get_strategy("entropy"))
+    data = gzip.compress(tree.to_json().encode())
+    response = client.post("/tree/upload", files={"file": ("t.json.gz", data)})
+    assert response.status_code == 303
+    assert "p3c4n" in client.get(response.headers["location"]).text
+    broken = tree.to_json().replace('"total":', '"total":1', 1)
+    response = client.post("/tree/upload", files={"file": ("t.json", broken.encode())})
+    assert response.status_code == 400 and "not valid" in response.text
+    response = client.post("/tree/upload", files={"file": ("t.json", b"[1, 2")})
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("at", ["", "0 1", "0b1c/1 1"])
+def test_tree_api_node(client: TestClient, at: str) -> None:
+    node = client.get("/api/tree", params={"src": "shipped:bc--optimal", "at": at}).json()
+    depth = len([part for part in at.split("/") if part])
+    assert node["node"]["level"] == depth + 1 and len(node["crumbs"]) == depth + 1
+    assert sum(r["secrets"] for r in node["replies"]) == node["node"]["secrets"]
+    assert max(r["depth"] for r in node["replies"]) + 1 == node["node"]["depth"]
+
+
+def test_compare_strategies(client: TestClient) -> None:
+    form = client.get("/bench").text
+    assert 'id="bench-form"' in form and 'value="minimax" checked' in form
+    page = client.get("/bench", params=[("rules", "mm"), ("strategy", "minimax"),
+                                        ("strategy", "entropy")]).text  # fmt: skip
+    assert "5,801" in page and "5,722" in page  # Knuth's and entropy's totals on mm
+    chart = re.search(r'id="chart" src="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    svg = client.get(chart.replace("&amp;", "&"))
+    assert svg.headers["content-type"] == "image/svg+xml" and "<svg" in svg.text
+    data = client.get("/api/bench", params={"rules": "mm", "strategy": "minimax"}).json()
+    assert data["strategies"][0]["total"] == 5801 and data["rules"] == "mm"
+    csv = client.get("/api/bench", params={"rules": "mm", "strategy": "minimax", "format": "csv"})
+    assert csv.text.splitlines()[1].startswith("mm,minimax,5801,")
+    refused = client.get("/bench", params={"rules": "bc5", "strategy": "minimax"})
+    assert refused.status_code == 400 and "at most 5,040" in refused.text
+    assert client.get("/bench", params={"rules": "mm", "seed": "x"}).status_code == 400
+    none = client.get("/api/bench", params={"rules": "mm", "strategy": ""})
+    assert none.status_code == 400 and "at least one strategy" in none.json()["error"]
+
+
+def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -> None:
+    page = new(client, "play", rules="mm")
+    over = say(client, page, "quit")
+    assert 'id="grid"' in over and "bullscows mm: given up" in over and 'id="outcome"' in over
+    game_id = page.rsplit("/", 1)[-1]
+    shared = client.post(f"/game/{game_id}/challenge").text
+    link = re.search(r'id="challenge-link" href="([^"]+)"', shared).group(1)  # type: ignore[union-attr]
+    started = client.post(link)
+    assert started.status_code == 303 and started.headers["location"] != page
+    fresh = client.get(started.headers["location"]).text
+    assert "4 symbols of 1-6" in fresh and 'id="say"' in fresh
+    assert 'id="record"' in client.get("/record").text
+
+
+def test_analysis_page_and_hard_mode_form(client: TestClient) -> None:
+    page = new(client, "play", hard="true", hints="true")
+    say(client, page, "0123")
+    text = say(client, page, "quit")
+    assert 'id="analysis-link"' in text
+    analysis = client.get(page + "/analysis").text
+    assert 'id="analysis"' in analysis and "hard mode" in analysis and "0123" in analysis
+
+
+def test_every_asset_is_served_by_the_app(client: TestClient) -> None:
+    assert client.get("/docs").status_code == 404  # FastAPI's API browser loads a CDN's scripts
+    for path in ("/", "/new/play", "/tree", "/bench", "/record", "/about"):
+        text = client.get(path).text
+        assert not re.search(r'(src|href)="(https?:)?//', text), path
+        for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', text):
+            assert client.get(asset).status_code == 200, asset
+    script = client.get("/static/app.js").text
+    assert re.findall(r"https?://[^\"']+", script) == ["http://www.w3.org/2000/svg"]

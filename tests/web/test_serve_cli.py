@@ -1,0 +1,52 @@
+"""``bullscows serve`` as a command: its help, a database it cannot use (one line, no
+traceback, no password), and ``bullscows --help`` still without the web stack."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BULLSCOWS = Path(sys.executable).parent / "bullscows"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BULLSCOWS), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_help() -> None:
+    result = run("serve", "--help")
+    assert result.returncode == 0
+    for option in ("--host", "--port", "--database", "127.0.0.1", "8000"):
+        assert option in result.stdout
+    assert "serve" in run("--help").stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("nosuch://x", "Can't load plugin"),
+        ("postgresql://me:hunter2@localhost/games", "postgresql://me:***@localhost/games"),
+    ],
+)
+def test_a_database_it_cannot_use(url: str, words: str) -> None:
+    result = run("serve", "--database", url, "--port", "0")
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: database ") and words in result.stderr
+    assert "Traceback" not in result.stderr and "hunter2" not in result.stderr
+
+
+def test_top_level_help_loads_no_web_stack() -> None:
+    code = (
+        "import sys; from bullscows.cli import main\n"
+        "try: main(['--help'])\n"
+        "except SystemExit: pass\n"
+        "heavy = ('fastapi', 'sqlalchemy', 'uvicorn', 'numpy')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout.strip().endswith("[]"), result.stdout
