@@ -220,3 +220,11 @@ def test_depth_cap() -> None:
     not_optimal = runner.invoke(main, ["tree", "--rules", "mm", "--max-depth", "5"])
     assert not_optimal.exit_code == 2
     assert "applies to optimal and optimal-worst" in not_optimal.output
+
+
+def test_a_server_can_ask_whether_a_move_searches_first() -> None:
+    from bullscows.strategies import get_strategy
+
+    assert not get_strategy("minimax").needs_search(Rules.parse("p4c9n"))
+    assert not get_strategy("optimal").needs_search(Rules.parse("bc"))  # shipped
+    assert get_strategy("optimal").needs_search(Rules.parse("p4c9n"))  # nothing cached

@@ -41,6 +41,12 @@ class Strategy(ABC):
         """Why this strategy cannot play ``rules``, or ``None`` when it can."""
         return None
 
+    def needs_search(self, rules: Rules) -> bool:
+        """Whether its first move on ``rules`` runs a long search first (an optimal strategy
+        whose tree is neither shipped nor cached): what a server asks before it starts such a
+        game, to refuse or queue it. Every other move of every strategy answers at once."""
+        return False
+
     def depth_at_least(self, rules: Rules) -> int:
         """A lower bound, from sizes alone, on the guesses its worst game on ``rules`` needs
         (so that a tree too deep to keep is refused before it is built)."""

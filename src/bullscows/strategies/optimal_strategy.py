@@ -286,6 +286,14 @@ class OptimalSearch(Strategy):
             )
         return None
 
+    def needs_search(self, rules: Rules) -> bool:
+        """Whether no tree is shipped or cached for ``rules``: the first move searches.
+
+        >>> OptimalTotal().needs_search(Rules.parse("bc"))
+        False
+        """
+        return not (self.shipped(rules) or self.cached(rules))
+
     def cached(self, rules: Rules) -> bool:
         """Whether the user's cache holds this strategy's tree for ``rules``."""
         return cache_file(rules, self.name, self.consistent_only, self.max_depth).is_file()

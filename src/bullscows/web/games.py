@@ -34,7 +34,6 @@ from bullscows.sessions import (
     as_code,
 )
 from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
-from bullscows.strategies.optimal_strategy import OptimalSearch
 
 MODES = ("play", "solve", "duel", "assist")
 #: A game's variant may have at most this many codes (a move then answers in well under a second).
@@ -107,9 +106,7 @@ def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Stra
     problem = strategy.problem(rules)
     if problem is not None:
         raise StrategyError(problem)
-    if isinstance(strategy, OptimalSearch) and not (
-        strategy.shipped(rules) or strategy.cached(rules) or rules.size <= MAX_SEARCH_CODES
-    ):
+    if strategy.needs_search(rules) and rules.size > MAX_SEARCH_CODES:
         raise StrategyError(
             f"{name} on {rules.describe()} ({rules.size:,} codes) needs a search the web does not "
             f"start: only variants of at most {MAX_SEARCH_CODES:,} codes, or those with a shipped "
