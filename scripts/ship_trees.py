@@ -27,8 +27,9 @@ from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
 from bullscows.search.optimal import SearchReport
 from bullscows.strategies import STRATEGIES
-from bullscows.strategies.optimal_strategy import OptimalSearch, search_tree, tree_file_name
+from bullscows.strategies.optimal_strategy import OptimalSearch, search_tree
 from bullscows.tree import check_tree, load_tree
+from bullscows.tree.store import tree_file_name
 
 #: The package's folder of shipped trees, in this checkout.
 TREES = Path(__file__).resolve().parent.parent / "src" / "bullscows" / "data" / "trees"

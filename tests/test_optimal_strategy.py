@@ -91,12 +91,13 @@ def test_tree_command_writes_the_optimal_tree(tmp_path: Path) -> None:
 def test_searched_trees_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bullscows import search
     from bullscows.strategies import optimal_strategy
+    from bullscows.tree import store
 
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
     rules = Rules.parse("p3c4n")
     optimal_strategy._tree.cache_clear()
     first = guess_counts(rules, get_strategy("optimal"))
-    saved = optimal_strategy.cache_file(rules, "optimal", False)
+    saved = store.cache_file(rules, "optimal", False)
     assert saved.exists()
     checked = CliRunner().invoke(main, ["tree", "--check", str(saved)])
     assert checked.exit_code == 0, checked.output
@@ -145,6 +146,7 @@ def test_a_planted_or_damaged_cache_entry_is_searched_again(
     reason: str,
 ) -> None:
     from bullscows.strategies import optimal_strategy
+    from bullscows.tree import store
 
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
     rules = Rules.parse("p3c4n")
@@ -153,7 +155,7 @@ def test_a_planted_or_damaged_cache_entry_is_searched_again(
         summary = build_tree(rules, get_strategy("simple")).summary().to_json()
         changes = {"summary": {**summary, "total": optimum.total, "average": 3.0}}
     planted = _planted(rules, strategy, changes)
-    path = optimal_strategy.cache_file(rules, "optimal", False)
+    path = store.cache_file(rules, "optimal", False)
     path.write_text(json.dumps(planted))
     optimal_strategy._tree.cache_clear()
     with pytest.warns(BullsCowsWarning, match=f"passed over: .*{reason}"):
@@ -166,8 +168,9 @@ def test_a_planted_or_damaged_cache_entry_is_searched_again(
 def test_a_cached_tree_of_other_options_is_refused(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from bullscows.strategies.optimal_strategy import cache_key, cache_problem, search_tree
+    from bullscows.strategies.optimal_strategy import search_tree
     from bullscows.tree import load_tree
+    from bullscows.tree.store import cache_key, cache_problem
 
     rules = Rules.parse("p3c5n")
     free = load_tree(search_tree(rules, "optimal", "total", False, None).to_json())
@@ -191,10 +194,11 @@ def test_a_cache_entry_that_is_a_device_is_passed_over(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bullscows.strategies import optimal_strategy
+    from bullscows.tree import store
 
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))
     rules = Rules.parse("p3c4n")
-    path = optimal_strategy.cache_file(rules, "optimal", False)
+    path = store.cache_file(rules, "optimal", False)
     path.symlink_to("/dev/zero")
     optimal_strategy._tree.cache_clear()
     with pytest.warns(BullsCowsWarning, match="not a regular file"):
@@ -228,3 +232,37 @@ def test_a_server_can_ask_whether_a_move_searches_first() -> None:
     assert not get_strategy("minimax").needs_search(Rules.parse("p4c9n"))
     assert not get_strategy("optimal").needs_search(Rules.parse("bc"))  # shipped
     assert get_strategy("optimal").needs_search(Rules.parse("p4c9n"))  # nothing cached
+
+
+def test_a_server_can_keep_searched_trees_in_a_store_of_its_own() -> None:
+    from bullscows.strategies import optimal_strategy
+    from bullscows.tree import DecisionTree as Tree
+    from bullscows.tree.store import use_tree_store
+
+    class Memory:
+        def __init__(self) -> None:
+            self.trees: dict[str, Tree] = {}
+
+        def read(self, name: str) -> Tree | None:
+            return self.trees.get(name)
+
+        def write(self, name: str, tree: Tree) -> None:
+            self.trees[name] = tree
+
+        def has(self, name: str) -> bool:
+            return name in self.trees
+
+    memory = Memory()
+    use_tree_store(memory)
+    try:
+        rules = Rules.parse("p3c5n")
+        strategy = get_strategy("optimal")
+        assert strategy.needs_search(rules)
+        optimal_strategy._tree.cache_clear()
+        total = int(guess_counts(rules, strategy).sum())
+        assert list(memory.trees) == ["p3c5n--optimal.json"]
+        assert memory.trees["p3c5n--optimal.json"].summary().total == total
+        assert not strategy.needs_search(rules)
+    finally:
+        use_tree_store(None)
+        optimal_strategy._tree.cache_clear()

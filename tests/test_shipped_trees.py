@@ -18,8 +18,9 @@ from bullscows import Rules, search
 from bullscows.errors import StrategyError
 from bullscows.outcomes import build_tree, guess_counts
 from bullscows.strategies import get_strategy, optimal_strategy
-from bullscows.strategies.optimal_strategy import describe, shipped_dir, tree_file_name
-from bullscows.tree import DecisionTree, check_tree, load_tree
+from bullscows.strategies.optimal_strategy import describe
+from bullscows.tree import DecisionTree, check_tree, load_tree, store
+from bullscows.tree.store import shipped_dir, tree_file_name
 
 ROOT = Path(__file__).resolve().parent.parent
 MM = Rules.parse("mm")
@@ -111,7 +112,7 @@ def test_a_shipped_tree_lifts_the_size_limit(
     folder.mkdir()
     labelled = DecisionTree(rules, "optimal", "optimal-total", stand_in.root)
     labelled.save(folder / tree_file_name(rules, "optimal", False, None, ".json.gz"))
-    monkeypatch.setattr(optimal_strategy, "shipped_dir", lambda: folder)
+    monkeypatch.setattr(store, "shipped_dir", lambda: folder)
     assert strategy.problem(rules) is None
     assert get_strategy("optimal-worst").problem(rules) is not None  # only the one shipped
     minimax = int(guess_counts(rules, get_strategy("minimax")).sum())

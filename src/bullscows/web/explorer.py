@@ -28,8 +28,8 @@ from bullscows.knowledge import Knowledge
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
-from bullscows.strategies.optimal_strategy import shipped_dir
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
+from bullscows.tree.store import shipped_dir
 from bullscows.web.games import MAX_GAME_CODES, check_size, strategy_for
 
 if TYPE_CHECKING:

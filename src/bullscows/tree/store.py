@@ -1,0 +1,192 @@
+"""Where decision trees are kept between runs: the trees shipped with the package, and a store
+of searched trees (a folder of files by default, the user's cache; a server may put one of its
+own in its place with ``use_tree_store``).
+
+Every tree is named by ``tree_file_name`` (variant, strategy and options). A stored tree is
+not trusted as it is: ``cache_problem`` checks it (its variant, strategy and options, its play
+of every secret, its stated summary, the options' limits, and the key its search wrote).
+
+>>> store = FileTreeStore(Path("/nonexistent"))
+>>> store.read("mm--optimal.json") is None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Protocol
+
+from bullscows.rules import Rules
+from bullscows.tree.check import check_tree
+from bullscows.tree.files import load_tree
+from bullscows.tree.model import DecisionTree
+
+#: Changes when the search changes what it finds: cached trees of older searches are redone.
+KEY_VERSION = 1
+
+
+def cache_dir() -> Path:
+    """Where searched trees are kept: ``$BULLSCOWS_CACHE``, else ``$XDG_CACHE_HOME/bullscows``,
+    else ``~/.cache/bullscows``."""
+    if os.environ.get("BULLSCOWS_CACHE"):
+        return Path(os.environ["BULLSCOWS_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "bullscows"
+
+
+def tree_file_name(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None, suffix: str = ".json"
+) -> str:
+    """The file name of one variant's optimal tree: the spec made safe for a file name, the
+    strategy and its options, for the cache (``.json``) and the shipped trees (``.json.gz``).
+
+    >>> tree_file_name(Rules.parse("mm"), "optimal-worst", False, None, ".json.gz")
+    'mm--optimal-worst.json.gz'
+    >>> tree_file_name(Rules.parse("moo3,3,2"), "optimal", True, 4)
+    'moo3%2c3%2c2--optimal--consistent-only--depth-4.json'
+    """
+    spec = re.sub(r"[^A-Za-z0-9._-]", lambda m: f"%{ord(m.group()):02x}", rules.spec)
+    options = ("--consistent-only" if consistent_only else "") + (
+        f"--depth-{max_depth}" if max_depth is not None else ""
+    )
+    return f"{spec}--{name}{options}{suffix}"
+
+
+def cache_file(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None = None
+) -> Path:
+    """The user's cached copy of one variant's optimal tree (it may not exist yet)."""
+    return cache_dir() / tree_file_name(rules, name, consistent_only, max_depth)
+
+
+def shipped_dir() -> Traversable:
+    """The folder of the trees shipped with the package (``bullscows/data/trees``)."""
+    return resources.files("bullscows") / "data" / "trees"
+
+
+def shipped_file(
+    rules: Rules, name: str, consistent_only: bool, max_depth: int | None = None
+) -> Traversable | None:
+    """The shipped tree of one variant, strategy and options, or ``None`` if none is shipped."""
+    found = shipped_dir().joinpath(
+        tree_file_name(rules, name, consistent_only, max_depth, ".json.gz")
+    )
+    return found if found.is_file() else None
+
+
+def cache_key(tree: DecisionTree, consistent_only: bool, max_depth: int | None) -> str:
+    """What binds a searched tree to its search: a digest of the variant, the strategy, the
+    options and the tree itself, written into the cached file. A tree made otherwise (by
+    another strategy, or with other options) and relabelled does not carry it.
+
+    >>> from bullscows.strategies.optimal_strategy import search_tree
+    >>> found = search_tree(Rules.parse("p2c3n"), "optimal", "total", False, None)
+    >>> key = cache_key(found, False, None)
+    >>> len(key), key == cache_key(found, True, 3)
+    (64, False)
+    """
+    made = [KEY_VERSION, tree.rules.spec, tree.strategy, tree.objective, consistent_only, max_depth]
+    text = json.dumps([made, tree.to_dict()["tree"]], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def cache_problem(
+    saved: DecisionTree,
+    wanted: tuple[Rules, str, str],
+    consistent_only: bool,
+    max_depth: int | None,
+) -> str | None:
+    """Why a cached tree cannot stand for the one ``wanted`` (variant, strategy label with its
+    options, objective), or ``None``. Cheap next to a search: every secret is played down the
+    tree once (``check_tree``), so a damaged tree, a stated summary that is not the tree's, a
+    tree of other options (deeper than ``max_depth``, or guessing non-candidates when
+    ``consistent_only``) are all refused; and a valid tree without the key its search wrote
+    (``cache_key``: another strategy's tree, relabelled) is refused too.
+
+    >>> from bullscows.outcomes import build_tree
+    >>> from bullscows.strategies import get_strategy
+    >>> rules = Rules.parse("p3c4n")
+    >>> planted = build_tree(rules, get_strategy("simple"))
+    >>> print(cache_problem(planted, (rules, "optimal", "optimal-total"), False, None))
+    it is a tree of simple (strategy) on p3c4n, not of optimal (optimal-total) on p3c4n
+    """
+    rules, label, objective = wanted
+    if (saved.rules, saved.strategy, saved.objective) != wanted:
+        return (
+            f"it is a tree of {saved.strategy[:60]} ({saved.objective[:60]}) on "
+            f"{saved.rules.spec}, not of {label} ({objective}) on {rules.spec}"
+        )
+    if saved.stated is None:
+        return "it has no summary to check"
+    report = check_tree(saved, consistent_only)
+    if report.summary is None or report.problems:
+        return report.problems[0]
+    if max_depth is not None and report.summary.worst > max_depth:
+        return f"it needs {report.summary.worst} guesses, more than {max_depth}"
+    if saved.key != cache_key(saved, consistent_only, max_depth):
+        return "its key is not that of the search with these options (it was not made by it)"
+    return None
+
+
+class TreeStore(Protocol):
+    """Searched trees by file name (``tree_file_name``)."""
+
+    def read(self, name: str) -> DecisionTree | None:
+        """The tree stored under ``name``, ``None`` if none is; a ``BullsCowsError`` if what
+        is stored cannot be read as a tree."""
+
+    def write(self, name: str, tree: DecisionTree) -> None:
+        """Keep ``tree`` under ``name`` (an ``OSError`` or ``BullsCowsError`` if it cannot)."""
+
+    def has(self, name: str) -> bool:
+        """Whether something is stored under ``name``."""
+
+
+class FileTreeStore:
+    """Trees as files in a folder (``cache_dir()`` by default, looked up at each use)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder
+
+    def path(self, name: str) -> Path:
+        return (self.folder or cache_dir()) / name
+
+    def read(self, name: str) -> DecisionTree | None:
+        path = self.path(name)
+        if not (path.exists() or path.is_symlink()):
+            return None
+        return load_tree(path)
+
+    def write(self, name: str, tree: DecisionTree) -> None:
+        """Written beside and then renamed over the entry: a reader never sees half a file,
+        and an entry that was a link (to a device, say) is replaced, not written through."""
+        path = self.path(name)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tree.save(part)
+            os.replace(part, path)
+        finally:
+            part.unlink(missing_ok=True)
+
+    def has(self, name: str) -> bool:
+        return self.path(name).is_file()
+
+
+_store: list[TreeStore] = [FileTreeStore()]
+
+
+def tree_store() -> TreeStore:
+    """The store of searched trees in use."""
+    return _store[0]
+
+
+def use_tree_store(store: TreeStore | None) -> None:
+    """Keep searched trees in ``store`` from now on (``None``: the user's cache folder again)."""
+    _store[0] = FileTreeStore() if store is None else store
