@@ -18,7 +18,8 @@ from bullscows import Rules, executors
 from bullscows.bench import BenchReport, StrategyResult, run_bench, sample_secrets
 from bullscows.charts import chart_groups, plot_report
 from bullscows.errors import BullsCowsError, CodeError, StrategyError
-from bullscows.outcomes import UNSOLVED, distribution, guess_counts, play_games
+from bullscows.figures import UNSOLVED, distribution
+from bullscows.outcomes import guess_counts, play_games
 from bullscows.strategies import STRATEGIES, get_strategy
 
 MM = Rules.parse("mm")
@@ -140,10 +141,12 @@ def test_a_sample_of_everything_is_everything() -> None:
 
 
 def test_given_secrets() -> None:
+    # A secret listed twice counts twice, as in guess_counts.
     (result,) = run_bench(MM, ["minimax"], secrets=np.array([0, 0, 7])).results
-    assert result.secrets == 2
-    expected = guess_counts(MM, get_strategy("minimax"), np.array([0, 7]))
+    assert result.secrets == 3
+    expected = guess_counts(MM, get_strategy("minimax"), np.array([0, 0, 7]))
     assert result.distribution == distribution(expected)
+    assert result.total == int(expected.sum())
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("errors", "seeding", "caching", "readers", "_kernels"),
     ("strategy_spec",),
     ("rules",),
-    ("universe", "feedback"),
+    ("universe", "feedback", "figures"),
     ("codes",),
     ("knowledge", "symmetry", "tree"),  # values of a game: what is known, decision trees
     ("executors", "search"),  # the optimal search works on integer arrays and trees

@@ -14,8 +14,9 @@ from click.testing import CliRunner, Result
 from bullscows import Code, Feedback, Rules, score
 from bullscows.cli import main
 from bullscows.errors import StrategyError
+from bullscows.figures import UNSOLVED
 from bullscows.knowledge import Knowledge, Step
-from bullscows.outcomes import DEFAULT_MAX_GUESSES, UNSOLVED, guess_counts, play_games
+from bullscows.outcomes import DEFAULT_MAX_GUESSES, guess_counts, play_games
 from bullscows.seeding import MoveRandom
 from bullscows.sessions import Codebreaker
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy

@@ -9,8 +9,9 @@ import pytest
 
 from bullscows import Code, Feedback, Rules
 from bullscows.errors import BullsCowsError, ContradictionError, StrategyError
+from bullscows.figures import distribution
 from bullscows.knowledge import Knowledge
-from bullscows.outcomes import build_tree, distribution, guess_counts
+from bullscows.outcomes import build_tree, guess_counts
 from bullscows.strategies import STRATEGIES, get_strategy
 from bullscows.symmetry import opening_representatives
 from bullscows.tree import Node

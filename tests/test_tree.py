@@ -15,8 +15,9 @@ from bullscows.bench import run_bench
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
+from bullscows.figures import distribution
 from bullscows.knowledge import Knowledge
-from bullscows.outcomes import build_tree, distribution, guess_counts
+from bullscows.outcomes import build_tree, guess_counts
 from bullscows.rules import Rules
 from bullscows.strategies import STRATEGIES, get_strategy
 from bullscows.strategies.tree_strategy import TreeStrategy

@@ -30,8 +30,9 @@ import numpy.typing as npt
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor, run_tasks
 from bullscows.feedback import Feedback
+from bullscows.figures import figures
 from bullscows.knowledge import Knowledge, Step
-from bullscows.outcomes import DEFAULT_MAX_GUESSES, distribution, play_games, targets_of, walk
+from bullscows.outcomes import DEFAULT_MAX_GUESSES, play_games, targets_of, walk
 from bullscows.rules import Rules
 from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
 from bullscows.universe import IndexArray, universe
@@ -62,14 +63,11 @@ class StrategyResult:
 
     @classmethod
     def from_counts(cls, name: str, counts: Counts, seconds: float) -> StrategyResult:
-        """The figures of ``counts[i]`` guesses per secret (``outcomes.UNSOLVED`` past the cap)."""
-        by_count = distribution(counts)
-        solved = sum(by_count.values())
-        total = sum(guesses * n for guesses, n in by_count.items())
-        worst = max(by_count, default=0)
+        """The figures of ``counts[i]`` guesses per secret (``figures.UNSOLVED`` past the cap)."""
+        f = figures(counts)
         return cls(
-            name, total, total / solved if solved else None, worst, by_count.get(worst, 0),
-            by_count, len(counts), len(counts) - solved, seconds,
+            name, f.total, f.average, f.worst, f.at_worst, f.distribution, f.secrets,
+            f.unsolved, seconds,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -239,7 +237,7 @@ def _targets(
         return sample_secrets(rules, sample, seed)
     if secrets is None:
         return universe(rules).secrets
-    targets = np.unique(np.asarray(secrets, dtype=np.int64))
+    targets = np.asarray(secrets, dtype=np.int64)  # a secret listed twice counts twice
     if len(targets) == 0:
         raise BullsCowsError("no secrets to play against")
     return targets_of(rules, targets)

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from bullscows.errors import BullsCowsError, CodeError, StrategyError
 from bullscows.feedback import Feedback
+from bullscows.figures import UNSOLVED
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
@@ -35,8 +36,6 @@ if TYPE_CHECKING:
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).
 DEFAULT_MAX_GUESSES = 100_000
-#: ``counts[i]`` is this for a secret the strategy did not break within the cap.
-UNSOLVED = 0
 
 
 def guess_counts(
@@ -269,13 +268,3 @@ def play_games(
         [play_game(rules, strategy, int(s), game_rng(seed, int(s)), max_guesses) for s in secrets],
         dtype=np.int64,
     )
-
-
-def distribution(counts: npt.NDArray[np.int64]) -> dict[int, int]:
-    """How many secrets took 1, 2, 3, ... guesses (unsolved games are left out).
-
-    >>> distribution(np.array([1, 2, 2, 3]))
-    {1: 1, 2: 2, 3: 1}
-    """
-    values, times = np.unique(counts[counts != UNSOLVED], return_counts=True)
-    return {int(v): int(t) for v, t in zip(values, times, strict=True)}

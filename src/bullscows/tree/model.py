@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
+from bullscows.figures import figures
 from bullscows.knowledge import Knowledge
 from bullscows.readers import (
     MAX_FILE_BYTES,
@@ -65,14 +66,8 @@ class TreeSummary:
     @classmethod
     def from_counts(cls, counts: npt.NDArray[np.int64], nodes: int) -> TreeSummary:
         """The summary of ``counts[i]`` guesses for secret ``i`` (every count at least 1)."""
-        values, times = np.unique(counts, return_counts=True)
-        distribution = {int(v): int(t) for v, t in zip(values, times, strict=True)}
-        total = int(counts.sum())
-        worst = max(distribution, default=0)
-        average = total / len(counts) if len(counts) else 0.0
-        return cls(
-            total, average, worst, distribution.get(worst, 0), distribution, len(counts), nodes
-        )
+        f = figures(counts)
+        return cls(f.total, f.average or 0.0, f.worst, f.at_worst, f.distribution, f.secrets, nodes)
 
     def to_json(self) -> dict[str, Any]:
         return {
