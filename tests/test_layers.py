@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("strategies",),
     ("outcomes", "hints"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),
-    ("records", "sessions"),  # games as state machines
+    ("records", "sessions", "analysis"),  # games as state machines, and their analysis
     ("cli", "web", "__main__", ""),  # front ends, and the package's own entry point
 ]
 

@@ -347,7 +347,7 @@ def state(game: Game, mode: str) -> dict[str, Any]:
 def analysed(game: Game) -> list[dict[str, Any]]:
     """``analysis.analyse`` of a game of yours against my code, once it is over or, with
     hints on, during it (the analysis names the best guess of every move so far)."""
-    from bullscows.web.analysis import analyse
+    from bullscows.analysis import analyse
 
     if not isinstance(game, Codemaker | Adversary):
         raise BullsCowsError("only your guesses at my code are analysed (play)")

@@ -1,17 +1,19 @@
 """Analysis of a game, move by move: each guess against the best guess at that moment.
 
-The best guess is the hint strategy's (minimax unless the game chose another deterministic
-one). A guess's cost is the number of guesses it needs on average, itself included, over the
-codes still possible, when the strategy plays on after it; the sentence says how the two split
-the codes. ``fits`` says whether the guess fitted every reply so far (hard mode's rule).
+A guess's cost is the number of guesses it needs on average, itself included, over the codes
+still possible, when the best play follows it. Where the search answers quickly (a few hundred
+codes left: ``search.position``) the best play is the proven optimum, and the best guess the
+optimal one (``by`` is ``"optimal"``); elsewhere it is the hint strategy's (minimax unless the
+game chose another deterministic one) playing on. The sentence says how the two guesses split
+the codes; ``fits`` says whether the guess fitted every reply so far (hard mode's rule).
 
 >>> from bullscows.sessions import Codemaker
 >>> game = Codemaker(Rules.parse("p3c4n"), secret="012")
 >>> for guess in ("013", "012"):
 ...     _ = game.guess(guess)
 >>> moves = analyse(game)
->>> moves[0]["best"], moves[0]["cost"], moves[0]["best_cost"]
-('012', 3.0, 3.0)
+>>> moves[0]["best"], moves[0]["cost"], moves[0]["best_cost"], moves[0]["by"]
+('012', 3.0, 3.0, 'optimal')
 >>> moves[1]["codes"], moves[1]["fits"], moves[1]["sentence"]
 (3, True, 'as good as the best: splits 3 codes into 2 parts')
 """
@@ -23,11 +25,13 @@ from typing import Any
 import numpy as np
 
 from bullscows.codes import Code
+from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, explain_guess, give_hint
 from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import walk
 from bullscows.rules import Rules
+from bullscows.search.position import optimal_from
 from bullscows.seeding import MoveRandom
 from bullscows.sessions import Adversary, Codemaker
 from bullscows.strategies import Strategy, get_strategy
@@ -42,16 +46,24 @@ def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
     moves = []
     for number, step in enumerate(game.history, 1):
         yours = explain_guess(knowledge, step.guess)
-        best = give_hint(knowledge, strategy, MoveRandom(game.seed, "analysis", number))
-        cost, best_cost = (
-            _cost(knowledge, step.guess, strategy),
-            _cost(knowledge, best.guess, strategy),
-        )
+        try:
+            optimum = optimal_from(knowledge)
+        except BullsCowsError:  # too large to search now: the strategy plays on
+            optimum = None
+        if optimum is not None and optimum.guess is not None:
+            best = explain_guess(knowledge, knowledge.code(optimum.guess))
+            cost = optimal_from(knowledge, step.guess).average
+            best_cost, by = optimum.average, "optimal"
+        else:
+            best = give_hint(knowledge, strategy, MoveRandom(game.seed, "analysis", number))
+            cost = _cost(knowledge, step.guess, strategy)
+            best_cost, by = _cost(knowledge, best.guess, strategy), strategy.label
         moves.append({
             "number": number, "guess": step.guess.text, "reply": step.feedback.format("words"),
             "codes": len(knowledge), "fits": yours.is_candidate,
             "best": best.guess.text, "cost": round(cost, 3), "best_cost": round(best_cost, 3),
-            "left": _left(knowledge, step), "sentence": _why(yours, best, cost, best_cost),
+            "by": by, "left": _left(knowledge, step),
+            "sentence": _why(yours, best, cost, best_cost),
         })  # fmt: skip
         knowledge = knowledge.after(step.guess, step.feedback)
     return moves
