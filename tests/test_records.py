@@ -234,3 +234,18 @@ def test_a_codebreaker_record_replays_undo_and_corrections() -> None:
     assert [step.feedback for step in game.history] == [Feedback(0, 0), Feedback(0, 2),
                                                          Feedback(1, 1)]  # fmt: skip
     assert game.remaining == 5
+
+
+def test_hard_mode_is_a_rule_of_the_game_and_travels_in_its_record() -> None:
+    from bullscows.errors import CodeError
+
+    game = Codemaker(Rules.parse("bc"), "2745", seed=1, hard=True)
+    game.guess("1389")  # 0 bulls, 0 cows: 1, 3, 8 and 9 are out
+    with pytest.raises(CodeError, match=r"hard mode: 1234 does not fit reply #1 1389"):
+        game.guess("1234")
+    again = restore(GameRecord.loads(game.to_record().dumps()))
+    assert isinstance(again, Codemaker) and again.hard
+    with pytest.raises(CodeError, match="hard mode"):
+        again.guess("1234")
+    assert str(again.guess("0245")) == "2 bulls, 1 cow"
+    assert "hard" not in Codemaker(Rules.parse("bc"), "2745").to_record().to_json()

@@ -114,6 +114,7 @@ class GameRecord:
     strategy: StrategySpec | None = None
     secret: str | None = field(default=None, repr=False)
     events: tuple[Event, ...] = ()
+    hard: bool = False  # a codemaker's game in hard mode: every guess fits every reply so far
 
     def __repr__(self) -> str:  # never the secret, never the seed
         return f"GameRecord({self.kind!r}, {self.rules!r}, {len(self.events)} events)"
@@ -127,6 +128,7 @@ class GameRecord:
             "strategy": None if self.strategy is None else self.strategy.to_json(),
             "secret": self.secret,
             "events": [event.to_json() for event in self.events],
+            **({"hard": True} if self.hard else {}),
         }
 
     def public_json(self, over: bool) -> dict[str, Any]:
@@ -158,8 +160,12 @@ class GameRecord:
     def from_json(cls, data: object) -> GameRecord:
         """A record from ``to_json``'s data, every field checked."""
         keys = {"version", "kind", "rules", "seed", "strategy", "secret", "events"}
-        if not isinstance(data, dict) or set(data) != keys:
-            raise RecordError(f"a game record is an object with {', '.join(sorted(keys))}")
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"hard"}:
+            raise RecordError(
+                f"a game record is an object with {', '.join(sorted(keys))} (and hard)"
+            )
+        if data.get("hard", False) is not True and "hard" in data:
+            raise RecordError(f"hard {quote_value(data['hard'])}: true, or left out")
         if data["version"] != RECORD_VERSION:
             raise RecordError(
                 f"game record version {quote_value(data['version'])}: this program reads version "
@@ -184,4 +190,5 @@ class GameRecord:
         if not isinstance(data["events"], list):
             raise RecordError("a game record's events are a list")
         events = tuple(Event.from_json(event) for event in data["events"])
-        return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events)
+        hard = "hard" in data
+        return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events, hard)

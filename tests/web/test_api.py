@@ -281,8 +281,8 @@ def test_hard_mode(client: TestClient) -> None:
 
 
 def test_the_analysis_sentence_of_the_readme(client: TestClient) -> None:
-    from bullscows.sessions import Codemaker
     from bullscows.analysis import analyse
+    from bullscows.sessions import Codemaker
 
     game = Codemaker(RULES, secret="2745", hints="minimax")
     for guess in ("0123", "0129"):

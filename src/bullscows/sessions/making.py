@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from bullscows.codes import Code
-from bullscows.errors import BullsCowsError
+from bullscows.errors import BullsCowsError, CodeError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, give_hint
 from bullscows.knowledge import Knowledge, Step
@@ -52,8 +52,10 @@ class _Maker(Logged):
         seed: int | None,
         hints: Strategy | StrategySpec | str | None,
         log: list[Event] | None,
+        hard: bool = False,
     ) -> None:
         self._start(rules, seed, log)
+        self.hard = hard
         self._knowledge = Knowledge.start(rules)
         self.hinter = hints if hints is None or isinstance(hints, Strategy) else get_strategy(hints)
         self._hints: dict[int, Hint] = {}
@@ -86,6 +88,22 @@ class _Maker(Logged):
             self._hinted.add(len(self.history))
             self._note("hint")
 
+    def _allowed(self, code: Code | str) -> Code:
+        """``code`` as a guess of this game: in hard mode it must fit every reply so far."""
+        guess = as_code(code, self.rules)
+        if not self.hard:
+            return guess
+        for number, step in enumerate(self.history, 1):
+            would = self.knowledge.universe.score_row(step.guess.index, np.array([guess.index]))
+            if int(would[0]) != step.feedback.index(self.rules.length):
+                true = Feedback.from_index(int(would[0]), self.rules.length)
+                raise CodeError(
+                    f"hard mode: {guess} does not fit reply #{number} {step.guess} -> "
+                    f"{step.feedback} (it would get {true}); every guess must fit every reply "
+                    "so far"
+                )
+        return guess
+
     def _give_up(self) -> None:
         self._check_playing()
         self.gave_up = True
@@ -94,8 +112,9 @@ class _Maker(Logged):
     def to_record(self) -> GameRecord:
         hints = None if self.hinter is None else self.hinter.spec
         return GameRecord(
-            self.kind, self.rules.spec, self.seed, hints, self._secret_text(), tuple(self.log)
-        )
+            self.kind, self.rules.spec, self.seed, hints, self._secret_text(), tuple(self.log),
+            self.hard,
+        )  # fmt: skip
 
     def _secret_text(self) -> str | None:
         return None
@@ -123,8 +142,9 @@ class Codemaker(_Maker):
         seed: int | None = None,
         hints: Strategy | StrategySpec | str | None = None,
         log: list[Event] | None = None,
+        hard: bool = False,
     ) -> None:
-        self._begin(rules, seed, hints, log)
+        self._begin(rules, seed, hints, log, hard)
         self.secret = (
             seeded_secret(rules, self.seed)
             if secret is None
@@ -134,7 +154,7 @@ class Codemaker(_Maker):
     def guess(self, code: Code | str) -> Feedback:
         """Score a guess against the secret and remember it."""
         self._check_playing()
-        guess = as_code(code, self.rules)
+        guess = self._allowed(code)
         reply = self.knowledge.universe.score_row(guess.index, np.array([self.secret.index]))[0]
         feedback = Feedback.from_index(int(reply), self.rules.length)
         self._knowledge = self.knowledge.after(guess, feedback)
@@ -153,7 +173,9 @@ class Codemaker(_Maker):
     def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Codemaker:
         """The game ``record`` describes, replayed."""
         with reading_record():
-            game = cls(rules_of(record), record.secret, record.seed, record.strategy, log)
+            game = cls(
+                rules_of(record), record.secret, record.seed, record.strategy, log, record.hard
+            )
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),
@@ -187,8 +209,9 @@ class Adversary(_Maker):
         seed: int | None = None,
         hints: Strategy | StrategySpec | str | None = None,
         log: list[Event] | None = None,
+        hard: bool = False,
     ) -> None:
-        self._begin(rules, seed, hints, log)
+        self._begin(rules, seed, hints, log, hard)
         self._secret: Code | None = None
 
     @property
@@ -212,7 +235,7 @@ class Adversary(_Maker):
     def guess(self, code: Code | str) -> Feedback:
         """The reply that leaves the most codes possible (all bulls only when no other can)."""
         self._check_playing()
-        guess = as_code(code, self.rules)
+        guess = self._allowed(code)
         knowledge, length = self.knowledge, self.rules.length
         replies = knowledge.universe.score_row(guess.index, knowledge.candidates)
         if self._secret is not None:
@@ -245,7 +268,7 @@ class Adversary(_Maker):
     def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Adversary:
         """The game ``record`` describes, replayed."""
         with reading_record():
-            game = cls(rules_of(record), record.seed, record.strategy, log)
+            game = cls(rules_of(record), record.seed, record.strategy, log, record.hard)
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),

@@ -19,7 +19,6 @@ from bullscows.readers import quote_value
 from bullscows.web import benching, explorer
 from bullscows.web.common import BENCH_STRATEGIES, NotFound, error_page, games_of
 from bullscows.web.games import (
-    HARD,
     MODES,
     Setup,
     analysed,
@@ -148,7 +147,7 @@ def install(app: FastAPI) -> None:
 
     def move(request: Request, game_id: str, action: str, **fields: Any) -> GameOut:
         with games_of(request).moving(game_id) as (game, mode):
-            told = apply(game, action, hard=mode == HARD, **fields)
+            told = apply(game, action, **fields)
         return GameOut(id=game_id, state=state(game, mode), **told)
 
     moves: dict[str, Any] = {"response_model": GameOut, "responses": ERRORS, "tags": ["moves"]}

@@ -20,7 +20,6 @@ from bullscows.sessions import Adversary, Codemaker, Duel, DuelTurn, Game
 from bullscows.web import benching, explorer
 from bullscows.web.common import BENCH_STRATEGIES, games_of, render
 from bullscows.web.games import (
-    HARD,
     Setup,
     analysed,
     apply,
@@ -157,7 +156,7 @@ def install(app: FastAPI) -> None:
                     action = do
                 else:
                     action, fields = interpret(game, mode, say)
-                told = apply(game, action, hard=mode == HARD, **fields)
+                told = apply(game, action, **fields)
             except BullsCowsError as failure:
                 error = str(failure)
         if error is not None:
