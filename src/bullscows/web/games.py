@@ -73,14 +73,10 @@ def variant(
     ...
     bullscows.errors.RulesError: 6 symbols of 1-8, repeats allowed has 262,144 codes; the web ...
     """
-    base = Rules.parse(spec.strip()[:200])
-    if length is not None or symbols or repeats is not None:
-        base = Rules(
-            base.length if length is None else length,
-            symbols or base.symbols,
-            base.repeats if repeats is None else repeats,
-        )
-    rules = base.with_no_leading() if no_leading_zero else base
+    rules = Rules.from_options(
+        spec.strip()[:200], length=length, symbols=symbols or None, repeats=repeats,
+        no_leading_zero=no_leading_zero,
+    )  # fmt: skip
     return check_size(rules, MAX_GAME_CODES, "the web plays variants")
 
 
