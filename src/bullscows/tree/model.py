@@ -198,11 +198,17 @@ class DecisionTree:
         return text
 
     def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
-        """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``.
+        """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``,
+        or in Irving notation when it ends in ``.txt`` (``tree.irving``).
 
         The gzip header carries no time stamp or name, so the same tree makes the same bytes.
         """
-        text = (self.to_json(sort_keys=sort_keys) + "\n").encode("utf-8")
+        if str(path).removesuffix(".gz").endswith(".txt"):
+            from bullscows.tree.irving import to_irving  # it builds on this module
+
+            text = to_irving(self).encode("utf-8")
+        else:
+            text = (self.to_json(sort_keys=sort_keys) + "\n").encode("utf-8")
         data = gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text
         try:
             Path(path).write_bytes(data)
