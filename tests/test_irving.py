@@ -14,7 +14,7 @@ from bullscows.strategies import get_strategy
 from bullscows.strategies.optimal_strategy import shipped_dir
 from bullscows.tree import DecisionTree, check_tree, load_tree
 from bullscows.tree.compare import compare_trees
-from bullscows.tree.irving import VariantNotNamed, read_irving, to_irving
+from bullscows.tree.irving import VariantNotNamed, read_irving, save_tree, to_irving
 
 P2 = Rules.parse("p2c3n")  # codes 01 02 10 12 20 21
 #: simple's tree on p2c3n, typed by hand: 01; after 0 1 cow, 12 (then 20); after 1 bull, 02
@@ -115,7 +115,7 @@ def _escaped(text: str) -> str:
 def test_files_in_irving_notation_load(tmp_path: Path) -> None:
     path = tmp_path / "simple.txt"
     tree = build_tree(P2, get_strategy("simple"))
-    tree.save(path)
+    save_tree(tree, path)
     assert path.read_text().startswith("# rules: p2c3n\n")
     assert load_tree(path) == tree
     (tmp_path / "bare.txt").write_text(HAND + "\n")

@@ -24,7 +24,7 @@ from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
 from bullscows.tree.compare import compare_trees
-from bullscows.tree.irving import to_irving
+from bullscows.tree.irving import save_tree, to_irving
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import SearchReport  # the search loads numba: not for --help
@@ -148,7 +148,7 @@ def tree(
     else:
         built = strategy_tree(rules, strategy)
     if out is not None:
-        built.save(out)
+        save_tree(built, out)
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
     if form == "text":
         click.echo("\n".join(render_text(built, reply_style, depth)))

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,14 @@ from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback
 from bullscows.readers import quote
 from bullscows.rules import Rules
-from bullscows.tree.model import MAX_DEPTH, DecisionTree, Node, reply_key, trace_secrets
+from bullscows.tree.model import (
+    MAX_DEPTH,
+    DecisionTree,
+    Node,
+    reply_key,
+    trace_secrets,
+    write_tree_file,
+)
 from bullscows.universe import IndexArray, universe
 
 #: Lines of this form before the tree say what the notation does not (``# rules: mm``).
@@ -367,6 +375,15 @@ def to_irving(tree: DecisionTree, header: bool = True, width: int = WIDTH) -> st
     for label, text in labels:
         lines += ["", *_wrap(f"{label} = {text}", width)]
     return "\n".join(lines) + "\n"
+
+
+def save_tree(tree: DecisionTree, path: str | Path) -> None:
+    """Write ``tree`` to ``path``: in Irving notation when the name ends in ``.txt``, else as
+    JSON (``DecisionTree.save``, gzip-compressed for ``.gz``)."""
+    if str(path).endswith(".txt"):
+        write_tree_file(path, to_irving(tree).encode("utf-8"))
+    else:
+        tree.save(path)
 
 
 def _wrap(text: str, width: int) -> list[str]:
