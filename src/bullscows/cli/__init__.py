@@ -27,7 +27,7 @@ COMMANDS = {
     "candidates": (
         "bullscows.cli.candidates",
         "candidates",
-        "Is the secret determined, undetermined, or are the replies inconsistent?",
+        "Does a history of replies fix the secret, or contradict itself?",
     ),
     "score": ("bullscows.cli.info", "score", "Print the reply a guess gets against a secret."),
     "rules": ("bullscows.cli.info", "rules", "List the preset variants, or describe one."),
