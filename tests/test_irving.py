@@ -140,6 +140,17 @@ def test_all_bulls_leaves_that_repeat_the_guess_are_accepted() -> None:
     assert check_tree(load_tree(json.dumps(data))).valid
 
 
+def test_a_bare_tree_in_kunigamis_shape_is_read_for_the_variant_given() -> None:
+    """The root node alone, all-bulls leaves included, as the walker's data holds it."""
+    tree = build_tree(P2, get_strategy("simple"))
+    bare = json.dumps(kunigami_shaped(json.loads(tree.to_json())["tree"], 2))
+    with pytest.raises(VariantNotNamed, match="a bare tree"):
+        load_tree(bare)
+    imported = load_tree(bare, P2)
+    assert imported.root == tree.root and imported.strategy == "imported"
+    assert check_tree(imported).summary == check_tree(tree).summary
+
+
 @pytest.mark.parametrize(
     "leaf", [{"guess": "02"}, {"guess": "01", "replies": {"0 1": {"guess": "12"}}}]
 )

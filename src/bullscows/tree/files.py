@@ -17,7 +17,7 @@ from bullscows.readers import (
     unpack,
 )
 from bullscows.rules import Rules
-from bullscows.tree.irving import is_irving, read_irving
+from bullscows.tree.irving import VariantNotNamed, is_irving, read_irving
 from bullscows.tree.model import (
     _REPLY_KEY,
     FORMAT,
@@ -36,7 +36,8 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
     Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
     bytes may be gzip-compressed (``.json.gz``): they are recognised by their first bytes.
     A file in Irving notation (``tree.irving``) is recognised by its first character (a
-    digit or ``#``); ``rules`` is its variant when the file does not say.
+    digit or ``#``), and a bare tree (the ``"tree"`` object alone, ``{"guess": ...,
+    "replies": ...}``) by its keys; ``rules`` is their variant when the file does not say.
 
     >>> load_tree('{"format": "bullscows-tree", "version": 2}')
     Traceback (most recent call last):
@@ -59,12 +60,19 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
         where, text = "tree", source
     if is_irving(text):
         return read_irving(text, rules, where)
-    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where)
+    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where, rules)
 
 
-def _from_dict(data: object, where: str) -> DecisionTree:
+def _from_dict(data: object, where: str, rules: Rules | None = None) -> DecisionTree:
     if not isinstance(data, dict):
         raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    if "format" not in data and "guess" in data:  # a bare tree: its root node alone
+        if rules is None:
+            raise VariantNotNamed(
+                f"{where}: a bare tree (a root node without the file's header) does not name "
+                "its variant; give it (--rules SPEC)"
+            )
+        return DecisionTree(rules, "imported", "imported", _read_nodes(data, rules, where))
     if data.get("format") != FORMAT:
         raise BullsCowsError(
             f"{where}: format {quote_value(data.get('format'))} is not {FORMAT!r}; "
