@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bullscows import Rules
+from bullscows import Code, Rules
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import build_tree
 from bullscows.strategies import get_strategy
@@ -175,3 +175,33 @@ def test_compare_finds_where_two_trees_part() -> None:
     with pytest.raises(BullsCowsError, match="different variants"):
         compare_trees(a, build_tree(P2, get_strategy("simple")))
     assert compare_trees(a, read_irving(to_irving(a), mm)).changed == []
+
+
+# --- against published material ----------------------------------------------------------------
+
+#: Parts of the mm tree for first guess 1123 that mastermind-strategy's source gives as its
+#: example of the notation (the root line, and situation A: 44 codes after 0 bulls, 3 cows).
+PUBLISHED_ROOT = (
+    "1296 (1123: 2 (2311), 44A, 222B, 276C, 81D; 4 (1312), 84E, 230F, 182G; 5 (1321: 1, 0, 0, 0,"
+    "\n0; 2 (1132), 0, 0, 0; 1, 0, 0; 0; 1), 40H, 105I; 20J; 1)"
+)
+PUBLISHED_A = (
+    "A = (2345: 0, 6 (3412), 10 (3612: 1, 0, 0, 0, 0; 1, 1, 2 (4211), 0; 1, 0, 2 (3411); 1; 1),"
+    "\n    2 (3611), 0; 0, 6 (3215), 8 (2461: 0, 1, 1,0, 0; 0, 0, 1, 1; 0, 1, 2 (2231); 1; 0),"
+    " 4 (2611); 0,\n    2 (2314), 4 (2316); 2 (2315); 0)"
+)
+
+
+def test_the_published_example_of_the_notation_reads_and_checks() -> None:
+    """Its root and situation A, with the other labels (not published there) taken from
+    expected-size's tree, which opens with 1123 too: every count agrees, and the whole is a
+    valid tree."""
+    mm = Rules.parse("mm")
+    ours = to_irving(build_tree(mm, get_strategy("expected-size")), header=False, width=10**6)
+    root, *labels = ours.strip().split("\n\n")
+    assert root.split(";")[0] == PUBLISHED_ROOT.split(";")[0]  # 1123 splits 1,296 codes alike
+    rest = [label for label in labels if not label.startswith("A =")]
+    tree = read_irving("\n\n".join([PUBLISHED_ROOT, PUBLISHED_A, *rest]), mm)
+    report = check_tree(tree)
+    assert report.valid, report.problems
+    assert tree.root.guess == Code("1123", mm).index
