@@ -33,6 +33,13 @@ DEFAULT_ALPHABET = DIGITS + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRST
 MAX_LENGTH = 10
 #: The largest universe that is enumerated in memory (10 distinct digits of 10 is 3,628,800).
 MAX_CODES = 5_000_000
+#: What needs a variant's codes enumerated, and what does not (said when a variant is too large).
+ENUMERATION_NEEDED = (
+    "games, strategies, candidates, bench and trees enumerate every code; scoring two codes "
+    "(bullscows score) needs no enumeration"
+)
+#: The longest code of a variant made only for scoring (``Rules(..., scoring=True)``).
+MAX_SCORED_LENGTH = 200
 #: What a spec describes before it is checked: (length, symbols, repeats, allowed).
 _Shape = tuple[int, str, bool, "tuple[str, ...] | None"]
 
@@ -85,19 +92,28 @@ class Rules:
     allowed: tuple[str, ...] | None = None
     guesses: Rules | None = None
     size: int = field(init=False, compare=False, repr=False)
+    #: Made only to read and score codes: no limit on the number of codes, and codes up to
+    #: ``MAX_SCORED_LENGTH`` long. It stays True only for a variant too large to enumerate,
+    #: whose ``size`` is then its count of codes, or -1 when that is not worked out.
+    scoring: bool = field(default=False, kw_only=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        _check_length(self.length)
+        _check_length(self.length, MAX_SCORED_LENGTH if self.scoring else MAX_LENGTH)
         _check_symbols(self.symbols)
         object.__setattr__(self, "allowed", _normalise_allowed(self))
-        size = count_codes(self)
+        if not self.repeats and self.length > len(self.symbols):
+            raise RulesError(f"no code fits {self.describe()}: {_why_empty(self)}")
+        counted = self.length <= MAX_LENGTH or self.repeats or self.allowed is None
+        size = count_codes(self) if counted else -1
         if size == 0:
             raise RulesError(f"no code fits {self.describe()}: {_why_empty(self)}")
-        if size > MAX_CODES:
+        large = size > MAX_CODES or size < 0 or self.length > MAX_LENGTH
+        if large and not self.scoring:
             raise RulesError(
                 f"{self.describe()} has {size:,} codes; at most {MAX_CODES:,} can be enumerated "
-                "in memory (use fewer positions or symbols)"
+                f"in memory (use fewer positions or symbols): {ENUMERATION_NEEDED}"
             )
+        object.__setattr__(self, "scoring", large)
         object.__setattr__(self, "size", size)
         object.__setattr__(self, "guesses", _check_guesses(self))
 
@@ -134,7 +150,7 @@ class Rules:
         radix = tuple(radix)
         if not radix:
             raise RulesError("a radix list needs at least one position, e.g. 5,5,5")
-        for r in radix:
+        for r in radix:  # a radix list has at most MAX_LENGTH positions (_read_radix)
             if r < 1:
                 raise RulesError(f"radix {r} in {radix}: each position needs at least 1 symbol")
         alphabet = symbols if symbols is not None else default_symbols(max(radix))
@@ -156,6 +172,7 @@ class Rules:
         repeats: bool | None = None,
         no_leading_zero: bool = False,
         radix: str | None = None,
+        scoring: bool = False,
     ) -> Rules:
         """The variant a command's options describe: ``spec`` changed by the others, or the
         radix list ``radix`` (text such as ``5,5,5``) with ``symbols``; then, if asked, no
@@ -168,9 +185,10 @@ class Rules:
         4536
         """
         if radix is not None:
-            rules = cls.from_radix(_read_radix(radix, "moo" + radix), symbols)
+            shape = cls.from_radix(_read_radix(radix, "moo" + radix), symbols, check=False)
+            rules = cls(*shape, scoring=scoring)
         else:
-            base = cls.parse(spec)
+            base = parse_spec(spec, scoring)
             changed = length is not None or symbols is not None or repeats is not None
             rules = cls(
                 base.length if length is None else length,
@@ -178,6 +196,7 @@ class Rules:
                 base.repeats if repeats is None else repeats,
                 None if changed else base.allowed,
                 base.guesses,
+                scoring=scoring,
             )
         return rules.with_no_leading() if no_leading_zero else rules
 
@@ -187,7 +206,10 @@ class Rules:
         allowed[0] = allowed[0].replace(self.symbols[0], "")
         if not allowed[0]:
             raise RulesError(f"{self.describe()}: barring {self.symbols[0]!r} leaves no symbol")
-        return Rules(self.length, self.symbols, self.repeats, tuple(allowed), self.guesses)
+        return Rules(
+            self.length, self.symbols, self.repeats, tuple(allowed), self.guesses,
+            scoring=self.scoring,
+        )  # fmt: skip
 
     def with_guesses(self, guesses: Rules | None) -> Rules:
         """The same secrets, guessed with every code of ``guesses`` (``None``: only secrets).
@@ -195,7 +217,9 @@ class Rules:
         >>> Rules.parse("bc").with_guesses(Rules.parse("digits")).describe()
         '4 distinct symbols of 0-9; guesses: 4 symbols of 0-9, repeats allowed'
         """
-        return Rules(self.length, self.symbols, self.repeats, self.allowed, guesses)
+        return Rules(
+            self.length, self.symbols, self.repeats, self.allowed, guesses, scoring=self.scoring
+        )
 
     @property
     def secret_rules(self) -> Rules:
@@ -255,9 +279,10 @@ def _symbol_word(length: int) -> str:
     return "symbol" if length == 1 else "symbols"
 
 
-def _check_length(length: int) -> None:
-    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= MAX_LENGTH:
-        raise RulesError(f"length {length!r}: a code has from 1 to {MAX_LENGTH} positions")
+def _check_length(length: int, limit: int = MAX_LENGTH) -> None:
+    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= limit:
+        more = f" (up to {MAX_SCORED_LENGTH} to score two codes)" if limit == MAX_LENGTH else ""
+        raise RulesError(f"length {length!r}: a code has from 1 to {limit} positions{more}")
 
 
 def _check_symbols(symbols: str) -> None:
@@ -293,7 +318,7 @@ def _check_guesses(rules: Rules) -> Rules | None:
         return None
     if not isinstance(wide, Rules) or wide.guesses is not None:
         raise RulesError(f"guesses {wide!r}: give a variant without guesses of its own")
-    own = Rules(rules.length, rules.symbols, rules.repeats, rules.allowed)
+    own = Rules(rules.length, rules.symbols, rules.repeats, rules.allowed, scoring=rules.scoring)
     if wide == own:
         return None
     if wide.length != rules.length or wide.symbols != rules.symbols:
@@ -414,8 +439,9 @@ SPEC_HELP = (
 GUESSES = ":guesses="
 
 
-def parse_spec(spec: str) -> Rules:
-    """Read any spec string (see ``SPEC_HELP``).
+def parse_spec(spec: str, scoring: bool = False) -> Rules:
+    """Read any spec string (see ``SPEC_HELP``); with ``scoring``, a variant too large to
+    enumerate is made all the same, to score its codes (``Rules.scoring``).
 
     >>> parse_spec("p4c6r:symbols=RGBYOP").describe()
     '4 symbols of RGBYOP, repeats allowed'
@@ -423,14 +449,14 @@ def parse_spec(spec: str) -> Rules:
     4536
     """
     try:
-        return _parse_spec(spec)
+        return _parse_spec(spec, scoring)
     except RulesError as error:
         if quote(spec) in str(error):
             raise
         raise RulesError(f"rules spec {quote(spec)}: {error}") from None
 
 
-def _parse_spec(spec: str) -> Rules:
+def _parse_spec(spec: str, scoring: bool = False) -> Rules:
     text = spec.strip()
     if not text:
         raise RulesError(f"empty rules spec; expected {SPEC_HELP}")
@@ -438,7 +464,7 @@ def _parse_spec(spec: str) -> Rules:
         secrets, _, guesses = text.partition(GUESSES)
         if GUESSES in guesses:
             raise RulesError(f"rules spec {spec!r}: give :guesses= once")
-        return _parse_spec(secrets).with_guesses(_parse_spec(guesses))
+        return _parse_spec(secrets, scoring).with_guesses(_parse_spec(guesses, scoring))
     if text in PRESETS:
         return preset(text)
     base, *modifiers = text.split(":")
@@ -453,15 +479,17 @@ def _parse_spec(spec: str) -> Rules:
     if "allowed" in options:
         allowed = tuple(options["allowed"].split("/"))
     if "nolead" in options:
-        allowed = _no_leading(length, alphabet, allowed)
+        allowed = _no_leading(length, alphabet, allowed, scoring)
     # The variant is made once, with its limits: a base too large to enumerate may be narrowed
     # by them (moo1,1,1,1,1,1,1,1,1,5 prints as p10c5r with limits: its base has 5**10 codes).
-    return Rules(length, alphabet, repeats, allowed)
+    return Rules(length, alphabet, repeats, allowed, scoring=scoring)
 
 
-def _no_leading(length: int, symbols: str, allowed: tuple[str, ...] | None) -> tuple[str, ...]:
+def _no_leading(
+    length: int, symbols: str, allowed: tuple[str, ...] | None, scoring: bool = False
+) -> tuple[str, ...]:
     """``allowed`` with the first symbol (the zero) barred from the first position."""
-    _check_length(length)
+    _check_length(length, MAX_SCORED_LENGTH if scoring else MAX_LENGTH)
     _check_symbols(symbols)
     limits = list(allowed or (symbols,) * length)
     if limits:

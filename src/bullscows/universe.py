@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows.caching import sized_cache
-from bullscows.errors import CodeError
-from bullscows.rules import Rules
+from bullscows.errors import CodeError, RulesError
+from bullscows.rules import ENUMERATION_NEEDED, MAX_CODES, Rules
 
 IndexArray = npt.NDArray[np.int64]
 ReplyArray = npt.NDArray[np.uint8]
@@ -38,6 +38,12 @@ class Universe:
     """
 
     def __init__(self, rules: Rules) -> None:
+        if rules.scoring:  # made to score codes only: too large to enumerate
+            codes = "too many" if rules.size < 0 else f"{rules.size:,}"
+            raise RulesError(
+                f"{rules.describe()} has {codes} codes; at most {MAX_CODES:,} can be enumerated "
+                f"in memory: {ENUMERATION_NEEDED}"
+            )
         self.rules = rules
         self.length = rules.length
         self.codes = enumerate_codes(rules.guess_rules)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -34,6 +35,12 @@ def assist(args: Sequence[str], lines: Sequence[str]) -> tuple[Result, list[str]
     banner, *answers = re.split(r"(?m)^> ", result.output)
     assert banner.startswith("Assisting a game of ")
     return result, answers
+
+
+def run_assist(*args: str, input: str) -> Result:
+    return CliRunner().invoke(
+        main, ["assist", *args], input=input, env={"COLUMNS": "200", "NO_COLOR": "1"}
+    )
 
 
 def check_status(answer: str, rules: Rules, history: Sequence[tuple[str, tuple[int, int]]]) -> None:
@@ -270,3 +277,26 @@ def test_interactive_lines_are_refused_alone_and_a_missing_reply_is_asked(spawn:
     game.expect_text("> ")
     game.send("quit")
     assert game.finish() == 0
+
+
+def test_a_whole_history_from_a_file(tmp_path: Path) -> None:
+    history = tmp_path / "game.txt"
+    history.write_text("# played on paper\n7019 1 1\n5873 0 1\n")
+    result = run_assist("--from", str(history), input="2013 1 1\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert f"Read 2 guesses and their replies from {history}.\n222 codes possible." in out
+    assert "50 codes possible." in out
+
+
+def test_an_inconsistent_history_from_stdin_ends_with_exit_1(tmp_path: Path) -> None:
+    pasted = "7019 1 1\n5873 0 1\n7921 3 1\n3412 1 1\n"
+    result = run_assist("--from", "-", "--reply-style", "pair", input=pasted)
+    assert result.exit_code == 1
+    assert "Read 4 guesses and their replies from standard input." in result.stdout
+    assert "No code can give reply #3 7921 -> 3 1." in result.output
+    assert "must be" not in result.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("7019 1 1\n70x9 0 0\n")
+    refused = run_assist("--from", str(bad), input="")
+    assert refused.exit_code == 1 and "line 2: code '70x9'" in refused.stderr

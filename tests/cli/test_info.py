@@ -430,3 +430,39 @@ def test_rules_with_wider_guesses() -> None:
     assert entry["description"] == (
         "4 distinct symbols of 0-9; guesses: 4 symbols of 0-9, repeats allowed"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "reply"),
+    [
+        (["--rules", "p5c26r:symbols=abcdefghijklmnopqrstuvwxyz", "crane", "react"], [1, 3]),
+        (["--rules", "p7c10r", "1234567", "7654321"], [1, 6]),  # 10,000,000 codes
+        (["--rules", "p12c10r", "123456789012", "210987654321"], [0, 12]),
+        (["--length", "30", "--repeats", "1" * 30, "1" * 29 + "2"], [29, 0]),
+        (["--rules", "p11c62n", "0123456789a", "a9876543210"], [1, 10]),
+    ],
+)
+def test_score_any_length_and_alphabet(args: list[str], reply: list[int]) -> None:
+    result = run("score", *args, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"bulls": reply[0], "cows": reply[1]}
+
+
+def test_large_variants_say_what_needs_enumeration() -> None:
+    from bullscows import Code, Rules, score
+    from bullscows.errors import RulesError
+    from bullscows.universe import universe
+
+    big = Rules.from_options("p7c10r", scoring=True)
+    assert big.scoring and big.size == 10_000_000
+    assert score(Code("1234567", big), Code("7654321", big)).bulls == 1
+    with pytest.raises(RulesError, match="scoring two codes \\(bullscows score\\) needs no"):
+        universe(big)
+    assert not Rules.from_options("bc", scoring=True).scoring  # small: an ordinary variant
+    result = run("candidates", "--rules", "p7c10r", "1234567 1 1")
+    assert result.exit_code == 2
+    assert "games, strategies, candidates, bench and trees enumerate every code" in result.stderr
+    long = run("score", "--rules", "p201c10r", "1", "1")
+    assert long.exit_code == 2 and "from 1 to 200 positions" in long.stderr
+    bad = run("score", "--rules", "p12c10r", "12345678901x", "123456789012")
+    assert_one_line_error(bad, "12345678901x")

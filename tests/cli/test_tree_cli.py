@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 
 from bullscows import Rules
 from bullscows.cli import main
+from bullscows.tree import load_tree
 
 from .conftest import reply
 
@@ -135,7 +136,10 @@ def test_text_format() -> None:
         (["--strategy", "psychic"], "unknown strategy 'psychic'"),
         (["--json", "--format", "text"], "not both"),
         (["--depth", "2"], "--depth goes with --format text"),
-        (["--check", "x.json", "--out", "y.json"], "--check reads a tree"),
+        (["--check", "x.json", "--out", "y.json"], "--check and --compare read trees"),
+        (["--compare", "x.json", "y.json", "--format", "text"], "--compare read trees"),
+        (["--check", "x.json", "--compare", "x.json", "y.json"], "--check or --compare"),
+        (["--json", "--format", "irving"], "give --json or --format irving, not both"),
     ],
 )
 def test_usage_errors(args: list[str], message: str) -> None:
@@ -240,3 +244,50 @@ def test_jobs_and_scheduler_together_are_refused() -> None:
     result = run("tree", "--rules", "mm", "--strategy", "optimal", *args)
     assert result.exit_code == 2
     assert "not both" in result.stderr
+
+
+def test_irving_notation_out_check_and_play(mm_file: Path, tmp_path: Path) -> None:
+    text = tmp_path / "mm.txt"
+    result = run("tree", "--rules", "mm", "--strategy", "minimax", "--out", str(text))
+    assert result.exit_code == 0, result.output
+    assert text.read_text().startswith("# rules: mm\n# strategy: minimax\n")
+    printed = run("tree", "--rules", "mm", "--strategy", "minimax", "--format", "irving")
+    assert printed.stdout == text.read_text()
+    result = run("tree", "--check", str(text))
+    assert result.exit_code == 0, result.output
+    assert "a valid tree of minimax on mm: 1,296 secrets, total 5,801, worst 5" in result.stdout
+    # Without its header the file is read for --rules, in every command that takes a tree.
+    bare = tmp_path / "bare.txt"
+    bare.write_text("".join(line for line in text.read_text().splitlines(True) if line[0] != "#"))
+    refused = run("tree", "--check", str(bare))  # read as bc, the default: its counts differ
+    assert refused.exit_code == 1
+    assert "line 1: the situation at the root has 5,040 codes, not 1,296" in refused.stderr
+    assert run("tree", "--rules", "mm", "--check", str(bare)).exit_code == 0
+    played = run("solve", "--rules", "mm", "--strategy", f"tree:{bare}", "--plain",
+                 input="0 1\n0 2\n1 1\n4 0\n")  # fmt: skip
+    assert played.exit_code == 0 and played.stdout.split() == ["1122", "2344", "3235", "3413"]
+    again = tmp_path / "again.json"
+    result = run("tree", "--rules", "mm", "--strategy", f"tree:{bare}", "--out", str(again))
+    assert result.exit_code == 0, result.output
+    assert load_tree(again).root == load_tree(mm_file).root
+
+
+def test_compare_two_trees(mm_file: Path, tmp_path: Path) -> None:
+    other = tmp_path / "entropy.json"
+    assert run("tree", "--rules", "mm", "--strategy", "entropy", "--out", str(other)).exit_code == 0
+    result = run("tree", "--compare", str(mm_file), str(other))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "mm: 4 symbols of 1-6, repeats allowed (1,296 secrets)"
+    assert lines[3].split() == ["strategy", "minimax", "entropy"]
+    assert lines[4].split() == ["total", "5,801", "5,722"]
+    assert "First difference: at the root: the first guesses 1122, the second 1234" in lines
+    data = json.loads(run("tree", "--compare", str(mm_file), str(other), "--json").stdout)
+    assert (data["a"]["total"], data["b"]["total"]) == (5801, 5722)
+    assert sum(c["b"] - c["a"] for c in data["changed"]) == 5722 - 5801
+    same = run("tree", "--compare", str(mm_file), str(mm_file))
+    assert "First difference: none, the trees are the same" in same.stdout
+    bc = tmp_path / "bc.json"
+    assert run("tree", "--strategy", "simple", "--out", str(bc)).exit_code == 0
+    refused = run("tree", "--compare", str(mm_file), str(bc))
+    assert refused.exit_code == 1 and "different variants" in refused.stderr

@@ -24,6 +24,11 @@ COMMANDS = {
         "Both at once: you guess its code while it guesses yours.",
     ),
     "assist": ("bullscows.cli.assist", "assist", "Help with a game played elsewhere."),
+    "candidates": (
+        "bullscows.cli.candidates",
+        "candidates",
+        "Does a history of replies fix the secret, or contradict itself?",
+    ),
     "score": ("bullscows.cli.info", "score", "Print the reply a guess gets against a secret."),
     "rules": ("bullscows.cli.info", "rules", "List the preset variants, or describe one."),
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),

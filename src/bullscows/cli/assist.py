@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -20,10 +21,12 @@ from bullscows.cli.common import (
     Terminal,
     computer_player_options,
 )
+from bullscows.cli.streams import read_lines
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker, as_code, as_feedback
+from bullscows.sessions.question import read_history
 from bullscows.strategies import Strategy
 
 #: At most this many remaining codes are listed after each reply.
@@ -34,7 +37,17 @@ LIST_ASKED_AT_MOST = 10_000
 
 @click.command()
 @computer_player_options
-def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
+@click.option(
+    "--from",
+    "source",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Read the game so far from FILE ('-' for standard input), one guess and reply a line, "
+    "then carry on from there.",
+)
+def assist(
+    rules: Rules, seed: int, strategy: Strategy, reply_style: str, source: Path | None
+) -> None:
     """Help with a game played elsewhere.
 
     Enter each guess you made and the reply you got, e.g. '0123 1 2' or '0123 1B2C'. An empty
@@ -43,10 +56,15 @@ def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> Non
     or a file, each line must hold a guess and its reply: a line that cannot be used is named
     and skipped (exit code 1 at the end), and a line that makes the replies contradict each
     other is explained and ends the run (exit 1).
+
+    With --from FILE the whole history is read first (a line that cannot be read ends the run
+    with exit 1, naming it); what it says is shown, and the prompt carries on from there.
     """
     breaker = Codebreaker(rules, strategy, seed)
     terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
+    if source is not None:
+        _read_history(terminal, breaker, source, reply_style)
     terminal.say(f"Enter 'GUESS REPLY' for each guess you made. {REPLY_HELP}")
     terminal.say(f"Commands: next (or Enter) suggests a guess, list, undo, {FIX_HELP}, quit.")
     while True:
@@ -68,6 +86,23 @@ def assist(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> Non
             terminal.say(f"Enter 'GUESS REPLY', e.g. '0123 1 2'. {REPLY_HELP}")
         else:
             _record(terminal, breaker, text, reply_style)
+
+
+def _read_history(terminal: Terminal, breaker: Codebreaker, source: Path, style: str) -> None:
+    """Record the history in ``source`` (a file, or ``-``: stdin) and show what it says; from a
+    script, a history whose replies contradict each other ends the run (exit 1)."""
+    for number, step in enumerate(read_history(read_lines(source), breaker.rules), start=1):
+        try:
+            breaker.record(step.guess, step.feedback, impossible=True)
+        except BullsCowsError as error:
+            raise BullsCowsError(f"guess #{number} {step.guess} of the history: {error}") from None
+    name = "standard input" if str(source) == "-" else str(source)
+    n = len(breaker.history)
+    terminal.say(f"Read {n} {'guess' if n == 1 else 'guesses'} and their replies from {name}.")
+    if breaker.contradiction is not None and not terminal.interactive:
+        show_contradiction(terminal, breaker, style)
+        sys.exit(1)
+    _status(terminal, breaker, style)
 
 
 def _record(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> None:

@@ -15,7 +15,7 @@ from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import NOTATIONS_HELP, STYLES
 from bullscows.readers import read_text
-from bullscows.rules import SPEC_HELP, Rules
+from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
     from bullscows.strategies import Strategy
@@ -25,6 +25,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def variant_options(function: F) -> F:
     """``--rules`` and the flags that adjust a variant; the command receives ``rules``."""
+    return _variant_options(function, scoring=False)
+
+
+def scoring_variant_options(function: F) -> F:
+    """``variant_options`` for a command that only reads and scores codes: a variant too large
+    to enumerate, or codes longer than 10, are accepted (``Rules.scoring``)."""
+    return _variant_options(function, scoring=True)
+
+
+def _variant_options(function: F, scoring: bool) -> F:
+    longest = MAX_SCORED_LENGTH if scoring else MAX_LENGTH
     options = [
         click.option(
             "--rules",
@@ -34,7 +45,9 @@ def variant_options(function: F) -> F:
             metavar="SPEC",
             help=f"The variant: {SPEC_HELP}.",
         ),
-        click.option("--length", type=click.IntRange(1, 10), help="Code length (1 to 10)."),
+        click.option(
+            "--length", type=click.IntRange(1, longest), help=f"Code length (1 to {longest})."
+        ),
         click.option("--symbols", help="The alphabet, in order, e.g. RGBYOP or 0123456789abcdef."),
         click.option(
             "--repeats/--no-repeats", default=None, help="Whether a symbol may repeat in a code."
@@ -55,7 +68,7 @@ def variant_options(function: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         kwargs["rules"] = build_rules(
             kwargs.pop("spec"), kwargs.pop("length"), kwargs.pop("symbols"),
-            kwargs.pop("repeats"), kwargs.pop("no_leading_zero"), kwargs.pop("radix"),
+            kwargs.pop("repeats"), kwargs.pop("no_leading_zero"), kwargs.pop("radix"), scoring,
         )  # fmt: skip
         return function(*args, **kwargs)
 
@@ -71,13 +84,14 @@ def build_rules(
     repeats: bool | None,
     no_leading_zero: bool,
     radix: str | None,
+    scoring: bool = False,
 ) -> Rules:
     """The variant the options describe (``Rules.from_options``); a bad combination is a
     usage error (exit 2)."""
     try:
         return Rules.from_options(
             spec, length=length, symbols=symbols, repeats=repeats,
-            no_leading_zero=no_leading_zero, radix=radix,
+            no_leading_zero=no_leading_zero, radix=radix, scoring=scoring,
         )  # fmt: skip
     except BullsCowsError as error:
         raise click.UsageError(str(error)) from None

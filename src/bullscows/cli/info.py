@@ -6,7 +6,7 @@ import json
 
 import click
 
-from bullscows.cli.common import reply_style_option, variant_options
+from bullscows.cli.common import reply_style_option, scoring_variant_options
 from bullscows.codes import Code
 from bullscows.rules import PRESETS, Rules, preset
 
@@ -14,7 +14,7 @@ from bullscows.rules import PRESETS, Rules, preset
 @click.command()
 @click.argument("secret")
 @click.argument("guess")
-@variant_options
+@scoring_variant_options
 @reply_style_option()
 @click.option("--json", "as_json", is_flag=True, help='Print {"bulls": B, "cows": C}.')
 def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool) -> None:
@@ -24,6 +24,10 @@ def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool
     bullscows score 1234 4130          ->  1 bull, 2 cows
     bullscows score --rules mm 1122 1234 --reply-style pegs  ->  1B1W
     bullscows score --rules bc:guesses=p4c10r 1234 1111  ->  1 bull, 0 cows
+    bullscows score --rules p5c26r:symbols=abcdefghijklmnopqrstuvwxyz crane react
+    bullscows score --rules p12c10r 123456789012 210987654321
+
+    Any length (up to 200) and any number of codes: scoring two codes enumerates nothing.
     """
     from bullscows import score as score_codes
 

@@ -20,9 +20,11 @@ import io
 import os
 import sys
 import warnings
+from pathlib import Path
 from typing import Any, NoReturn
 
 from bullscows.errors import BullsCowsError, BullsCowsWarning
+from bullscows.readers import quote_path, read_file, read_text
 
 #: The exit status after a broken pipe: what a shell reports for a process ended by SIGPIPE.
 BROKEN_PIPE_STATUS = 141
@@ -145,3 +147,21 @@ def _discard_output() -> None:
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, sys.__stdout__.fileno())
         os.close(null)
+
+
+#: A history read whole (``candidates``, ``assist --from``) has at most this many lines.
+MAX_LINES = 100_000
+
+
+def read_lines(source: Path | None) -> list[str]:
+    """Every line of the file ``source`` (bounded by ``readers.read_file``), or of stdin when
+    it is ``None`` or ``-`` (each line bounded by ``read_line``, at most ``MAX_LINES``)."""
+    if source is not None and str(source) != "-":
+        where = f"file {quote_path(source)}"
+        return read_text(read_file(source, where), where).splitlines()
+    lines: list[str] = []
+    while (line := read_line()) is not None:
+        if len(lines) == MAX_LINES:
+            raise BullsCowsError(f"more than {MAX_LINES:,} lines of input: no history is so long")
+        lines.append(read_text(line, f"input line {len(lines) + 1}"))
+    return lines

@@ -23,6 +23,8 @@ from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
+from bullscows.tree.compare import compare_trees
+from bullscows.tree.irving import save_tree, to_irving
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import SearchReport  # the search loads numba: not for --help
@@ -34,10 +36,11 @@ if TYPE_CHECKING:
 @click.option(
     "--format",
     "form",
-    type=click.Choice(["summary", "text"]),
+    type=click.Choice(["summary", "text", "irving"]),
     default="summary",
     show_default=True,
-    help="Print the tree's figures, or the tree itself as indented text.",
+    help="Print the tree's figures, the tree itself as indented text, or the tree in Irving "
+    "notation (the text of the literature and of mastermind-strategy).",
 )
 @click.option(
     "--depth",
@@ -51,8 +54,8 @@ if TYPE_CHECKING:
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     metavar="FILE.json",
-    help="Write the tree to FILE.json, or gzip-compressed to FILE.json.gz (play it with "
-    "--strategy tree:FILE.json).",
+    help="Write the tree to FILE.json, gzip-compressed to FILE.json.gz, or in Irving notation "
+    "to FILE.txt (play it with --strategy tree:FILE.json).",
 )
 @executor_options
 @click.option(
@@ -66,8 +69,17 @@ if TYPE_CHECKING:
     "--check",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.json",
-    help="Check a saved tree (.json or .json.gz) instead: exit 0 when it is valid, 1 with its "
-    "problems otherwise.",
+    help="Check a saved tree (.json, .json.gz, or Irving notation in .txt, read for --rules when "
+    "it does not name its variant) instead: exit 0 when it is valid, 1 with its problems "
+    "otherwise.",
+)
+@click.option(
+    "--compare",
+    nargs=2,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="A B",
+    help="Compare two saved trees of one variant: figures, the first node where they differ, "
+    "the secrets whose guess count changes.",
 )
 def tree(
     rules: Rules,
@@ -81,6 +93,7 @@ def tree(
     scheduler: str | None,
     checkpoint: Path | None,
     check: Path | None,
+    compare: tuple[Path, Path] | None,
 ) -> None:
     """Build the decision tree of a deterministic strategy: its guess for every reply.
 
@@ -89,6 +102,9 @@ def tree(
     bullscows tree --rules mm --out mm-minimax.json
     bullscows tree --rules mm --format text --depth 2
     bullscows tree --check mm-minimax.json
+    bullscows tree --rules mm --format irving
+    bullscows tree --rules mm --check knuth.txt
+    bullscows tree --compare mm-minimax.json mm-optimal.json
     bullscows tree --rules mm --strategy optimal --out mm-optimal.json.gz
     bullscows tree --rules bc --strategy optimal --jobs 2 --checkpoint bc.ckpt --out bc.json
     bullscows solve --rules mm --strategy tree:mm-minimax.json
@@ -97,13 +113,21 @@ def tree(
     the cache so that solve and play use it at once; --jobs and --scheduler spread the search
     over processes or a Dask cluster (same tree), --checkpoint makes it resumable.
     """
-    if check is not None:
+    if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:
-            raise click.UsageError("--check reads a tree: give it without --out, --format, --depth")
-        _check(check, as_json)
+            raise click.UsageError(
+                "--check and --compare read trees: give them without --out, --format, --depth"
+            )
+        if check is not None and compare is not None:
+            raise click.UsageError("give --check or --compare, not both")
+        if compare is not None:
+            _compare(compare, rules, as_json)
+        else:
+            assert check is not None
+            _check(check, rules, as_json)
         return
-    if as_json and form == "text":
-        raise click.UsageError("give --json or --format text, not both")
+    if as_json and form != "summary":
+        raise click.UsageError(f"give --json or --format {form}, not both")
     if depth is not None and form != "text":
         raise click.UsageError("--depth goes with --format text")
     if not strategy.deterministic:
@@ -124,10 +148,12 @@ def tree(
     else:
         built = strategy_tree(rules, strategy)
     if out is not None:
-        built.save(out)
+        save_tree(built, out)
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
     if form == "text":
         click.echo("\n".join(render_text(built, reply_style, depth)))
+    elif form == "irving":
+        click.echo(to_irving(built), nl=False)
     elif as_json:
         click.echo(json.dumps(_figures_json(built), indent=2))
     else:
@@ -202,10 +228,50 @@ def _print_summary(built: DecisionTree) -> None:
         click.echo(f"  {name:<13} {value}")
 
 
-def _check(path: Path, as_json: bool) -> None:
-    """Check the tree file at ``path``; exit 1 when it is not valid."""
+def _compare(paths: tuple[Path, Path], rules: Rules, as_json: bool) -> None:
+    """Compare two tree files side by side."""
+    a, b = (load_tree(path, rules) for path in paths)
+    result = compare_trees(a, b)
+    if as_json:
+        data = {"a": str(paths[0]), "b": str(paths[1]), "rules": a.rules.spec}
+        click.echo(json.dumps({**data, **result.to_json()}, indent=2))
+        return
+    click.echo(f"{a.rules.spec}: {a.rules.describe()} ({result.a.secrets:,} secrets)")
+    rows = [("", "A", "B"), ("file", str(paths[0]), str(paths[1]))]
+    rows.append(("strategy", a.strategy, b.strategy))
+    for name, key in (("total", "total"), ("worst", "worst"), ("at worst", "at_worst")):
+        rows.append((name, f"{getattr(result.a, key):,}", f"{getattr(result.b, key):,}"))
+    rows.append(("average", f"{result.a.average:.3f}", f"{result.b.average:.3f}"))
+    rows.append(("nodes", f"{result.a.nodes:,}", f"{result.b.nodes:,}"))
+    spreads = [
+        " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
+        for s in (result.a, result.b)
+    ]
+    rows.append(("distribution", spreads[0], spreads[1]))
+    width = max(len(row[1]) for row in rows)
+    for name, x, y in rows:
+        click.echo(f"  {name:<13} {x:<{width}}  {y}".rstrip())
+    click.echo(f"First difference: {result.first_difference or 'none, the trees are the same'}")
+    fewer = sum(1 for _, n, m in result.changed if m < n)
+    click.echo(
+        f"Secrets whose guess count changes: {len(result.changed):,} ({fewer:,} need fewer "
+        f"guesses in B, {len(result.changed) - fewer:,} more)"
+    )
+    for code, n, m in result.changed[:SHOWN_CHANGES]:
+        click.echo(f"  {code}  {n} -> {m}")
+    if len(result.changed) > SHOWN_CHANGES:
+        click.echo(f"  ... and {len(result.changed) - SHOWN_CHANGES:,} more (--json lists all)")
+
+
+#: ``--compare`` lists at most this many changed secrets (``--json`` all of them).
+SHOWN_CHANGES = 10
+
+
+def _check(path: Path, rules: Rules, as_json: bool) -> None:
+    """Check the tree file at ``path`` (in Irving notation, for ``rules`` unless it names its
+    variant); exit 1 when it is not valid."""
     try:
-        saved = load_tree(path)
+        saved = load_tree(path, rules)
     except BullsCowsError as error:
         problems, summary, about = [str(error)], None, None
     else:

@@ -17,6 +17,7 @@ from bullscows.readers import (
     unpack,
 )
 from bullscows.rules import Rules
+from bullscows.tree.irving import VariantNotNamed, is_irving, read_irving
 from bullscows.tree.model import (
     _REPLY_KEY,
     FORMAT,
@@ -29,11 +30,14 @@ from bullscows.tree.model import (
 from bullscows.universe import universe
 
 
-def load_tree(source: str | Path | bytes) -> DecisionTree:
+def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> DecisionTree:
     """A tree from a file (a path), JSON text, or a file's bytes; checked for form, not for play.
 
     Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
     bytes may be gzip-compressed (``.json.gz``): they are recognised by their first bytes.
+    A file in Irving notation (``tree.irving``) is recognised by its first character (a
+    digit or ``#``), and a bare tree (the ``"tree"`` object alone, ``{"guess": ...,
+    "replies": ...}``) by its keys; ``rules`` is their variant when the file does not say.
 
     >>> load_tree('{"format": "bullscows-tree", "version": 2}')
     Traceback (most recent call last):
@@ -54,12 +58,21 @@ def load_tree(source: str | Path | bytes) -> DecisionTree:
         text = read_text(read_file(source, where), where)
     else:
         where, text = "tree", source
-    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where)
+    if is_irving(text):
+        return read_irving(text, rules, where)
+    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where, rules)
 
 
-def _from_dict(data: object, where: str) -> DecisionTree:
+def _from_dict(data: object, where: str, rules: Rules | None = None) -> DecisionTree:
     if not isinstance(data, dict):
         raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
+    if "format" not in data and "guess" in data:  # a bare tree: its root node alone
+        if rules is None:
+            raise VariantNotNamed(
+                f"{where}: a bare tree (a root node without the file's header) does not name "
+                "its variant; give it (--rules SPEC)"
+            )
+        return DecisionTree(rules, "imported", "imported", _read_nodes(data, rules, where))
     if data.get("format") != FORMAT:
         raise BullsCowsError(
             f"{where}: format {quote_value(data.get('format'))} is not {FORMAT!r}; "
@@ -95,6 +108,7 @@ def _from_dict(data: object, where: str) -> DecisionTree:
 def _read_nodes(top: object, rules: Rules, where: str) -> Node:
     """The nodes under ``top``, read without recursion (a tree may be thousands deep)."""
     root = _read_node(top, rules, where, "the root")
+    win = Feedback.win(rules.length).index(rules.length)
     stack = [(top, root, "the root")]
     while stack:
         raw, node, path = stack.pop()
@@ -107,9 +121,23 @@ def _read_nodes(top: object, rules: Rules, where: str) -> Node:
             guess = universe(rules).text(node.guess)
             child_path = f"{'' if path == 'the root' else path + ' '}{guess} {quote(key)}"
             child = _read_node(child_raw, rules, where, child_path)
+            if reply == win:
+                _check_win_leaf(child_raw, child, node, key, where, path)
+                continue
             node.branches[reply] = child
             stack.append((child_raw, child, child_path))
     return root
+
+
+def _check_win_leaf(raw: object, child: Node, node: Node, key: str, where: str, path: str) -> None:
+    """An all-bulls branch (as kunigami's trees write them) is read, and dropped, when it is a
+    leaf that repeats its node's guess: the game is over there."""
+    replies = raw.get("replies") if isinstance(raw, dict) else None
+    if child.guess != node.guess or replies:
+        raise BullsCowsError(
+            f"{where}: reply key {quote(key)} at {path}: all bulls ends the game; its branch "
+            "may only be a leaf that repeats the node's guess"
+        )
 
 
 def _read_node(raw: object, rules: Rules, where: str, path: str) -> Node:
@@ -139,8 +167,6 @@ def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
     except BullsCowsError as error:
         raise BullsCowsError(f"{where}: at {path}: {error}") from None
     problem = feedback.problem(rules)
-    if problem is None and feedback.is_win(rules.length):
-        problem = "all bulls ends the game and has no branch"
     if problem is not None:
         raise BullsCowsError(f"{where}: reply key {quote(key)} at {path}: {problem}")
     return feedback.index(rules.length)

@@ -193,18 +193,23 @@ class DecisionTree:
         return text
 
     def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
-        """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``.
+        """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``
+        (``tree.irving.save_tree`` writes Irving notation too).
 
         The gzip header carries no time stamp or name, so the same tree makes the same bytes.
         """
         text = (self.to_json(sort_keys=sort_keys) + "\n").encode("utf-8")
-        data = gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text
-        try:
-            Path(path).write_bytes(data)
-        except OSError as error:
-            raise BullsCowsError(
-                f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"
-            ) from None
+        write_tree_file(path, gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text)
+
+
+def write_tree_file(path: str | Path, data: bytes) -> None:
+    """Write a tree file's bytes; a failure is a ``BullsCowsError`` naming the file."""
+    try:
+        Path(path).write_bytes(data)
+    except OSError as error:
+        raise BullsCowsError(
+            f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"
+        ) from None
 
 
 def follow(root: Node, knowledge: Knowledge, source: str) -> int:

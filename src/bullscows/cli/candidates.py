@@ -1,0 +1,65 @@
+"""``bullscows candidates``: what a history of guesses and replies says about the secret."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from bullscows.cli.common import reply_style_option, variant_options
+from bullscows.cli.streams import read_lines
+from bullscows.rules import Rules
+from bullscows.sessions.question import DEFAULT_LIMIT, answer, read_history
+
+
+@click.command()
+@click.argument("steps", nargs=-1, metavar="['GUESS REPLY' ...]")
+@variant_options
+@click.option(
+    "--from",
+    "source",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Read the history from FILE ('-' for standard input), one guess and reply a line.",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=DEFAULT_LIMIT,
+    show_default=True,
+    metavar="N",
+    help="List at most N of the codes still possible (their count is always given).",
+)
+@reply_style_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def candidates(
+    steps: tuple[str, ...],
+    rules: Rules,
+    source: Path | None,
+    limit: int,
+    reply_style: str,
+    as_json: bool,
+) -> None:
+    """Is the secret determined, undetermined, or is the history inconsistent?
+
+    Each STEP is a guess and its reply ('7019 1 1', '7019 1B1C'); without any, and without
+    --from, the history is read from standard input, one a line (blank lines and lines
+    starting with # are skipped). A reply no guess can get ('3 1' with 4 positions) makes the
+    history inconsistent. Exit 0 with the answer, 1 when a line cannot be read.
+
+    \b
+    bullscows candidates "7019 1 1" "5873 0 1" "7921 3 1"
+    bullscows candidates --rules mm --json < history.txt
+    """
+    if steps and source is not None:
+        raise click.UsageError("give the history as arguments or with --from, not both")
+    if steps:
+        history = read_history(steps, rules, "argument")
+    else:
+        history = read_history(read_lines(source), rules)
+    found = answer(rules, history, limit)
+    if as_json:
+        click.echo(json.dumps(found.to_json(), indent=2))
+    else:
+        click.echo("\n".join(found.lines(reply_style)))

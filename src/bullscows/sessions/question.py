@@ -1,0 +1,135 @@
+"""A one-shot question about a history, as programming contests pose it: given these guesses
+and replies, is the secret determined, undetermined, or is the data inconsistent?
+
+A reply that no guess can get (``3 1`` with 4 positions) is data here, not a typo to skip: it
+makes the history inconsistent, and the account says so.
+
+>>> rules = Rules.parse("bc")
+>>> history = read_history(["7019 1 1", "5873 0 1", "7921 3 1"], rules)
+>>> found = answer(rules, history)
+>>> found.status, found.count
+('inconsistent', 0)
+>>> found.lines("pair")[1]
+'No code can give reply #3 7921 -> 3 1.'
+>>> answer(rules, history[:2], limit=3).lines()[0]
+'Undetermined: 222 codes possible.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError
+from bullscows.knowledge import Contradiction, Knowledge, Step
+from bullscows.readers import quote
+from bullscows.rules import Rules
+from bullscows.sessions.common import as_code, as_feedback
+
+#: Codes listed by default when the secret is not determined.
+DEFAULT_LIMIT = 20
+
+
+def read_step(text: str, rules: Rules) -> Step:
+    """A guess and its reply on one line (``'7019 1 1'``, ``'7019 1B1C'``); any reply that
+    fits the code length is taken, even one no guess can get.
+
+    >>> read_step("0123 3 1", Rules.parse("bc")).feedback
+    Feedback(bulls=3, cows=1)
+    """
+    guess, _, reply = text.strip().partition(" ")
+    code = as_code(guess, rules)
+    if not reply.strip():
+        raise BullsCowsError(
+            f"{quote(text.strip())}: a guess needs its reply on the same line, e.g. "
+            f"'{code.text} 1 2'"
+        )
+    return Step(code, as_feedback(reply, rules, impossible=True))
+
+
+def read_history(lines: Iterable[str], rules: Rules, unit: str = "line") -> list[Step]:
+    """One step per line; blank lines and lines starting with ``#`` are skipped. An error
+    names its line (or other ``unit``: ``'argument'``).
+
+    >>> read_history(["0123 1 1", "", "12x4 0 0"], Rules.parse("bc"))
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.CodeError: line 3: code '12x4': 'x' is not a symbol; symbols are 0-9
+    """
+    history = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            history.append(read_step(line, rules))
+        except BullsCowsError as error:
+            raise type(error)(f"{unit} {number}: {error}") from None
+    return history
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a history says: ``status`` is ``determined`` (one code), ``undetermined``
+    (several) or ``inconsistent`` (none, with ``contradiction``); ``codes`` are the first
+    ``limit`` codes possible, in the variant's order."""
+
+    rules: Rules
+    history: tuple[Step, ...]
+    count: int
+    codes: tuple[Code, ...]
+    contradiction: Contradiction | None
+
+    @property
+    def status(self) -> str:
+        if self.count == 0:
+            return "inconsistent"
+        return "determined" if self.count == 1 else "undetermined"
+
+    def lines(self, style: str = "words") -> list[str]:
+        """The answer for a person, replies in ``style``."""
+        if self.contradiction is not None:
+            return ["Inconsistent: no code fits every reply.", *self.contradiction.describe(style)]
+        if self.count == 1:
+            return [f"Determined: the secret is {self.codes[0]}."]
+        shown = [f"Undetermined: {self.count:,} codes possible."]
+        if self.codes:
+            more = self.count - len(self.codes)
+            tail = f" ... and {more:,} more" if more else ""
+            shown.append("  " + " ".join(map(str, self.codes)) + tail)
+        return shown
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "rules": self.rules.spec,
+            "status": self.status,
+            "count": self.count,
+            "codes": [code.text for code in self.codes],
+        }
+        if self.contradiction is not None:
+            c = self.contradiction
+            data["contradiction"] = {
+                "steps": [i + 1 for i in c.core],
+                "smallest": c.smallest,
+                "fixes": [
+                    {
+                        "step": f.step + 1,
+                        "bulls": f.feedback.bulls,
+                        "cows": f.feedback.cows,
+                        "codes": f.codes,
+                    }
+                    for f in c.fixes
+                ],
+                "text": c.describe("pair"),
+            }
+        return data
+
+
+def answer(rules: Rules, history: Iterable[Step], limit: int = DEFAULT_LIMIT) -> Answer:
+    """What ``history`` says about the secret (see ``Answer``); at most ``limit`` codes listed."""
+    steps = tuple(history)
+    knowledge = Knowledge.from_history(rules, steps)
+    contradiction = knowledge.explain() if knowledge.is_contradictory and steps else None
+    codes = tuple(knowledge.candidate_codes(1 if len(knowledge) == 1 else limit))
+    return Answer(rules, steps, len(knowledge), codes, contradiction)
