@@ -11,10 +11,10 @@ from bullscows import Code, Rules
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import build_tree
 from bullscows.strategies import get_strategy
-from bullscows.strategies.optimal_strategy import shipped_dir
 from bullscows.tree import DecisionTree, check_tree, load_tree
 from bullscows.tree.compare import compare_trees
 from bullscows.tree.irving import VariantNotNamed, read_irving, save_tree, to_irving
+from bullscows.tree.store import shipped_dir
 
 P2 = Rules.parse("p2c3n")  # codes 01 02 10 12 20 21
 #: simple's tree on p2c3n, typed by hand: 01; after 0 1 cow, 12 (then 20); after 1 bull, 02
