@@ -19,6 +19,7 @@ is faster). bullscows' trees go to a throwaway cache folder, so every optimal ru
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -115,10 +116,16 @@ def _mend(path: Path, old: str, new: str, count: int) -> None:
         path.write_text(text.replace(old, new, count), encoding="latin-1")
 
 
-def timed(command: list[str], env: dict[str, str]) -> float:
-    """Seconds one whole process takes; its output is discarded (a failure stops the run)."""
+def timed(command: list[str], env: dict[str, str], limit: float | None = None) -> float:
+    """Seconds one whole process takes (infinite when stopped at ``limit`` seconds); its output
+    is discarded (a failure stops the run)."""
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        done = subprocess.run(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=limit
+        )
+    except subprocess.TimeoutExpired:
+        return math.inf
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed: {done.stderr.decode()[-500:]}")
@@ -134,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
         choices=[p.name for p in PAIRS],
         metavar="PAIR",
         help=f"some pairs only: {', '.join(p.name for p in PAIRS)}",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop a side's run after SECONDS (shown as '> SECONDS'; the ratio is then a bound)",
     )
     args = parser.parse_args(argv)
     pairs = [p for p in PAIRS if args.only is None or p.name in args.only]
@@ -158,18 +171,37 @@ def main(argv: list[str] | None = None) -> int:
             seconds: dict[str, float] = {}
             for side in sides:
                 if side == "mmstrat" and mmstrat is not None:
-                    seconds[side] = sum(timed([mmstrat, *run], env) for run in pair.mmstrat)
+                    runs = pair.mmstrat
+                    seconds[side] = sum(timed([mmstrat, *r], env, args.timeout) for r in runs)
                 elif side == "bullscows":
-                    seconds[side] = sum(timed([bullscows, *run], env) for run in pair.bullscows)
-            theirs = seconds.get("mmstrat")
-            ratio = "" if theirs is None else f"{seconds['bullscows'] / theirs:.2f}"
-            shown = "" if theirs is None else f"{theirs:.2f} s"
+                    runs = pair.bullscows
+                    seconds[side] = sum(timed([bullscows, *r], env, args.timeout) for r in runs)
+            ours, theirs = seconds["bullscows"], seconds.get("mmstrat")
             first = sides[0] if mmstrat is not None else ""
             print(
-                f"| {pair.work} | {shown} | {seconds['bullscows']:.2f} s | {ratio} | {first} |",
+                f"| {pair.work} | {_shown(theirs, args.timeout)} | {_shown(ours, args.timeout)} "
+                f"| {_ratio(ours, theirs, args.timeout)} | {first} |",
                 flush=True,
             )
     return 0
+
+
+def _shown(seconds: float | None, limit: float | None) -> str:
+    """A table cell of seconds: empty when not run, ``> limit`` when stopped."""
+    if seconds is None:
+        return ""
+    return f"> {limit:g} s" if math.isinf(seconds) else f"{seconds:.2f} s"
+
+
+def _ratio(ours: float, theirs: float | None, limit: float | None) -> str:
+    """bullscows / mmstrat, or a bound on it when one side was stopped at ``limit``."""
+    if theirs is None or (math.isinf(ours) and math.isinf(theirs)):
+        return ""
+    if math.isinf(theirs):
+        return f"< {ours / (limit or 1):.2f}"
+    if math.isinf(ours):
+        return f"> {(limit or 1) / theirs:.2f}"
+    return f"{ours / theirs:.2f}"
 
 
 if __name__ == "__main__":
