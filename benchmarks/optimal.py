@@ -5,6 +5,7 @@ Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then
      .venv/bin/python benchmarks/optimal.py --jobs 2         # the same, bc's parts on 2 processes
      .venv/bin/python benchmarks/optimal.py p4c9n --objective worst
      .venv/bin/python benchmarks/optimal.py bc --parts     # each part under the first guess
+     .venv/bin/python benchmarks/optimal.py bc --objective worst-count --jobs 2   # Slovesnov's
 
 Each search runs in this process (the kernels are loaded first: compile time is not counted),
 or with ``--jobs N`` its parts two guesses deep on N local processes (their start-up counted).
@@ -35,6 +36,7 @@ from bullscows.feedback import Feedback
 from bullscows.rules import Rules
 from bullscows.search import Objective, engine, optimal_tree
 from bullscows.search.engine import Search, SearchReport
+from bullscows.search.optimal import OBJECTIVES
 from bullscows.universe import universe
 
 #: The default runs: (rules, objective, max depth).
@@ -103,7 +105,7 @@ def _thin(items: list[str], most: int) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rules", nargs="*", help="variants (default: mm 3 ways, bc 2 ways)")
-    parser.add_argument("--objective", choices=["total", "worst"], default="total")
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total")
     parser.add_argument("--max-depth", type=int, default=None)
     parser.add_argument("--consistent-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")

@@ -228,7 +228,7 @@ def test_max_depth_reaches_every_executor(how: str, request: pytest.FixtureReque
 
 
 def test_max_depth_only_for_strategies_that_take_it() -> None:
-    with pytest.raises(StrategyError, match="applies to optimal and optimal-worst, not 'minimax'"):
+    with pytest.raises(StrategyError, match="applies to the optimal strategies, not 'minimax'"):
         run_bench(P4C4R, ["optimal", "minimax"], max_depth=4)
 
 

@@ -223,7 +223,7 @@ def test_depth_cap() -> None:
     assert "within 4 guesses" in too_few.stderr
     not_optimal = runner.invoke(main, ["tree", "--rules", "mm", "--max-depth", "5"])
     assert not_optimal.exit_code == 2
-    assert "applies to optimal and optimal-worst" in not_optimal.output
+    assert "applies to the optimal strategies" in not_optimal.output
 
 
 def test_a_server_can_ask_whether_a_move_searches_first() -> None:

@@ -32,7 +32,11 @@ def brute_force(spec: str, depth: int | None, consistent_only: bool) -> int:
 
 
 @cache
-def _brute_solver(spec: str, consistent_only: bool) -> Callable[[tuple[int, ...], int], int]:
+def _brute_solver(
+    spec: str, consistent_only: bool, penalty: int = 0
+) -> Callable[[tuple[int, ...], int], int]:
+    """A brute-force solver; ``penalty`` is charged for each secret settled by the last guess
+    the budget allows (the cost of the lexicographic objective "worst-count")."""
     rules = Rules.parse(spec)
     u = universe(rules)
     scores = u.score_matrix(u.all(), u.all()).tolist()
@@ -45,7 +49,7 @@ def _brute_solver(spec: str, consistent_only: bool) -> Callable[[tuple[int, ...]
         if budget == 0:
             return INFINITE
         if len(codes) == 1:
-            return 1
+            return 1 + (penalty if budget == 1 else 0)
         lowest = INFINITE
         for guess in codes if consistent_only else everything:
             parts: dict[int, list[int]] = {}

@@ -113,7 +113,7 @@ def test_max_depth() -> None:
         (["--strategy", "knuth"], "'knuth'"),
         (["--strategy", "minimax", "--max-depth", "4"], "not 'minimax'"),
         (["--strategy", "optimal", "--strategy", "simple", "--max-depth", "4"], "not 'simple'"),
-        (["--max-depth", "4"], "applies to optimal and optimal-worst"),
+        (["--max-depth", "4"], "applies to the optimal strategies"),
         (["--strategy", "optimal", "--max-depth", "0"], "--max-depth"),
         (["--strategy", "minimax", "--plot", "out.txt"], "'out.txt'"),
         (["--strategy", "minimax", "--plot", "no/such/folder/out.png"], "'no/such/folder'"),

@@ -231,6 +231,29 @@ def test_optimal_tree_is_searched_with_jobs_and_a_checkpoint(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(
+    ("strategy", "jobs", "figures"),
+    [
+        ("optimal-worst-count", "2", (5627, 5, 539)),  # Slovesnov's 539 secrets at 5 guesses
+        ("optimal-total-worst", "1", (5625, 6, 2)),
+    ],
+)
+def test_lexicographic_trees_pass_the_checker(
+    strategy: str, jobs: str, figures: tuple[int, int, int], tmp_path: Path
+) -> None:
+    out = tmp_path / "mm.json"
+    args = ["tree", "--rules", "mm", "--strategy", strategy, "--jobs", jobs, "--out", str(out)]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    checked = run("tree", "--check", str(out), "--json")
+    assert checked.exit_code == 0, checked.output
+    report = json.loads(checked.stdout)
+    assert report["valid"] is True
+    summary = report["summary"]
+    assert (summary["total"], summary["worst"], summary["at_worst"]) == figures
+    assert f"a valid tree of {strategy} on mm" in run("tree", "--check", str(out)).stdout
+
+
+@pytest.mark.parametrize(
     "extra", [["--jobs", "2"], ["--checkpoint", "x.ckpt"], ["--scheduler", "tcp://nowhere:1"]]
 )
 def test_search_options_need_an_optimal_strategy(extra: list[str]) -> None:

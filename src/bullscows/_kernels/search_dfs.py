@@ -10,10 +10,12 @@ Sets are keyed by two 64-bit sums of random per-code keys (``code_keys``) and th
 different sets share a key with probability about 2**-128.
 
 A context tuple carries what every call reads: ``(scores, caps, valid, win, keys, stats,
-capped, consistent, everything, slots, weight)``; ``stats[0]`` counts sets branched on and
-``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a tree fits within
-the depth (every feasible cost is then 0). The algorithm is the one ``search.optimal``
-documents.
+capped, consistent, everything, slots, weight, penalty)``; ``stats[0]`` counts sets branched on
+and ``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a tree fits
+within the depth (every feasible cost is then 0); ``penalty`` (0, or with a depth cap more than
+any total under it) is added for every secret settled by the last guess the cap allows, so the
+cost orders trees by how many secrets need the whole cap, then by their total. The algorithm is
+the one ``search.optimal`` documents.
 """
 
 from __future__ import annotations
@@ -77,9 +79,10 @@ def _entry(memo, key):
 
 
 @njit(cache=True)
-def ideal(n, depth, caps, weight):
+def ideal(n, depth, caps, weight, penalty):
     """The cost of a perfect tree over ``n`` codes within ``depth`` guesses (the bound of
-    ``search.bounds``), times ``weight``; ``INFEASIBLE`` if no tree fits."""
+    ``search.bounds``), times ``weight``, plus ``penalty`` for each code its last level must
+    hold; ``INFEASIBLE`` if no tree fits."""
     if depth < len(caps) and n > caps[depth]:
         return INFEASIBLE
     if weight == 0:
@@ -89,12 +92,14 @@ def ideal(n, depth, caps, weight):
     while k <= depth and k - 1 < len(caps) and caps[k - 1] < n:
         total += n - caps[k - 1]
         k += 1
+    if penalty and 1 <= depth <= len(caps):
+        total += penalty * max(n - caps[depth - 1], 0)
     return total
 
 
 @njit(cache=True)
 def _bounds(ctx, codes, guesses, depth):
-    return scan(ctx[0], guesses, codes, ctx[2], ctx[3], ctx[1], depth, ctx[10])
+    return scan(ctx[0], guesses, codes, ctx[2], ctx[3], ctx[1], depth, ctx[10], ctx[11])
 
 
 @njit(cache=True)
@@ -120,8 +125,8 @@ def lookahead(ctx, memo, codes, depth, guesses):
     ctx[5][1] += 1
     n = len(codes)
     at = _perfect_candidate(ctx[0], codes, ctx[9])
-    if at >= 0 and ideal(n, depth, ctx[1], ctx[10]) < INFEASIBLE:
-        cost = (2 * n - 1) * ctx[10]
+    cost = ideal(n, depth, ctx[1], ctx[10], ctx[11])  # what a perfect candidate costs
+    if at >= 0 and cost < INFEASIBLE:
         memo[key] = (cost, codes[at], entry[2], 1)
         return cost
     child = depth - 1 if ctx[6] else depth
@@ -319,13 +324,11 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     cost, or FAIL), else push its frame at ``level`` (arrays from ``free`` on) and say
     ``_PENDING``. Returns the answer with the arena and frames (reallocated when they grew)."""
     codes = arena[start : start + n]
-    weight = ctx[10]
-    if n == 1:
-        return (weight if limit > weight and depth >= 1 else FAIL), arena, frames
-    if n == 2:
-        return (3 * weight if limit > 3 * weight and depth >= 2 else FAIL), arena, frames
-    if ideal(n, depth, ctx[1], ctx[10]) >= limit:
+    perfect = ideal(n, depth, ctx[1], ctx[10], ctx[11])  # exact for one or two codes
+    if perfect >= limit:
         return FAIL, arena, frames
+    if n <= 2:
+        return perfect, arena, frames
     key = _key(ctx[4], codes, depth)
     entry = _entry(memo, key)
     if entry[0] >= 0:
@@ -333,11 +336,10 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if entry[2] >= limit:
         return FAIL, arena, frames
     ctx[5][0] += 1
-    if (2 * n - 1) * weight < limit:
-        at = _perfect_candidate(ctx[0], codes, ctx[9])
-        if at >= 0:
-            memo[key] = ((2 * n - 1) * weight, codes[at], entry[2], entry[3])
-            return (2 * n - 1) * weight, arena, frames
+    at = _perfect_candidate(ctx[0], codes, ctx[9])
+    if at >= 0:  # it costs the ideal: optimal
+        memo[key] = (perfect, codes[at], entry[2], entry[3])
+        return perfect, arena, frames
     child = depth - 1 if ctx[6] else depth
     order, bounds, exact = _order(ctx, codes, guesses, child, limit)
     if exact >= 0:
@@ -404,7 +406,7 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     total = bound
     owns = np.empty(len(sizes), dtype=np.int64)
     for p in range(len(sizes)):
-        own = ideal(sizes[p], depth, ctx[1], ctx[10])
+        own = ideal(sizes[p], depth, ctx[1], ctx[10], ctx[11])
         if sizes[p] >= 3 and total < limit:
             part = ordered[starts[p] : starts[p] + sizes[p]]
             ahead = lookahead(ctx, memo, part, depth, _child_guesses(ctx, part))

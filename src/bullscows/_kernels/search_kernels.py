@@ -49,7 +49,7 @@ def _count(scores, guesses, full, codes, valid, win, counts, won, line):  # type
 
 
 @njit(cache=True)
-def scan(scores, guesses, codes, valid, win, caps, depth, weight):  # type: ignore[no-untyped-def]
+def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # type: ignore[no-untyped-def]
     """``guess_bounds``, callable from compiled code."""
     n = len(codes)
     m = len(guesses)
@@ -73,18 +73,24 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight):  # type: igno
     while top < depth and top < len(caps) and caps[top] < n:
         top += 1
     limit = caps[depth] if depth < len(caps) else n
+    # A part's codes beyond what ``depth - 1`` guesses settle end at its last level.
+    last = caps[depth - 1] if penalty and 1 <= depth <= len(caps) else -1
+    figures = (bounds, squares, solved, largest)
     if wide:
-        _summarise(counts16, won16, n, caps, top, limit, weight, bounds, squares, solved, largest)
+        _summarise(counts16, won16, n, caps, top, limit, weight, penalty, last, figures)
     else:
-        _summarise(counts8, won8, n, caps, top, limit, weight, bounds, squares, solved, largest)
+        _summarise(counts8, won8, n, caps, top, limit, weight, penalty, last, figures)
     return bounds, squares, solved, largest
 
 
 @njit(cache=True)
-def _summarise(counts, won, n, caps, top, limit, weight, bounds, squares, solved, largest):  # type: ignore[no-untyped-def]
+def _summarise(counts, won, n, caps, top, limit, weight, penalty, last, figures):  # type: ignore[no-untyped-def]
     """Bounds and figures of every guess from its part sizes (loops kept simple to vectorise);
-    ``weight`` 0 makes every feasible bound 0 (the search then asks only whether a tree fits)."""
+    ``weight`` 0 makes every feasible bound 0 (the search then asks only whether a tree fits);
+    ``penalty`` is charged for each code beyond ``last`` in a part (unless ``last`` < 0)."""
+    bounds, squares, solved, largest = figures
     m = counts.shape[1]
+    beyond = np.zeros(m, dtype=np.int64)
     parts = np.zeros(m, dtype=np.int32)
     square_sum = np.zeros(m, dtype=np.int32)
     big = np.zeros(m, dtype=np.int32)
@@ -100,6 +106,9 @@ def _summarise(counts, won, n, caps, top, limit, weight, bounds, squares, solved
             cap = np.int32(caps[level])
             for i in range(m):
                 extra[i] += max(np.int32(row[i]) - cap, np.int32(0))
+        if last >= 0:
+            for i in range(m):
+                beyond[i] += max(np.int64(row[i]) - last, np.int64(0))
     for i in range(m):
         w = np.int64(won[i])
         solved[i] = w
@@ -111,6 +120,8 @@ def _summarise(counts, won, n, caps, top, limit, weight, bounds, squares, solved
             bounds[i] = INFEASIBLE
         else:
             bounds[i] = (3 * n - 2 * w - parts[i] + extra[i]) * weight
+            if weight:
+                bounds[i] += penalty * beyond[i]
 
 
 def level_caps(replies: int, levels: int = 2, covering: int = 0) -> IntArray:
@@ -140,6 +151,7 @@ def guess_bounds(
     caps: IntArray,
     depth: int,
     weight: int = 1,
+    penalty: int = 0,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """For each guess: the bound of ``codes`` when each part has ``depth`` guesses left
     (``USELESS`` if it splits nothing off, ``INFEASIBLE`` if a part cannot be settled in time),
@@ -147,10 +159,11 @@ def guess_bounds(
 
     ``guesses`` are distinct and in increasing order. ``valid`` lists the non-winning replies;
     ``caps`` comes from ``level_caps``. With ``weight`` 0 every bound that is not ``USELESS``
-    or ``INFEASIBLE`` is 0.
+    or ``INFEASIBLE`` is 0. ``penalty`` is added for each code a part must leave to its last
+    guess (the lexicographic objective of ``search_dfs``).
     """
     found: tuple[IntArray, IntArray, IntArray, IntArray] = scan(
-        scores, guesses, codes, valid, win, caps, depth, weight
+        scores, guesses, codes, valid, win, caps, depth, weight, penalty
     )
     return found
 

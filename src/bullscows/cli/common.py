@@ -116,7 +116,7 @@ max_depth_option = click.option(
     "--max-depth",
     type=click.IntRange(min=1),
     metavar="D",
-    help="optimal and optimal-worst: no secret may need more than D guesses.",
+    help="the optimal strategies: no secret may need more than D guesses.",
 )
 
 

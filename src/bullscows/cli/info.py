@@ -81,6 +81,7 @@ def strategies(as_json: bool) -> None:
             json.dumps([{"name": n, "summary": s.summary} for n, s in STRATEGIES.items()], indent=2)
         )
         return
+    width = max(map(len, STRATEGIES))
     for name, cls in STRATEGIES.items():
         mark = " (default)" if name == DEFAULT_STRATEGY else ""
-        click.echo(f"{name:<18} {cls.summary}{mark}")
+        click.echo(f"{name:<{width}}  {cls.summary}{mark}")

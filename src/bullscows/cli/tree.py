@@ -139,7 +139,7 @@ def tree(
     if not searched and (jobs > 1 or scheduler is not None or checkpoint is not None):
         raise click.UsageError(
             "--jobs, --scheduler and --checkpoint go with the optimal strategies (optimal, "
-            "optimal-worst), whose trees are searched for"
+            "optimal-worst, ...), whose trees are searched for"
         )
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")

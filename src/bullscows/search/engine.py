@@ -24,7 +24,11 @@ from bullscows.search.tree import Tree, leaf
 from bullscows.symmetry import guess_classes
 from bullscows.universe import IndexArray, universe
 
-Objective = Literal["total", "worst"]
+Objective = Literal["total", "worst", "worst-count", "total-worst"]
+#: The objectives searched under a depth cap (``search.optimal`` finds the cap).
+CAPPED: tuple[Objective, ...] = ("worst", "worst-count", "total-worst")
+#: The lowest worst case ``"worst-count"`` handles: its penalty must outweigh any total.
+PENALTY_DEPTH = 32
 #: A guess at a node: its bound one guess deeper, its rank in the canonical order, the guess,
 #: its parts (size, reply, codes) and each part's bound.
 Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
@@ -60,10 +64,13 @@ class Search:
         u = universe(rules)
         self.rules = rules
         self.weight = weight  # 1; or 0 to ask only whether a tree fits (every cost is 0)
+        # "worst-count": every secret that needs the whole cap costs more than any total of a
+        # tree within PENALTY_DEPTH guesses, so the cost counts them first (search_dfs).
+        self.penalty = PENALTY_DEPTH * len(u) if objective == "worst-count" and weight else 0
         self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
         self.win = rules.length * (rules.length + 1)
         self.slots = rules.reply_slots
-        self.capped = max_depth is not None or objective == "worst"
+        self.capped = max_depth is not None or objective in CAPPED
         # Level capacities up to the first that holds every code, and one more.
         self.caps = search_kernels.level_caps(reply_count(rules), covering=len(u))
         self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
@@ -77,7 +84,7 @@ class Search:
         # What every call of the compiled search reads (see search_dfs).
         self.ctx = (
             self.scores, self.caps, self.valid, self.win, search_dfs.code_keys(len(u)),
-            self.stats, self.capped, consistent_only, u.all(), self.slots, weight,
+            self.stats, self.capped, consistent_only, u.all(), self.slots, weight, self.penalty,
         )  # fmt: skip
         self.memo = search_dfs.new_memo()
         self.root_bound: int | None = None
@@ -102,7 +109,7 @@ class Search:
 
     def ideal(self, n: int, depth: int) -> int:
         """No tree settles ``n`` codes within ``depth`` guesses for less (``search.bounds``)."""
-        return int(search_dfs.ideal(n, depth, self.caps, self.weight))
+        return int(search_dfs.ideal(n, depth, self.caps, self.weight, self.penalty))
 
     @property
     def nodes(self) -> int:
@@ -141,7 +148,7 @@ class Search:
         cost = self.ideal(n, depth)
         if cost >= limit:
             return None
-        if n <= 2:  # one code costs 1, two cost 3: exactly their bound
+        if n <= 2:  # one code costs 1, two cost 3 (and any penalty): exactly their bound
             return cost, self._rebuild(codes, depth)
         if len(history) >= PYTHON_LEVELS:
             return self._compiled(codes, depth, limit, history)
@@ -152,7 +159,7 @@ class Search:
         if self.floor.get(key, 0) >= limit:
             return None
         self.count_node()
-        found = self._perfect(codes, depth) if (2 * n - 1) * self.weight < limit else None
+        found = self._perfect(codes, depth)
         if found is None:
             found = self._branch(codes, depth, limit, history)
         if found is None:
@@ -210,11 +217,12 @@ class Search:
         return {"guess": guess, "replies": dict(sorted(branches.items()))}
 
     def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Tree] | None:
-        """A candidate splitting the others into single codes: cost ``2n - 1``, optimal."""
+        """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
+        penalty), the ideal, hence optimal."""
         row = search_kernels.perfect_candidate(self.scores, codes, self.slots)
         if row < 0:
             return None
-        cost = (2 * len(codes) - 1) * self.weight
+        cost = self.ideal(len(codes), depth)
         return cost, self._tree_of(codes, int(codes[row]), depth)
 
     def _branch(
@@ -345,7 +353,15 @@ class Search:
     ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
         """``search_kernels.guess_bounds`` with this search's replies and level capacities."""
         return search_kernels.guess_bounds(
-            self.scores, guesses, codes, self.valid, self.win, self.caps, depth, self.weight
+            self.scores,
+            guesses,
+            codes,
+            self.valid,
+            self.win,
+            self.caps,
+            depth,
+            self.weight,
+            self.penalty,
         )
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:

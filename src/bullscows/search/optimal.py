@@ -28,10 +28,20 @@ parts of at most two codes its bound is exact, hence optimal.
 
 The ``"worst"`` objective searches under depth caps ``d = shallowest possible, d + 1, ...``;
 the first cap that admits a tree gives the lowest worst case and, under it, the lowest total.
+Two lexicographic objectives build on it. ``"worst-count"``: the lowest worst case, then the
+fewest secrets needing it, then the lowest total; under the lowest cap, each secret settled by
+the last guess allowed is charged a penalty larger than any total, which the bounds charge too
+(a part of ``c`` codes within ``k`` guesses leaves at least ``c`` minus what ``k - 1`` guesses
+settle to its last guess). ``"total-worst"``: the lowest total, then the lowest worst case; the
+lowest total first, then each cap from the shallowest possible up to that tree's worst case
+is asked for a tree of that total.
 
 >>> result = optimal_tree(Rules.parse("moo2,2"))
 >>> result.total, result.worst, result.distribution
 (8, 3, {1: 1, 2: 2, 3: 1})
+>>> lexical = optimal_tree(Rules.parse("p3c3r"), "worst-count")
+>>> lexical.worst, lexical.distribution[lexical.worst], lexical.total
+(4, 1, 73)
 """
 
 from __future__ import annotations
@@ -44,13 +54,16 @@ from pathlib import Path
 from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint
-from bullscows.search.engine import Objective, Search
+from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
 from bullscows.search.progress import Progress, SearchReport
 from bullscows.search.tree import Tree, distribution
 from bullscows.search.worker import solve_task
 from bullscows.universe import universe
 
-__all__ = ["Objective", "OptimalResult", "Progress", "SearchReport", "optimal_tree"]
+#: Every objective, as ``optimal_tree`` takes it.
+OBJECTIVES: tuple[Objective, ...] = ("total", "worst", "worst-count", "total-worst")
+
+__all__ = ["OBJECTIVES", "Objective", "OptimalResult", "Progress", "SearchReport", "optimal_tree"]
 
 #: The largest universe searched (its full score matrix is held in memory).
 MAX_SEARCH_CODES = 10_000
@@ -81,8 +94,10 @@ def optimal_tree(
     executor: Executor | None = None,
     checkpoint: Path | None = None,
 ) -> OptimalResult:
-    """The tree with the lowest total (``"total"``), or the lowest worst case and then the
-    lowest total (``"worst"``), with no secret needing more than ``max_depth`` guesses.
+    """The tree with the lowest total (``"total"``); or the lowest worst case and then the
+    lowest total (``"worst"``); or the lowest worst case, then the fewest secrets needing it,
+    then the lowest total (``"worst-count"``); or the lowest total and then the lowest worst
+    case (``"total-worst"``); with no secret needing more than ``max_depth`` guesses.
 
     With ``consistent_only`` every guess must be a code still possible. The parts two guesses
     deep run on ``executor`` if given (``search.distribute``), and their answers are kept in
@@ -90,8 +105,8 @@ def optimal_tree(
     no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint of another search
     (or one that cannot be read or written).
     """
-    if objective not in ("total", "worst"):
-        raise ValueError(f"objective {objective!r}: use 'total' or 'worst'")
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
     if max_depth is not None and max_depth < 1:
         raise ValueError(f"max_depth {max_depth}: a tree needs at least 1 guess")
     if rules.guess_rules.size > MAX_SEARCH_CODES:
@@ -101,27 +116,49 @@ def optimal_tree(
         )
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
-    options = (rules, objective, max_depth, consistent_only)
     task = None if executor is None else solve_task
-    search = Search(*options, progress, start, store, executor, task=task)
+
+    def search_for(goal: Objective, weight: int = 1) -> Search:
+        options = (rules, goal, max_depth, consistent_only, progress, start, store, executor)
+        return Search(*options, weight=weight, task=task)
+
+    # The total objective searches without a cap (unless given one); the others under one.
+    search = search_for("total" if objective == "total-worst" else objective)
     everything = universe(rules).secrets
     nodes = 0
     # No tree needs more guesses than there are codes (each guess rules one out at least).
     deepest = search.unlimited if max_depth is None else min(max_depth, search.unlimited)
     depth: int | None = deepest
-    if objective == "worst":
+    if objective != "total":
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
-        fits = Search(*options, progress, start, store, executor, weight=0, task=task)
+        fits = search_for(objective, weight=0)
         caps = range(search.shallowest(len(everything)), deepest + 1)
         depth = next((d for d in caps if fits.solve(everything, d, 1, ())), None)
         nodes = fits.nodes
+    if objective == "total-worst":
+        shallowest = depth
+        depth = deepest
+    elif objective == "worst-count" and depth is not None and depth >= PENALTY_DEPTH:
+        raise ValueError(f"worst-count handles worst cases below {PENALTY_DEPTH} guesses")
     found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
         raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
-    cost, tree = found
+    tree = found[1]
     by_count = distribution(search.scores, search.win, tree, everything)
+    if objective == "total-worst" and shallowest is not None:
+        # A tree of the same total under a lower cap, the lowest first.
+        lowest = sum(guesses * secrets for guesses, secrets in by_count.items())
+        capped = search_for(objective)
+        for cap in range(shallowest, max(by_count)):
+            better = capped.solve(everything, cap, lowest + 1, ())
+            if better is not None:
+                tree = better[1]
+                by_count = distribution(search.scores, search.win, tree, everything)
+                break
+        nodes += capped.nodes
     return OptimalResult(
         rules, objective, max_depth, consistent_only,
-        total=cost, worst=max(by_count), distribution=by_count, nodes=nodes + search.nodes,
+        total=sum(guesses * secrets for guesses, secrets in by_count.items()),
+        worst=max(by_count), distribution=by_count, nodes=nodes + search.nodes,
         seconds=time.perf_counter() - start, tree=tree,
     )  # fmt: skip

@@ -23,7 +23,13 @@ from bullscows.strategies.heuristic import (
     PartitionHeuristic,
 )
 from bullscows.strategies.naive import BruteForce, CowsOnly, RandomGuess
-from bullscows.strategies.optimal_strategy import OptimalSearch, OptimalTotal, OptimalWorst
+from bullscows.strategies.optimal_strategy import (
+    OptimalSearch,
+    OptimalTotal,
+    OptimalTotalWorst,
+    OptimalWorst,
+    OptimalWorstCount,
+)
 from bullscows.strategies.tree_strategy import PREFIX as TREE_PREFIX
 from bullscows.strategies.tree_strategy import TreeStrategy
 from bullscows.strategy_spec import DEFAULT_STRATEGY, StrategySpec
@@ -42,6 +48,8 @@ STRATEGIES: dict[str, type[Strategy]] = {
         CowsOnly,
         OptimalTotal,
         OptimalWorst,
+        OptimalWorstCount,
+        OptimalTotalWorst,
     )
 }
 
@@ -62,9 +70,9 @@ def get_strategy(
     if isinstance(name, StrategySpec):
         spec = name
         name, consistent_only, max_depth = spec.name, spec.consistent_only, spec.max_depth
-    if max_depth is not None and name not in ("optimal", "optimal-worst"):
+    if max_depth is not None and not issubclass(STRATEGIES.get(name, Strategy), OptimalSearch):
         raise StrategyError(
-            f"a depth cap ({max_depth}) applies to optimal and optimal-worst, not {quote(name)}"
+            f"a depth cap ({max_depth}) applies to the optimal strategies, not {quote(name)}"
         )
     if name.startswith(TREE_PREFIX):
         path = name[len(TREE_PREFIX) :]

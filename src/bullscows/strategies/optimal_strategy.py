@@ -1,7 +1,9 @@
 """Proven-optimal play: the tree found by the exhaustive search, followed reply by reply.
 
 ``optimal`` has the lowest total of guesses over all secrets (the best average);
-``optimal-worst`` needs the fewest guesses in the worst case, and then has the lowest total.
+``optimal-worst`` needs the fewest guesses in the worst case, and then has the lowest total;
+``optimal-worst-count`` also has the fewest secrets needing that worst case before the lowest
+total; ``optimal-total-worst`` has the lowest total and, among such trees, the lowest worst case.
 The tree comes from the first of: a tree shipped with the package, the tree store (the user's
 cache folder unless a server put its own in place), or the search
 (``bullscows.search.optimal_tree``: under a second for Mastermind), whose tree is then stored,
@@ -235,3 +237,23 @@ class OptimalWorst(OptimalSearch):
     name = "optimal-worst"
     objective = "worst"
     summary = "the fewest guesses that always suffice, then the lowest total (exhaustive search)"
+
+
+class OptimalWorstCount(OptimalSearch):
+    """The fewest guesses that always suffice, then the fewest secrets needing that many, then
+    the lowest total (a lexicographic objective)."""
+
+    name = "optimal-worst-count"
+    objective = "worst-count"
+    summary = (
+        "the fewest guesses that always suffice, then the fewest secrets needing them, then the "
+        "lowest total (exhaustive search)"
+    )
+
+
+class OptimalTotalWorst(OptimalSearch):
+    """The lowest total, then the lowest worst case among such trees."""
+
+    name = "optimal-total-worst"
+    objective = "total-worst"
+    summary = "the lowest total of guesses, then the fewest that always suffice (exhaustive search)"

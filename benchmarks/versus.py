@@ -1,0 +1,208 @@
+"""bullscows side by side with fancidev's C++ ``mastermind-strategy`` (``mmstrat``), in one run.
+
+Run: .venv/bin/python benchmarks/versus.py --mmstrat CHECKOUT          # every pair, once each
+     .venv/bin/python benchmarks/versus.py --mmstrat CHECKOUT --only heuristic entropy-p5c10n
+     .venv/bin/python benchmarks/versus.py                              # bullscows' side alone
+
+``--mmstrat`` is a local checkout of the public source (it is never a dependency of this
+project). The script copies its ``lib`` and ``src`` folders into a temporary folder, mends two
+lines that compilers newer than the code reject (``<limits>`` not included by
+``Engine.cpp``; an iterator compared with ``> 0`` in ``StrategyTree.cpp``), and builds
+``mmstrat`` at ``-O3 -march=native`` with OpenMP; the checkout is left as it is.
+
+Every pair is timed as a whole process on both sides (start-up included; bullscows loads its
+cached kernels, which a first warm-up run of each command compiles), alternating which program
+goes first from pair to pair, and printed with the ratio bullscows / mmstrat (below 1: bullscows
+is faster). bullscows' trees go to a throwaway cache folder, so every optimal run searches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One line of the table: the same work asked of both programs."""
+
+    name: str
+    work: str
+    #: Each run of mmstrat's arguments and of bullscows' (several runs: timed together).
+    mmstrat: tuple[tuple[str, ...], ...]
+    bullscows: tuple[tuple[str, ...], ...]
+
+
+_HEURISTICS = (("minmax", "minimax"), ("minavg", "expected-size"), ("entropy", "entropy"))
+_HEURISTICS += (("parts", "most-parts"),)
+
+PAIRS: tuple[Pair, ...] = (
+    Pair(
+        "optimal-bc",
+        "`bc` optimum 26274, 1 thread / 1 process",
+        (("-r", "bc", "-s", "optimal", "-S"),),
+        (("tree", "--rules", "bc", "--strategy", "optimal"),),
+    ),
+    Pair(
+        "optimal-bc-2",
+        "`bc` optimum, `-mt 2` / `--jobs 2`",
+        (("-r", "bc", "-s", "optimal", "-S", "-mt", "2"),),
+        (("tree", "--rules", "bc", "--strategy", "optimal", "--jobs", "2"),),
+    ),
+    Pair(
+        "heuristic",
+        "4 heuristic trees over all `bc` secrets, each a whole process",
+        tuple(("-r", "bc", "-s", theirs, "-S") for theirs, _ in _HEURISTICS),
+        tuple(("tree", "--rules", "bc", "--strategy", ours) for _, ours in _HEURISTICS),
+    ),
+    Pair(
+        "entropy-p5c10n",
+        "`entropy` tree of `p5c10n` (30240 codes), whole process",
+        (("-r", "p5c10n", "-s", "entropy", "-S"),),
+        (("tree", "--rules", "p5c10n", "--strategy", "entropy"),),
+    ),
+    Pair(
+        "optimal-p4c9n",
+        "`p4c9n` optimum 14914",
+        (("-r", "p4c9n", "-s", "optimal", "-S"),),
+        (("tree", "--rules", "p4c9n", "--strategy", "optimal"),),
+    ),
+)
+
+
+def build_mmstrat(checkout: Path, into: Path) -> Path:
+    """Build ``mmstrat`` from the checkout's sources (copied into ``into``); its path."""
+    if not (checkout / "lib" / "Engine.cpp").is_file():
+        raise SystemExit(
+            f"--mmstrat {str(checkout)[:200]!r}: no lib/Engine.cpp there; give a "
+            "checkout of fancidev's mastermind-strategy"
+        )
+    for folder in ("lib", "src"):
+        shutil.copytree(checkout / folder, into / folder)
+    _mend(into / "lib" / "Engine.cpp", "#include", "#include <limits>\n#include", 1)
+    _mend(into / "lib" / "StrategyTree.cpp", "(root > 0)", "(root != 0)", 1)
+    binary = into / "mmstrat"
+    sources = sorted(str(p) for p in (into / "lib").glob("*.cpp"))
+    sources.append(str(into / "src" / "mmstrat.cpp"))
+    command = [
+        "g++",
+        "-O3",
+        "-march=native",
+        "-std=c++11",
+        "-fopenmp",
+        "-DNDEBUG",
+        "-w",
+        f"-I{into / 'lib'}",
+        *sources,
+        "-o",
+        str(binary),
+    ]
+    print("building mmstrat: g++ -O3 -march=native -std=c++11 -fopenmp -DNDEBUG ...", flush=True)
+    subprocess.run(command, check=True)
+    return binary
+
+
+def _mend(path: Path, old: str, new: str, count: int) -> None:
+    text = path.read_text(encoding="latin-1")
+    if old in text:
+        path.write_text(text.replace(old, new, count), encoding="latin-1")
+
+
+def timed(command: list[str], env: dict[str, str], limit: float | None = None) -> float:
+    """Seconds one whole process takes (infinite when stopped at ``limit`` seconds); its output
+    is discarded (a failure stops the run)."""
+    start = time.perf_counter()
+    try:
+        done = subprocess.run(
+            command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=limit
+        )
+    except subprocess.TimeoutExpired:
+        return math.inf
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {done.stderr.decode()[-500:]}")
+    return seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mmstrat", type=Path, metavar="PATH", help="a checkout of its source")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=[p.name for p in PAIRS],
+        metavar="PAIR",
+        help=f"some pairs only: {', '.join(p.name for p in PAIRS)}",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="stop a side's run after SECONDS (shown as '> SECONDS'; the ratio is then a bound)",
+    )
+    args = parser.parse_args(argv)
+    pairs = [p for p in PAIRS if args.only is None or p.name in args.only]
+    bullscows = str(Path(sys.executable).with_name("bullscows"))
+    with tempfile.TemporaryDirectory(prefix="versus-") as scratch:
+        env = dict(os.environ, BULLSCOWS_CACHE=str(Path(scratch) / "cache"))
+        mmstrat = None
+        if args.mmstrat is None:
+            print("no --mmstrat checkout given: timing bullscows' side alone")
+        else:
+            mmstrat = str(build_mmstrat(args.mmstrat.resolve(), Path(scratch)))
+        for pair in pairs:  # a warm-up: compiles and caches the kernels each command uses
+            for run in pair.bullscows:
+                if "optimal" not in run:
+                    timed([bullscows, *run], env)
+        timed([bullscows, "tree", "--rules", "p3c6r", "--strategy", "optimal"], env)
+        print(f"{os.cpu_count()} cores; whole processes; ratio = bullscows / mmstrat\n")
+        print("| work | mmstrat | bullscows | ratio | first |\n|---|---|---|---|---|")
+        for index, pair in enumerate(pairs):
+            ours_first = mmstrat is None or index % 2 == 1
+            sides = ["bullscows", "mmstrat"] if ours_first else ["mmstrat", "bullscows"]
+            seconds: dict[str, float] = {}
+            for side in sides:
+                if side == "mmstrat" and mmstrat is not None:
+                    runs = pair.mmstrat
+                    seconds[side] = sum(timed([mmstrat, *r], env, args.timeout) for r in runs)
+                elif side == "bullscows":
+                    runs = pair.bullscows
+                    seconds[side] = sum(timed([bullscows, *r], env, args.timeout) for r in runs)
+            ours, theirs = seconds["bullscows"], seconds.get("mmstrat")
+            first = sides[0] if mmstrat is not None else ""
+            print(
+                f"| {pair.work} | {_shown(theirs, args.timeout)} | {_shown(ours, args.timeout)} "
+                f"| {_ratio(ours, theirs, args.timeout)} | {first} |",
+                flush=True,
+            )
+    return 0
+
+
+def _shown(seconds: float | None, limit: float | None) -> str:
+    """A table cell of seconds: empty when not run, ``> limit`` when stopped."""
+    if seconds is None:
+        return ""
+    return f"> {limit:g} s" if math.isinf(seconds) else f"{seconds:.2f} s"
+
+
+def _ratio(ours: float, theirs: float | None, limit: float | None) -> str:
+    """bullscows / mmstrat, or a bound on it when one side was stopped at ``limit``."""
+    if theirs is None or (math.isinf(ours) and math.isinf(theirs)):
+        return ""
+    if math.isinf(theirs):
+        return f"< {ours / (limit or 1):.2f}"
+    if math.isinf(ours):
+        return f"> {(limit or 1) / theirs:.2f}"
+    return f"{ours / theirs:.2f}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
