@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 
 from bullscows.codes import Code
-from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, explain_guess, give_hint
 from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import walk
 from bullscows.rules import Rules
-from bullscows.search.position import optimal_from
+from bullscows.search.engine import Search
+from bullscows.search.position import optimal_from, position_search, searchable
 from bullscows.seeding import MoveRandom
 from bullscows.sessions import Adversary, Codemaker
 from bullscows.strategies import Strategy, get_strategy
@@ -44,15 +44,16 @@ def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
         strategy = get_strategy("minimax")
     knowledge = Knowledge.start(game.rules)
     moves = []
+    search: Search | None = None  # one for the whole game, made when first needed
     for number, step in enumerate(game.history, 1):
         yours = explain_guess(knowledge, step.guess)
-        try:
-            optimum = optimal_from(knowledge)
-        except BullsCowsError:  # too large to search now: the strategy plays on
-            optimum = None
+        optimum = None
+        if searchable(knowledge) and not knowledge.is_contradictory:
+            search = search or position_search(game.rules)
+            optimum = optimal_from(knowledge, search=search)
         if optimum is not None and optimum.guess is not None:
             best = explain_guess(knowledge, knowledge.code(optimum.guess))
-            cost = optimal_from(knowledge, step.guess).average
+            cost = optimal_from(knowledge, step.guess, search).average
             best_cost, by = optimum.average, "optimal"
         else:
             best = give_hint(knowledge, strategy, MoveRandom(game.seed, "analysis", number))

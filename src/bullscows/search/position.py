@@ -29,6 +29,7 @@ from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
+from bullscows.rules import Rules
 from bullscows.search.engine import Search
 
 #: The most candidates a position may have for ``optimal_from`` (larger ones take seconds).
@@ -51,12 +52,15 @@ class Optimum:
         return self.total / self.codes
 
 
-def optimal_from(knowledge: Knowledge, guess: Code | None = None) -> Optimum:
+def optimal_from(
+    knowledge: Knowledge, guess: Code | None = None, search: Search | None = None
+) -> Optimum:
     """The optimum from ``knowledge`` (the lowest total, proven by the search), or with
     ``guess`` played first and the best play after it; too large a position is a
-    ``BullsCowsError``."""
+    ``BullsCowsError``. Positions of one variant may share a ``search`` (``position_search``):
+    its score matrix is built once and its memo serves them all."""
     rules = knowledge.rules
-    if len(knowledge) > MAX_POSITION_CODES or rules.guess_rules.size > MAX_POSITION_GUESSES:
+    if not searchable(knowledge):
         raise BullsCowsError(
             f"the optimum from a position of {len(knowledge):,} codes of {rules.describe()} is "
             f"not searched here (at most {MAX_POSITION_CODES:,} codes, of variants of at most "
@@ -66,7 +70,7 @@ def optimal_from(knowledge: Knowledge, guess: Code | None = None) -> Optimum:
         raise BullsCowsError("no code fits the replies so far: there is no optimum")
     if knowledge.is_solved:  # the game is over: no guess is needed
         return Optimum(0, len(knowledge), None)
-    search = Search(rules, "total", None, False)
+    search = search or position_search(rules)
     win = Feedback.win(rules.length).index(rules.length)
     played = tuple((s.guess.index, s.feedback.index(rules.length)) for s in knowledge.history)
     deepest = search.unlimited
@@ -84,3 +88,15 @@ def optimal_from(knowledge: Knowledge, guess: Code | None = None) -> Optimum:
         assert below is not None
         total += below[0]
     return Optimum(total, len(knowledge), None)
+
+
+def searchable(knowledge: Knowledge) -> bool:
+    """Whether ``optimal_from`` answers for this position (few codes left, of a variant
+    whose guesses the search can score pairwise)."""
+    too_many = knowledge.rules.guess_rules.size > MAX_POSITION_GUESSES
+    return len(knowledge) <= MAX_POSITION_CODES and not too_many
+
+
+def position_search(rules: Rules) -> Search:
+    """A search for the optima of positions of ``rules`` (lowest total, no cap)."""
+    return Search(rules, "total", None, False)

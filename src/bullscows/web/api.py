@@ -25,7 +25,6 @@ from bullscows.web.games import (
     apply,
     new_game,
     state,
-    stored_mode,
     variant,
 )
 
@@ -136,7 +135,7 @@ def install(app: FastAPI) -> None:
     def create(body: NewGame, request: Request) -> GameOut:
         """Start a game; its id is the only key to it."""
         setup = setup_of(body)
-        game, mode = new_game(setup), stored_mode(setup)
+        game, mode = new_game(setup), setup.mode
         game_id = games_of(request).add(game, mode)
         return GameOut(id=game_id, state=state(game, mode))
 

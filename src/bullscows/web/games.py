@@ -110,15 +110,6 @@ def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Stra
     return strategy
 
 
-#: The stored mode of a game played in hard mode (its page and API say "play", "hard": true).
-HARD = "hard"
-
-
-def stored_mode(setup: Setup) -> str:
-    """The mode a game of ``setup`` is stored under."""
-    return HARD if setup.mode == "play" and setup.hard else setup.mode
-
-
 def check_mode(mode: str) -> str:
     """``mode`` if it is one of ``MODES``, else a ``BullsCowsError`` naming them."""
     if mode not in MODES:
@@ -273,8 +264,8 @@ def state(game: Game, mode: str) -> dict[str, Any]:
     rules = game.rules
     over = game.over
     data: dict[str, Any] = {
-        "mode": "play" if mode == HARD else mode,
-        "hard": mode == HARD,
+        "mode": mode,
+        "hard": isinstance(game, Codemaker | Adversary) and game.hard,
         "kind": kind_name(game),
         "rules": rules.spec,
         "variant": rules.describe(),

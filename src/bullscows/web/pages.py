@@ -27,7 +27,6 @@ from bullscows.web.games import (
     new_game,
     presets,
     state,
-    stored_mode,
     strategy_names,
     variant,
 )
@@ -123,7 +122,7 @@ def install(app: FastAPI) -> None:
             game = new_game(setup)
         except BullsCowsError as error:
             return new_form(request, mode, 400, str(error))
-        game_id = games_of(request).add(game, stored_mode(setup))
+        game_id = games_of(request).add(game, setup.mode)
         return RedirectResponse(f"/game/{game_id}", status_code=303)
 
     @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
