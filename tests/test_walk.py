@@ -20,7 +20,7 @@ from bullscows.search.tree import distribution
 from bullscows.strategies import get_strategy
 from bullscows.tree import Node, load_tree
 from bullscows.tree.model import trace_secrets
-from bullscows.tree.walk import Follow, walk_secrets
+from bullscows.tree.walk import Follow, Next, walk_secrets
 from bullscows.universe import IndexArray, universe
 
 P3C4N = Rules.parse("p3c4n")
@@ -53,6 +53,24 @@ def test_secrets_whose_reply_is_not_followed_count_zero() -> None:
         return int(codes[0]), lambda reply, part, wanted: None
 
     assert walk_secrets("here", codes, score, win, stop).tolist() == [1, 0, 0, 0]
+
+
+def test_a_part_whose_one_code_is_guessed_next_needs_one_guess_more() -> None:
+    u = universe(P3C4N)
+    seen: list[int] = []
+
+    def visit(position: str, codes: IndexArray, depth: int) -> tuple[int, Follow[str]]:
+        seen.append(len(codes))
+
+        def follow(reply: int, part: IndexArray, wanted: IndexArray) -> str | Next:
+            return Next.WINS if len(part) == 1 else position
+
+        return int(codes[0]), follow
+
+    counts = walk_secrets("", u.secrets, u.score_row, 12, visit)
+    assert 1 not in seen  # no position of one code was visited
+    visited = walk_secrets("", u.secrets, u.score_row, 12, first_code)
+    assert counts.tolist() == visited.tolist()  # the same play, one visit fewer per leaf
 
 
 def test_replies_are_followed_in_increasing_order_depth_first() -> None:

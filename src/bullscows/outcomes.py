@@ -29,7 +29,7 @@ from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import MAX_DEPTH, MAX_NODES, DecisionTree, Node, TreeSummary
-from bullscows.tree.walk import Follow, walk_secrets
+from bullscows.tree.walk import Follow, Next, walk_secrets
 from bullscows.universe import IndexArray, universe
 
 if TYPE_CHECKING:
@@ -155,38 +155,45 @@ def _walk(
     settles = strategy.plays_sole_candidate
     made: list[Node] = []  # the root first
     nodes = 0
-    # A position: what is known there (``None`` for a sole candidate, guessed next without
-    # asking the strategy), and the branch of the tree it hangs from.
-    Position = tuple[Knowledge | None, tuple[Node, int] | None]
+    # A position: what is known there, and the branch of the tree it hangs from.
+    Position = tuple[Knowledge, tuple[Node, int] | None]
 
-    def visit(position: Position, codes: IndexArray, level: int) -> tuple[int, Follow[Position]]:
+    def count_node() -> None:
         nonlocal nodes
-        here, branch = position
-        guess = int(codes[0]) if here is None else strategy.next_guess(here, rng)
         nodes += 1
         if nodes > MAX_NODES and build:
             raise BullsCowsError(
                 f"the tree of {strategy.label} on {rules.spec} has more than "
                 f"{MAX_NODES:,} nodes; it is not built"
             )
+
+    def visit(position: Position, codes: IndexArray, level: int) -> tuple[int, Follow[Position]]:
+        here, branch = position
+        guess = strategy.next_guess(here, rng)
+        count_node()
         node = _attach(branch, guess) if build else None
         if node is not None and branch is None:
             made.append(node)
+        code = here.code(guess)
 
-        def follow(reply: int, part: IndexArray, wanted: IndexArray) -> Position:
-            below = None if node is None else (node, reply)
-            if settles and len(part) == 1:  # the next guess is that code
-                return None, below
-            assert here is not None  # a sole candidate's guess wins
-            step = Step(here.code(guess), Feedback.from_index(reply, rules.length))
-            return Knowledge(rules, (*here.history, step), part), below
+        def follow(reply: int, part: IndexArray, wanted: IndexArray) -> Position | Next:
+            if settles and len(part) == 1:  # the next guess is that code: it wins
+                count_node()
+                if node is not None:
+                    _attach((node, reply), int(part[0]))
+                return Next.WINS
+            step = Step(code, Feedback.from_index(reply, rules.length))
+            after = Knowledge(rules, (*here.history, step), part)
+            return after, None if node is None else (node, reply)
 
         return guess, follow
 
     win = Feedback.win(rules.length).index(rules.length)
     start: Position = (knowledge, None)
+    codes = knowledge.candidates
+    every = np.array_equal(targets, codes)  # then the walk need not look the secrets up
     counts = walk_secrets(
-        start, knowledge.candidates, knowledge.universe.score_row, win, visit, targets, depth
+        start, codes, knowledge.universe.score_row, win, visit, None if every else targets, depth
     )
     return counts, made[0] if made else None, nodes
 

@@ -7,7 +7,8 @@ asked afresh at each position (``outcomes.walk`` and ``build_tree``, ``bench``'s
 tasks). ``walk_secrets`` keeps the codes still possible at each position and the secrets
 played; ``visit(position, codes, depth)`` gives the guess and ``follow(reply, part, wanted)``,
 which gives the position a reply leads to, or ``None`` to stop there (the caller records why:
-a missing branch, a task sent elsewhere). A secret listed twice is played twice.
+a missing branch, a task sent elsewhere), or ``Next.WINS`` when the part's one code is the
+next guess. A secret listed twice is played twice.
 
 >>> import numpy as np
 >>> from bullscows.universe import universe
@@ -22,6 +23,7 @@ a missing branch, a task sent elsewhere). A secret listed twice is played twice.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from typing import TypeVar
 
 import numpy as np
@@ -30,11 +32,21 @@ import numpy.typing as npt
 from bullscows.universe import IndexArray
 
 P = TypeVar("P")
+
+
+class Next(Enum):
+    """What ``follow`` may answer instead of a position."""
+
+    #: The part's one code is the next guess, so its secret needs one guess more (a strategy
+    #: that plays a sole candidate at once is not asked).
+    WINS = "wins"
+
+
 #: ``visit(position, codes, depth)``: the guess made at ``position``, where ``codes`` are still
 #: possible and it is guess number ``depth``, and ``follow(reply, part, wanted)``: the position
 #: after ``reply``, reached by the codes ``part`` (sorted) and by the secrets at ``wanted``
-#: (positions in the secrets played), or ``None`` to stop there.
-Follow = Callable[[int, IndexArray, IndexArray], P | None]
+#: (positions in the secrets played); ``None`` to stop there, or ``Next.WINS``.
+Follow = Callable[[int, IndexArray, IndexArray], P | Next | None]
 Visit = Callable[[P, IndexArray, int], tuple[int, Follow[P]]]
 
 
@@ -72,7 +84,6 @@ def walk_secrets(
             theirs = replies
         else:  # the secrets are among the codes (sorted): look their replies up
             theirs = replies[np.searchsorted(here, wanted_codes[wanted])]
-        after = []
         for reply in np.unique(theirs).tolist():
             these = wanted[theirs == reply]
             if reply == win:
@@ -80,7 +91,8 @@ def walk_secrets(
                 continue
             part = here[replies == reply]
             following = follow(reply, part, these)
-            if following is not None:
-                after.append((following, part, these, level + 1))
-        stack.extend(after)
+            if following is Next.WINS:
+                counts[these] = level + 1
+            elif following is not None:
+                stack.append((following, part, these, level + 1))
     return counts
