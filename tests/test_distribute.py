@@ -18,7 +18,9 @@ from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor, workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, engine, optimal_tree
+from bullscows.search.distribute import Checkpoint
 from bullscows.search.optimal import Objective, SearchReport
+from bullscows.tree import Node
 
 MM = Rules.parse("mm")
 
@@ -97,6 +99,22 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(
     assert again.tree == alone["total"].tree
     assert path.read_text() == finished
     assert again.nodes < alone["total"].nodes
+
+
+def test_a_checkpoint_keeps_its_format_for_trees(tmp_path: Path) -> None:
+    # Every node as {"guess": index, "replies": {"reply index": subtree}}, leaves included,
+    # as files written before the search's trees were ``tree.Node`` values: they still read.
+    path = tmp_path / "mm.ckpt"
+    tree = Node(7, {3: Node(9), 12: Node(20, {0: Node(21)})})
+    Checkpoint(path, "mm", "total", None, False).record(1, ((5, 2), (6, 1)), 4, 40, (8, tree))
+    line = path.read_text().splitlines()[1]
+    assert line == (
+        '{"weight":1,"history":[[5,2],[6,1]],"depth":4,"window":40,"cost":8,"tree":'
+        '{"guess":7,"replies":{"3":{"guess":9,"replies":{}},'
+        '"12":{"guess":20,"replies":{"0":{"guess":21,"replies":{}}}}}}}'
+    )
+    found = Checkpoint(path, "mm", "total", None, False).answer(1, ((5, 2), (6, 1)), 4, 50)
+    assert found == (8, tree) and type(found[1].branches[12]) is Node
 
 
 def _entries(path: Path) -> int:

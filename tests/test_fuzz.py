@@ -27,7 +27,7 @@ from bullscows.outcomes import build_tree
 from bullscows.rules import DEFAULT_ALPHABET, MAX_LENGTH, PRESETS, Rules
 from bullscows.search.distribute import FORMAT, VERSION, Checkpoint
 from bullscows.strategies import get_strategy
-from bullscows.tree import load_tree
+from bullscows.tree import Node, load_tree
 from variants import variant_with_limits
 
 EXAMPLES = int(os.environ.get("BULLSCOWS_FUZZ_EXAMPLES", "300"))
@@ -249,7 +249,7 @@ def test_every_checkpoint_written_reads_back(
         path = Path(folder) / "mm.ckpt"
         store = Checkpoint(path, "mm", "total", None, False)
         for weight, history, depth, window, leaf in answers:
-            found = None if leaf is None else (window, {"guess": leaf, "replies": {}})
+            found = None if leaf is None else (window, Node(leaf, {3: Node(leaf ^ 1)}))
             store.record(weight, tuple(history), depth, window + 1, found)
         again = Checkpoint(path, "mm", "total", None, False)
         assert again.exact == store.exact and again.failed == store.failed

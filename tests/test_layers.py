@@ -141,3 +141,31 @@ def test_an_upward_import_and_a_cycle_are_seen(tmp_path: Path) -> None:
     assert find_cycle(graph) in (
         ["knowledge", "symmetry", "knowledge"], ["cli", "rules", "cli"],
     )  # fmt: skip
+
+
+def tree_node_types(source: Path = SOURCE) -> list[str]:
+    """The classes of the package at ``source`` that hold a decision-tree node: a guess and
+    its subtrees (annotated fields ``guess`` and ``branches`` or ``replies``)."""
+    found = []
+    for path in sorted(source.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                fields = {
+                    item.target.id
+                    for item in node.body
+                    if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                }
+                if "guess" in fields and fields & {"branches", "replies"}:
+                    found.append(f"{module_name(path, source)}.{node.name}")
+    return found
+
+
+def test_one_tree_node_type(tmp_path: Path) -> None:
+    # Every tree, the search's included, is made of tree.Node values: no second type and no
+    # converters between them.
+    assert tree_node_types() == ["tree.model.Node"]
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "tree.py").write_text(
+        "class Tree(TypedDict):\n    guess: int\n    replies: dict[int, Tree]\n"
+    )
+    assert tree_node_types(tmp_path) == ["search.tree.Tree"]

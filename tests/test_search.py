@@ -11,11 +11,12 @@ import pytest
 from bullscows._kernels import search_dfs, search_kernels
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, Tree, engine, optimal_tree
+from bullscows.search import OptimalResult, engine, optimal_tree
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
 from bullscows.search.engine import Candidate, Objective
 from bullscows.search.progress import SearchReport
 from bullscows.search.tree import distribution
+from bullscows.tree import Node
 from bullscows.universe import universe
 
 TINY = ["moo2,2", "p2c3r", "p2c4n", "p3c3r", "p3c4n", "moo2,3,3", "p4c4n", "p3c5n"]
@@ -73,25 +74,31 @@ def play(result: OptimalResult) -> dict[int, int]:
     win = rules.length * (rules.length + 1)
     found: dict[int, int] = {}
     for secret in u.secrets.tolist():
-        node: Tree = result.tree
+        node: Node = result.tree
         possible = u.secrets
         guesses = 1
         while True:
-            guess = node["guess"]
+            guess = node.guess
             if result.consistent_only:
                 assert guess in possible
             reply = int(u.score_row(guess, np.array([secret]))[0])
             if reply == win:
                 break
             possible = possible[u.score_row(guess, possible) == reply]
-            node = node["replies"][reply]
+            node = node.branches[reply]
             guesses += 1
         found[guesses] = found.get(guesses, 0) + 1
     return dict(sorted(found.items()))
 
 
 def check(result: OptimalResult) -> None:
-    """The figures of a result agree with its tree."""
+    """The figures of a result agree with its tree, made of ``tree.Node`` values as every
+    tree is."""
+    stack: list[object] = [result.tree]
+    while stack:
+        node = stack.pop()
+        assert type(node) is Node
+        stack.extend(node.branches.values())
     distribution = play(result)
     assert distribution == result.distribution
     assert result.total == sum(k * v for k, v in distribution.items())

@@ -35,6 +35,7 @@ from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import DEFAULT_MAX_GUESSES, play_games, targets_of, walk
 from bullscows.rules import Rules
 from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
+from bullscows.tree.walk import Follow, walk_secrets
 from bullscows.universe import IndexArray, universe
 
 #: ``progress(label, done, total)``: ``done`` of the ``total`` secrets of a strategy are settled.
@@ -258,14 +259,23 @@ def _counts(
     parts: list[npt.NDArray[np.intp]] = []  # where each task's secrets stand in ``targets``
     tasks: list[tuple[Callable[..., Counts], tuple[Any, ...]]] = []
     if strategy.deterministic and not strategy.ignores_replies:
-        first = strategy.next_guess(Knowledge.start(rules), random.Random(0))
-        replies = universe(rules).score_row(first, targets)
+        # The first guess splits the secrets (``tree.walk``): one task per reply.
+        start = Knowledge.start(rules)
+        first = strategy.next_guess(start, random.Random(0))
+
+        def visit(
+            knowledge: Knowledge, codes: IndexArray, depth: int
+        ) -> tuple[int, Follow[Knowledge]]:
+            def follow(reply: int, part: IndexArray, wanted: IndexArray) -> None:
+                parts.append(wanted)
+                after = (rules, strategy, first, reply, part, targets[wanted])
+                tasks.append((_walk_part, after))
+
+            return first, follow
+
         win = Feedback.win(rules.length).index(rules.length)
-        counts[replies == win] = 1
-        for reply in np.unique(replies[replies != win]):
-            part = np.flatnonzero(replies == reply)
-            parts.append(part)
-            tasks.append((_walk_part, (rules, strategy, first, int(reply), targets[part])))
+        u = universe(rules)
+        counts = walk_secrets(start, start.candidates, u.score_row, win, visit, targets)
     else:
         for part in np.array_split(np.arange(len(targets)), min(CHUNKS, len(targets))):
             parts.append(part)
@@ -284,12 +294,17 @@ def _counts(
 
 
 def _walk_part(
-    rules: Rules, strategy: Strategy, first: int, reply: int, targets: IndexArray
+    rules: Rules,
+    strategy: Strategy,
+    first: int,
+    reply: int,
+    part: IndexArray,
+    targets: IndexArray,
 ) -> Counts:
-    """Guess counts of ``targets``, all of which gave ``reply`` to the first guess ``first``."""
+    """Guess counts of ``targets``, all of which gave ``reply`` to the first guess ``first``
+    (as did the codes ``part``, the candidates left)."""
     strategy = copy.copy(strategy)  # its own game state, whatever thread runs the task
     start = Knowledge.start(rules)
-    part = start.candidates[start.universe.score_row(first, start.candidates) == reply]
     step = Step(start.code(first), Feedback.from_index(reply, rules.length))
     return walk(Knowledge(rules, (step,), part), strategy, targets, 2)
 

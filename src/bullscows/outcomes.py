@@ -29,6 +29,7 @@ from bullscows.rules import Rules
 from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import MAX_DEPTH, MAX_NODES, DecisionTree, Node, TreeSummary
+from bullscows.tree.walk import Follow, Next, walk_secrets
 from bullscows.universe import IndexArray, universe
 
 if TYPE_CHECKING:
@@ -146,54 +147,55 @@ def _walk(
     """Guess counts for ``targets`` from ``knowledge`` on; with ``build``, also the tree's
     root and its number of nodes (``targets`` must then be every candidate).
 
-    Only the branches that lead to one of ``targets`` are walked, iteratively, so that a
-    strategy needing thousands of guesses does not exhaust the stack.
+    Only the branches that lead to one of ``targets`` are walked (``tree.walk``), iteratively,
+    so that a strategy needing thousands of guesses does not exhaust the stack.
     """
-    rules, universe = knowledge.rules, knowledge.universe
-    win = Feedback.win(rules.length).index(rules.length)
-    targets = np.asarray(targets, dtype=np.int64)
-    counts = np.zeros(len(targets), dtype=np.int64)
-    # Each position carries the positions in ``targets`` of the secrets that reach it (a
-    # secret listed twice is counted twice), and the branch of the tree it hangs from.
-    Branch = tuple[Node, int] | None
-    stack: list[tuple[Knowledge, IndexArray, int, Branch]] = [
-        (knowledge, np.arange(len(targets)), depth, None)
-    ]
+    rules = knowledge.rules
     rng = random.Random(0)
     settles = strategy.plays_sole_candidate
-    root: Node | None = None
+    made: list[Node] = []  # the root first
     nodes = 0
-    while stack:
-        here_knowledge, wanted, level, branch = stack.pop()
-        guess_index = strategy.next_guess(here_knowledge, rng)
-        node = _attach(branch, guess_index) if build else None
-        root = root or node
+    # A position: what is known there, and the branch of the tree it hangs from.
+    Position = tuple[Knowledge, tuple[Node, int] | None]
+
+    def count_node() -> None:
+        nonlocal nodes
         nodes += 1
-        guess = here_knowledge.code(guess_index)
-        replies = universe.score_row(guess_index, here_knowledge.candidates)
-        # The wanted secrets are among the candidates (sorted): look their replies up.
-        wanted_replies = replies[np.searchsorted(here_knowledge.candidates, targets[wanted])]
-        for reply in np.unique(wanted_replies).tolist():
-            here = wanted[wanted_replies == reply]
-            if reply == win:
-                counts[here] = level
-                continue
-            part = here_knowledge.candidates[replies == reply]
-            if settles and len(part) == 1:  # the next guess is that code
-                counts[here] = level + 1
+        if nodes > MAX_NODES and build:
+            raise BullsCowsError(
+                f"the tree of {strategy.label} on {rules.spec} has more than "
+                f"{MAX_NODES:,} nodes; it is not built"
+            )
+
+    def visit(position: Position, codes: IndexArray, level: int) -> tuple[int, Follow[Position]]:
+        here, branch = position
+        guess = strategy.next_guess(here, rng)
+        count_node()
+        node = _attach(branch, guess) if build else None
+        if node is not None and branch is None:
+            made.append(node)
+        code = here.code(guess)
+
+        def follow(reply: int, part: IndexArray, wanted: IndexArray) -> Position | Next:
+            if settles and len(part) == 1:  # the next guess is that code: it wins
+                count_node()
                 if node is not None:
                     _attach((node, reply), int(part[0]))
-                    nodes += 1
-                continue
-            if nodes > MAX_NODES and build:
-                raise BullsCowsError(
-                    f"the tree of {strategy.label} on {rules.spec} has more than "
-                    f"{MAX_NODES:,} nodes; it is not built"
-                )
-            step = Step(guess, Feedback.from_index(reply, rules.length))
-            after = Knowledge(rules, (*here_knowledge.history, step), part)
-            stack.append((after, here, level + 1, None if node is None else (node, reply)))
-    return counts, root, nodes
+                return Next.WINS
+            step = Step(code, Feedback.from_index(reply, rules.length))
+            after = Knowledge(rules, (*here.history, step), part)
+            return after, None if node is None else (node, reply)
+
+        return guess, follow
+
+    win = Feedback.win(rules.length).index(rules.length)
+    start: Position = (knowledge, None)
+    codes = knowledge.candidates
+    every = np.array_equal(targets, codes)  # then the walk need not look the secrets up
+    counts = walk_secrets(
+        start, codes, knowledge.universe.score_row, win, visit, None if every else targets, depth
+    )
+    return counts, made[0] if made else None, nodes
 
 
 def _attach(branch: tuple[Node, int] | None, guess: int) -> Node:

@@ -35,7 +35,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.executors import workers
 from bullscows.readers import load_json, quote, quote_path, quote_value, read_file, read_text
 from bullscows.rules import Rules
-from bullscows.search.tree import Tree
+from bullscows.tree.model import Node
 from bullscows.universe import IndexArray
 
 FORMAT = "bullscows-search-checkpoint"
@@ -48,7 +48,7 @@ TASK_MIN = 30
 WAIT_TICK = 1.0
 
 History = tuple[tuple[int, int], ...]
-Found = tuple[int, Tree] | None
+Found = tuple[int, Node] | None
 #: ``(history, codes, window)``: one part and the window it is asked about.
 Request = tuple[History, IndexArray, int]
 #: What solves one request where it runs: (history, codes, depth, window) -> (found, nodes).
@@ -76,7 +76,7 @@ class Checkpoint:
             "format": FORMAT, "version": VERSION, "rules": spec, "objective": objective,
             "max_depth": max_depth, "consistent_only": consistent_only,
         }  # fmt: skip
-        self.exact: dict[_Question, tuple[int, Tree]] = {}
+        self.exact: dict[_Question, tuple[int, Node]] = {}
         self.failed: dict[_Question, int] = {}  # the highest window proven out of reach
         self.resumed = 0
         if path is not None and path.exists():
@@ -143,7 +143,7 @@ class Checkpoint:
             self.exact[question] = found
         if self.path is None:
             return
-        cost, tree = (None, None) if found is None else found
+        cost, tree = (None, None) if found is None else (found[0], _plain(found[1]))
         line = json.dumps(
             {"weight": weight, "history": [list(step) for step in history], "depth": depth,
              "window": window, "cost": cost, "tree": tree},
@@ -314,7 +314,7 @@ class _Schema:
             )
         return value
 
-    def _tree(self, data: object) -> Tree:
+    def _tree(self, data: object) -> Node:
         """The tree of ``data`` (a node as JSON: string reply keys), read without recursion."""
         root = self._node(data)
         stack = [(data, root)]
@@ -322,18 +322,36 @@ class _Schema:
             raw, node = stack.pop()
             assert isinstance(raw, dict)
             for key, sub in raw["replies"].items():
-                node["replies"][self._reply(key, "'tree' reply")] = child = self._node(sub)
+                node.branches[self._reply(key, "'tree' reply")] = child = self._node(sub)
                 stack.append((sub, child))
         return root
 
-    def _node(self, data: object) -> Tree:
+    def _node(self, data: object) -> Node:
         if (
             not isinstance(data, dict)
             or set(data) != {"guess", "replies"}
             or not isinstance(data["replies"], dict)
         ):
             raise _Invalid("'tree' nodes must be objects with a 'guess' and 'replies' (an object)")
-        return {"guess": self._code(data["guess"], "'tree' guess"), "replies": {}}
+        return Node(self._code(data["guess"], "'tree' guess"))
+
+
+def _plain(tree: Node) -> dict[str, Any]:
+    """A tree as a checkpoint line holds it: ``{"guess": index, "replies": {"reply index":
+    subtree}}`` at every node, leaves included (``_Schema._tree`` reads it back), built without
+    recursion.
+
+    >>> _plain(Node(7, {3: Node(9)}))
+    {'guess': 7, 'replies': {'3': {'guess': 9, 'replies': {}}}}
+    """
+    top: dict[str, Any] = {"guess": tree.guess, "replies": {}}
+    stack = [(tree, top)]
+    while stack:
+        node, out = stack.pop()
+        for reply, child in node.branches.items():
+            out["replies"][str(reply)] = below = {"guess": child.guess, "replies": {}}
+            stack.append((child, below))
+    return top
 
 
 def _count(value: object, what: str, most: int) -> int:

@@ -20,8 +20,8 @@ from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks, Task
 from bullscows.search.progress import PROGRESS_EVERY, Progress, SearchReport
-from bullscows.search.tree import Tree, leaf
 from bullscows.symmetry import guess_classes
+from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
 Objective = Literal["total", "worst", "worst-count", "total-worst"]
@@ -97,7 +97,7 @@ class Search:
             self._count_far,
         )  # fmt: skip
         self.root_best: int | None = None
-        self.exact: dict[tuple[bytes, int], tuple[int, Tree]] = {}
+        self.exact: dict[tuple[bytes, int], tuple[int, Node]] = {}
         self.floor: dict[tuple[bytes, int], int] = {}
         self.marks = np.zeros(len(u), dtype=bool)
         self.classes: dict[tuple[int, ...], IndexArray] = {}
@@ -118,7 +118,7 @@ class Search:
 
     def _solve_here(
         self, history: tuple[tuple[int, int], ...], codes: IndexArray, depth: int, limit: int
-    ) -> tuple[int, Tree] | None:
+    ) -> tuple[int, Node] | None:
         return self.solve(codes, depth, limit, history)
 
     def _count_far(self, nodes: int) -> None:
@@ -141,7 +141,7 @@ class Search:
 
     def solve(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
-    ) -> tuple[int, Tree] | None:
+    ) -> tuple[int, Node] | None:
         """The optimal (cost, tree) for ``codes`` within ``depth`` guesses if it costs less
         than ``limit``, else ``None`` (then no tree costs less than ``limit``)."""
         n = len(codes)
@@ -185,7 +185,7 @@ class Search:
 
     def _compiled(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
-    ) -> tuple[int, Tree] | None:
+    ) -> tuple[int, Node] | None:
         """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
         guesses = self.guesses(codes, history)
         cost = search_dfs.solve(self.ctx, self.memo, codes, depth, limit, guesses)
@@ -194,19 +194,19 @@ class Search:
             return None
         return int(cost), self._rebuild(codes, depth)
 
-    def _rebuild(self, codes: IndexArray, depth: int) -> Tree:
+    def _rebuild(self, codes: IndexArray, depth: int) -> Node:
         """The tree of a set the compiled search settled, read back from its memo."""
         if len(codes) == 1:
-            return leaf(int(codes[0]))
+            return Node(int(codes[0]))
         if len(codes) == 2:
             a, b = int(codes[0]), int(codes[1])
-            return {"guess": a, "replies": {int(self.scores[a, b]): leaf(b)}}
+            return Node(a, {int(self.scores[a, b]): Node(b)})
         guess = search_dfs.best_guess(self.ctx, self.memo, codes, depth)
         if guess < 0:
             raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
         return self._tree_of(codes, guess, depth)
 
-    def _tree_of(self, codes: IndexArray, guess: int, depth: int) -> Tree:
+    def _tree_of(self, codes: IndexArray, guess: int, depth: int) -> Node:
         """``guess`` at ``codes``, each part's tree read back from the memo (parts of one or two
         codes need none)."""
         child = depth - 1 if self.capped else depth
@@ -214,9 +214,9 @@ class Search:
             reply: self._rebuild(part, child)
             for reply, part in search_dfs.parts(self.ctx, codes, guess)
         }
-        return {"guess": guess, "replies": dict(sorted(branches.items()))}
+        return Node(guess, dict(sorted(branches.items())))
 
-    def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Tree] | None:
+    def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Node] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
         penalty), the ideal, hence optimal."""
         row = search_kernels.perfect_candidate(self.scores, codes, self.slots)
@@ -227,7 +227,7 @@ class Search:
 
     def _branch(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
-    ) -> tuple[int, Tree] | None:
+    ) -> tuple[int, Node] | None:
         child = depth - 1 if self.capped else depth
         guesses = self.guesses(codes, history)
         # The compiled search's order: lowest bound, most even split, may win (``_order``).
@@ -307,7 +307,7 @@ class Search:
         total: int,
         limit: int,
         history: tuple[tuple[int, int], ...],
-    ) -> tuple[int, Tree] | None:
+    ) -> tuple[int, Node] | None:
         """Solve the parts of ``guess`` (lower bounds ``owns``, summing with the guess's own
         cost to ``total``) if together they cost less than ``limit``.
 
@@ -316,7 +316,7 @@ class Search:
         bound instead. Proving that a guess is no better than the best is the bulk of the
         search, and such narrow searches prove it without solving any part exactly.
         """
-        branches: dict[int, Tree] = {}
+        branches: dict[int, Node] = {}
         owns = list(owns)
         pending = list(range(len(parts)))
         still: list[int] = []
@@ -346,7 +346,7 @@ class Search:
             finally:
                 answers.close()
             pending, still = still, []
-        return total, {"guess": guess, "replies": dict(sorted(branches.items()))}
+        return total, Node(guess, dict(sorted(branches.items())))
 
     def guess_bounds(
         self, guesses: IndexArray, codes: IndexArray, depth: int

@@ -56,8 +56,9 @@ from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint
 from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
 from bullscows.search.progress import Progress, SearchReport
-from bullscows.search.tree import Tree, distribution
+from bullscows.search.tree import distribution
 from bullscows.search.worker import solve_task
+from bullscows.tree.model import Node
 from bullscows.universe import universe
 
 #: Every objective, as ``optimal_tree`` takes it.
@@ -82,7 +83,7 @@ class OptimalResult:
     distribution: dict[int, int]
     nodes: int
     seconds: float
-    tree: Tree = field(repr=False)
+    tree: Node = field(repr=False)
 
 
 def optimal_tree(

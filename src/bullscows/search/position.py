@@ -77,7 +77,7 @@ def optimal_from(
     if guess is None:
         found = search.solve(knowledge.candidates, deepest, INFEASIBLE, played)
         assert found is not None  # an unlimited depth always admits a tree
-        return Optimum(found[0], len(knowledge), found[1]["guess"])
+        return Optimum(found[0], len(knowledge), found[1].guess)
     replies = search.scores[guess.index, knowledge.candidates]
     total = len(knowledge)  # every secret still possible needs this guess
     for reply in np.unique(replies).tolist():

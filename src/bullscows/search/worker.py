@@ -9,7 +9,7 @@ from typing import Any
 
 from bullscows.rules import Rules
 from bullscows.search.engine import Objective, Search
-from bullscows.search.tree import Tree
+from bullscows.tree.model import Node
 from bullscows.universe import IndexArray
 
 #: The searches of this process, kept for the tasks it is given (``solve_task``); the lock
@@ -28,7 +28,7 @@ def solve_task(
     codes: IndexArray,
     depth: int,
     limit: int,
-) -> tuple[tuple[int, Tree] | None, int]:
+) -> tuple[tuple[int, Node] | None, int]:
     """One task, solved where it is sent: the answer and the sets searched."""
     options = (rules, objective, max_depth, consistent_only, weight)
     with _WORKER_LOCK:

@@ -46,7 +46,6 @@ from bullscows.tree.store import (
 
 if TYPE_CHECKING:
     from bullscows.search.optimal import Objective, Progress
-    from bullscows.search.tree import Tree
 
 #: The largest variant whose optimal tree a game searches for by itself (4 distinct of 9,
 #: 3,024 codes: about 2 s; Bulls & Cows, 5,040 codes: about 35 s, and shipped). Larger ones
@@ -139,17 +138,13 @@ def search_tree(
     except ValueError as error:  # no tree within max_depth
         raise StrategyError(f"{name}: {error}") from None
     label = describe(name, consistent_only, max_depth)
-    return DecisionTree(rules, label, f"optimal-{objective}", _node(found))
+    return DecisionTree(rules, label, f"optimal-{objective}", found)
 
 
 def _too_large(rules: Rules) -> bool:
     """Whether a game would wait too long for the search of ``rules``: every code that may be
     guessed is a row of its score matrix."""
     return rules.guess_rules.size > MAX_OPTIMAL_CODES
-
-
-def _node(tree: Tree) -> Node:
-    return Node(tree["guess"], {reply: _node(sub) for reply, sub in tree["replies"].items()})
 
 
 class OptimalSearch(Strategy):

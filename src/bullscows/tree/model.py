@@ -1,5 +1,6 @@
 """Decision trees as values: nodes, summaries, the tree of a whole game, its JSON form, and
-the play of every secret down it (``trace_secrets``), which every check and summary uses.
+the play of every secret down it (``trace_secrets``, by ``tree.walk``), which every check and
+summary uses.
 """
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from bullscows.readers import (
     quote_path,
 )
 from bullscows.rules import Rules
+from bullscows.tree.walk import walk_secrets
 from bullscows.universe import IndexArray, universe
 
 FORMAT = "bullscows-tree"
@@ -248,6 +250,11 @@ def listed(items: list[str]) -> str:
     return ", ".join(items[:SHOWN]) + more
 
 
+#: The way to a node: the way to its parent, the parent's guess and the reply (``None``: the
+#: root).
+_Path = tuple["_Path", int, int] | None
+
+
 def trace_secrets(
     tree: DecisionTree, consistent_only: bool = False
 ) -> tuple[npt.NDArray[np.int64], list[str]]:
@@ -255,33 +262,50 @@ def trace_secrets(
     ``consistent_only``, guesses that cannot be the secret too)."""
     rules = tree.rules
     u = universe(rules)
-    win = Feedback.win(rules.length).index(rules.length)
-    counts = np.zeros(len(u), dtype=np.int64)
     lost: list[str] = []
-    unreachable: list[str] = []
     outside: list[str] = []
-    stack: list[tuple[Node, IndexArray, int, str]] = [(tree.root, u.secrets, 1, "")]
-    while stack:
-        node, secrets, depth, path = stack.pop()
-        here = f"{path} {u.text(node.guess)}".strip()
-        if consistent_only and not np.isin(node.guess, secrets):
-            outside.append(here)
-        replies = u.score_row(node.guess, secrets)
-        counts[secrets[replies == win]] = depth
-        given = set(np.unique(replies).tolist()) - {win}
-        for reply in sorted(given - set(node.branches)):
-            who = secrets[replies == reply]
-            key = reply_key(reply, rules.length)
-            lost.append(
-                f"after {here}, reply {key!r} (secrets {', '.join(u.text(s) for s in who[:3])}"
-                f"{', ...' if len(who) > 3 else ''}) has no branch"
-            )
-        for reply, child in sorted(node.branches.items()):
-            if reply not in given:
-                unreachable.append(f"after {here}, reply {reply_key(reply, rules.length)!r}")
-                continue
-            key = reply_key(reply, rules.length)
-            stack.append((child, secrets[replies == reply], depth + 1, f"{here} {key!r}"))
+    visited: list[tuple[Node, _Path, set[int]]] = []  # each node reached, the replies followed
+
+    def where(path: _Path, guess: int) -> str:
+        """The guesses and replies on the way to a node, and its guess, in words."""
+        words = [u.text(guess)]
+        while path is not None:
+            path, parent, reply = path
+            words += [repr(reply_key(reply, rules.length)), u.text(parent)]
+        return " ".join(words[::-1])
+
+    def visit(
+        position: tuple[Node, _Path], codes: IndexArray, depth: int
+    ) -> tuple[int, Callable[[int, IndexArray, IndexArray], tuple[Node, _Path] | None]]:
+        node, path = position
+        followed: set[int] = set()
+        visited.append((node, path, followed))
+        if consistent_only and not (codes == node.guess).any():
+            outside.append(where(path, node.guess))
+
+        def follow(reply: int, part: IndexArray, wanted: IndexArray) -> tuple[Node, _Path] | None:
+            child = node.branches.get(reply)
+            if child is None:
+                lost.append(
+                    f"after {where(path, node.guess)}, reply {reply_key(reply, rules.length)!r} "
+                    f"(secrets {', '.join(u.text(s) for s in part[:3])}"
+                    f"{', ...' if len(part) > 3 else ''}) has no branch"
+                )
+                return None
+            followed.add(reply)
+            return child, (path, node.guess, reply)
+
+        return node.guess, follow
+
+    win = Feedback.win(rules.length).index(rules.length)
+    root: tuple[Node, _Path] = (tree.root, None)
+    counts = walk_secrets(root, u.secrets, u.score_row, win, visit)
+    unreachable = [
+        f"after {where(path, node.guess)}, reply {reply_key(reply, rules.length)!r}"
+        for node, path, followed in visited
+        for reply in sorted(node.branches)
+        if reply not in followed
+    ]
     problems = []
     if lost:
         problems.append(f"{len(lost)} replies leave the tree: " + listed(lost))
@@ -289,7 +313,7 @@ def trace_secrets(
         problems.append(f"{len(unreachable)} branches no secret reaches: " + listed(unreachable))
     if outside:
         problems.append(f"{len(outside)} guesses cannot be the secret: " + listed(outside))
-    return counts[u.secrets], problems
+    return counts, problems
 
 
 def reply_key(reply: int, length: int) -> str:
