@@ -165,6 +165,17 @@ def _walk(
     nodes = 0
     while stack:
         here_knowledge, wanted, level, branch = stack.pop()
+        whole = strategy.subtree(here_knowledge) if 2 * len(wanted) > len(here_knowledge) else None
+        if whole is not None:  # built at once: the secrets wanted are among its candidates
+            at = np.searchsorted(here_knowledge.candidates, targets[wanted])
+            counts[wanted] = level - 1 + whole.counts[at]
+            if build:
+                root = root or whole.root
+                if branch is not None:
+                    branch[0].branches[branch[1]] = whole.root
+            nodes += whole.nodes
+            _check_size(nodes, build, strategy, rules)
+            continue
         guess_index = strategy.next_guess(here_knowledge, rng)
         node = _attach(branch, guess_index) if build else None
         root = root or node
@@ -185,15 +196,19 @@ def _walk(
                     _attach((node, reply), int(part[0]))
                     nodes += 1
                 continue
-            if nodes > MAX_NODES and build:
-                raise BullsCowsError(
-                    f"the tree of {strategy.label} on {rules.spec} has more than "
-                    f"{MAX_NODES:,} nodes; it is not built"
-                )
+            _check_size(nodes, build, strategy, rules)
             step = Step(guess, Feedback.from_index(reply, rules.length))
             after = Knowledge(rules, (*here_knowledge.history, step), part)
             stack.append((after, here, level + 1, None if node is None else (node, reply)))
     return counts, root, nodes
+
+
+def _check_size(nodes: int, build: bool, strategy: Strategy, rules: Rules) -> None:
+    if nodes > MAX_NODES and build:
+        raise BullsCowsError(
+            f"the tree of {strategy.label} on {rules.spec} has more than {MAX_NODES:,} nodes; "
+            "it is not built"
+        )
 
 
 def _attach(branch: tuple[Node, int] | None, guess: int) -> Node:
