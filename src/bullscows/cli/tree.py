@@ -155,9 +155,9 @@ def tree(
     elif form == "irving":
         click.echo(to_irving(built), nl=False)
     elif as_json:
-        click.echo(json.dumps(_figures_json(built), indent=2))
+        click.echo(json.dumps(_figures_json(built, _figures(built, searched)), indent=2))
     else:
-        _print_summary(built)
+        _print_summary(built, _figures(built, searched))
 
 
 def _search(
@@ -201,17 +201,25 @@ def _progress_line() -> Callable[[SearchReport | None], None]:
     return show
 
 
-def _figures_json(built: DecisionTree) -> dict[str, object]:
+def _figures(built: DecisionTree, searched: bool) -> TreeSummary:
+    """The tree's figures: those its build counted while it walked every secret down it (a
+    heuristic's), else (a searched tree, maybe read from the cache) every secret played down
+    it again."""
+    if built.stated is not None and not searched:
+        return built.stated
+    return built.summary()
+
+
+def _figures_json(built: DecisionTree, s: TreeSummary) -> dict[str, object]:
     return {
         "rules": built.rules.spec,
         "name": built.strategy,
         "objective": built.objective,
-        **built.summary().to_json(),
+        **s.to_json(),
     }
 
 
-def _print_summary(built: DecisionTree) -> None:
-    s = built.summary()
+def _print_summary(built: DecisionTree, s: TreeSummary) -> None:
     rules = built.rules
     click.echo(f"{rules.spec}: {rules.describe()} ({s.secrets:,} secrets)")
     spread = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
