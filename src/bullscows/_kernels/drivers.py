@@ -10,9 +10,12 @@ from typing import Any
 
 import numba
 
-#: Work (pairs) below which a kernel runs on the calling thread: waking the other threads
-#: costs more than it saves, and the parallel drivers then need no compiling at all.
-SERIAL_PAIRS = 1 << 16
+from bullscows._kernels.bits import counter
+
+#: Work (pairs) below which a kernel runs on the calling thread (about a millisecond's work):
+#: waking the other threads costs more than it saves, far more when another process holds a
+#: core, and the parallel drivers then need no loading at all.
+SERIAL_PAIRS = 1 << 21
 #: Blocks a parallel call is cut into, per thread (several, so that no thread waits long).
 BLOCKS_PER_THREAD = 16
 
@@ -46,4 +49,4 @@ def run_kernel(
         kernel(*args, 0, rows)
     else:
         numba.set_num_threads(threads)
-        driver(*args, min(rows, BLOCKS_PER_THREAD * threads))
+        driver(*args, min(rows, BLOCKS_PER_THREAD * threads), counter(), threads)

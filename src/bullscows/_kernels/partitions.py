@@ -10,7 +10,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from bullscows._kernels import drivers
-from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount
+from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount, span
 from bullscows._kernels.reference import ENTROPY_SCALE
 
 # Partitions: the reply indices of one guess against the candidates go to a byte buffer (a loop
@@ -144,27 +144,25 @@ def _partition_block_words(
 
 
 @njit(cache=True, parallel=True)
-def _partition_parallel_1(
-    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
-):
-    n = pos_g.shape[0]
-    for b in prange(blocks):
-        _partition_block_1(
-            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _partition_parallel_1(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes,
+                          costs, blocks, taken, workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_g.shape[0])
+        while start < stop:
+            _partition_block_1(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn,
+                                 sizes, costs, start, stop)  # fmt: skip
+            start, stop = span(taken, blocks, pos_g.shape[0])
 
 
 @njit(cache=True, parallel=True)
-def _partition_parallel_words(
-    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
-):
-    n = pos_g.shape[0]
-    for b in prange(blocks):
-        _partition_block_words(
-            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _partition_parallel_words(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn,
+                              sizes, costs, blocks, taken, workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_g.shape[0])
+        while start < stop:
+            _partition_block_words(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn,
+                                   sizes, costs, start, stop)  # fmt: skip
+            start, stop = span(taken, blocks, pos_g.shape[0])
 
 
 def _partitions(
@@ -244,13 +242,14 @@ def strip_costs(pg, sg, first, width, pc, sc, m, length, heuristic, logs, replie
 
 
 @njit(cache=True, parallel=True)
-def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, blocks):
-    n = pos_g.shape[0]
-    for b in prange(blocks):
-        _pairwise_block_1(
-            pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, blocks, taken,
+                         workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_g.shape[0])
+        while start < stop:
+            _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, start,
+                              stop)  # fmt: skip
+            start, stop = span(taken, blocks, pos_g.shape[0])
 
 
 def _pairwise_costs(

@@ -28,13 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from llvmlite import ir
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit, prange
 
 from bullscows._kernels import drivers
-from bullscows._kernels.bits import popcount
+from bullscows._kernels.bits import claim, popcount
 from bullscows._kernels.partitions import PAIRWISE_MAX, strip_costs
 
 #: Candidates below which a cost is kept up to date code by code (one histogram), rather
@@ -49,21 +46,6 @@ _HUGE = np.iinfo(np.int64).max
 
 # The integer parameters every kernel reads, in one array (``params``).
 (LENGTH, HEURISTIC, REPLIES, WIN, CONSISTENT, SLOTS, SYMMETRIC, LEVEL_AT_ROOT, PARAMS) = range(9)
-
-
-@intrinsic
-def _fetch_add(typingctx: object, array: types.Type, value: types.Type) -> tuple[object, object]:
-    """Atomically add ``value`` to ``array[0]``; the value before."""
-    signature = types.int64(array, types.int64)
-
-    def codegen(context, builder: ir.IRBuilder, sig, args: list[ir.Value]):
-        arrayty = sig.args[0]
-        ary = context.make_array(arrayty)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        pointer = cgutils.get_item_pointer(context, builder, arrayty, ary, [zero])
-        return builder.atomic_rmw("add", pointer, args[1], "seq_cst")
-
-    return signature, codegen
 
 
 @njit(cache=True)
@@ -522,7 +504,7 @@ def _worker(order, tasks, regions, taken, pos, sym, params, logs, history, digit
     ctx = (pos, sym, params, logs, history, (digits, perms, sym_group, group_symbols))
     tree = (guesses, parents, links, np.zeros(1, dtype=np.int64))
     while True:
-        t = _fetch_add(taken, 1)  # type: ignore[arg-type, var-annotated]
+        t = claim(taken)
         if t >= len(tasks):
             return
         _subtree(order, tasks[t], ctx, tree, counts, regions[t])
