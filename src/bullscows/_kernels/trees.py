@@ -32,16 +32,20 @@ from numba import njit, prange
 
 from bullscows._kernels import drivers
 from bullscows._kernels.bits import claim, popcount
-from bullscows._kernels.partitions import PAIRWISE_MAX, strip_costs
+from bullscows._kernels.partitions import strip_costs
 
 #: Candidates below which a cost is kept up to date code by code (one histogram), rather
 #: than tallied in four interleaved histograms.
 _FEW = 64
 #: Codes tallied between two looks at the cost so far.
 _BLOCK = 512
-# Nodes with at most ``PAIRWISE_MAX`` candidates compare replies pairwise (``strip_costs``).
+#: Nodes with at most this many candidates compare replies pairwise (``strip_costs``): its
+#: work grows as the square of the candidates, but in vector steps (at most 255: byte counts).
+PAIRWISE = 96
 #: Guesses scored at once by the pairwise comparison.
 _STRIP = 256
+#: Nodes with fewer candidates than this score every code rather than one per class.
+_CLASSES_FROM = 97
 _HUGE = np.iinfo(np.int64).max
 
 # The integer parameters every kernel reads, in one array (``params``).
@@ -229,21 +233,22 @@ def _lowest_of_class(code, digits, count, perms, sym_group, scratch, renamed, st
 @njit(cache=True)
 def _choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, played):
     """The heuristic's guess for the candidates ``cands[:m]`` (sorted), whose masks are in
-    ``pc``, ``sc``."""
+    ``pc``, ``sc``: the guesses are scanned in the order of the tie-break (candidates, then the
+    other codes), one per class of equivalent codes; with at most ``PAIRWISE`` candidates they
+    are scored a strip at a time by comparing replies pairwise (``strip_costs``), else one by
+    one, each given up once its cost so far reaches the best (``_cost``)."""
     if m == 1:
         return cands[0]
-    if m <= PAIRWISE_MAX:
-        return _choose_few(cands, m, pos, sym, pc, sc, params, logs, work)
-    buf, row, lanes = work[0], work[1], work[2]
+    buf, row, lanes, picked, gp, gs = work[0], work[1], work[2], work[3], work[4], work[5]
     bound = lowest_cost(m, params[REPLIES], params[HEURISTIC], logs)
     digits, perms, sym_group, group_symbols, scratch, renamed, stamp, taken = symmetry
     count = 0
     classes = False
-    if params[SYMMETRIC]:
+    if params[SYMMETRIC] and m >= _CLASSES_FROM:
         count = _symmetries(digits, path, played, perms, sym_group, group_symbols, scratch)
         classes = _worth_classes(count, scratch[3])
-    best, best_cost = -1, _HUGE
-    # Candidates first, then the other codes: the order of the tie-break.
+    pairwise = m <= PAIRWISE
+    best, best_cost, queued = -1, _HUGE, 0
     for phase in range(1 if params[CONSISTENT] else 2):
         c = 0
         for i in range(m if phase == 0 else pos.shape[0]):
@@ -255,46 +260,41 @@ def _choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, play
                 g, digits, count, perms, sym_group, scratch, renamed, stamp, taken
             ):
                 continue
+            if pairwise:
+                picked[queued], gp[queued], gs[queued] = g, pos[g], sym[g]
+                queued += 1
+                if queued == _STRIP:
+                    best, best_cost = _scored(queued, pc, sc, m, params, logs, work, best,
+                                              best_cost)  # fmt: skip
+                    if best_cost == bound:
+                        return best
+                    queued = 0
+                continue
             cost = _cost(pos[g], sym[g], pc, sc, m, params, logs, buf, row, lanes, best_cost)
             if cost < best_cost:
                 best, best_cost = g, cost
                 if cost == bound:
                     return best
+    if queued:
+        best, best_cost = _scored(queued, pc, sc, m, params, logs, work, best, best_cost)
     return best
 
 
 @njit(cache=True)
-def _choose_few(cands, m, pos, sym, pc, sc, params, logs, work):
-    """``_choose`` for at most ``PAIRWISE_MAX`` candidates: costs by pairwise comparison of
-    replies, a strip of guesses at a time (vector steps), every code scored."""
-    replies, shared, costs = work[3], work[4], work[5]
-    length, heuristic = params[LENGTH], params[HEURISTIC]
+def _scored(queued, pc, sc, m, params, logs, work, best, best_cost):
+    """Score the ``queued`` guesses of ``work`` (in the tie-break's order) pairwise: the best
+    so far after them, stopping at one of the lowest possible cost."""
+    picked, gp, gs, replies, shared, costs = work[3], work[4], work[5], work[6], work[7], work[8]
+    heuristic = params[HEURISTIC]
+    strip_costs(gp, gs, 0, queued, pc, sc, m, params[LENGTH], heuristic, logs, replies, shared,
+                costs)  # fmt: skip
     bound = lowest_cost(m, params[REPLIES], heuristic, logs)
-    strip_costs(pc, sc, 0, m, pc, sc, m, length, heuristic, logs, replies, shared, costs)
-    best, best_cost = -1, _HUGE
-    for c in range(m):
-        if costs[c] < best_cost:
-            best, best_cost = cands[c], costs[c]
+    for i in range(queued):
+        if costs[i] < best_cost:
+            best, best_cost = picked[i], costs[i]
             if best_cost == bound:
-                return best
-    if params[CONSISTENT]:
-        return best
-    c = 0
-    n = pos.shape[0]
-    for first in range(0, n, _STRIP):
-        width = min(_STRIP, n - first)
-        strip_costs(pos, sym, first, width, pc, sc, m, length, heuristic, logs, replies,
-                     shared, costs)  # fmt: skip
-        for i in range(width):
-            g = first + i
-            if c < m and cands[c] == g:
-                c += 1
-                continue
-            if costs[i] < best_cost:
-                best, best_cost = g, costs[i]
-                if best_cost == bound:
-                    return best
-    return best
+                break
+    return best, best_cost
 
 
 @njit(cache=True)
@@ -389,11 +389,14 @@ def _work(m, ctx):
     slots = params[SLOTS]
     k = sym_group.shape[0]
     groups = group_symbols.shape[0]
-    few = min(m, PAIRWISE_MAX)
+    few = min(m, PAIRWISE)
     scores = (
         np.empty(max(m, 1), dtype=np.uint8),
         np.zeros(slots, dtype=np.int64),
         np.zeros((4, slots), dtype=np.int64),
+        np.empty(_STRIP, dtype=np.int64),
+        np.empty(_STRIP, dtype=np.uint64),
+        np.empty(_STRIP, dtype=np.uint64),
         np.empty((few, _STRIP), dtype=np.uint8),
         np.empty(_STRIP, dtype=np.uint8),
         np.empty(_STRIP, dtype=np.int64),
