@@ -14,7 +14,6 @@ secret, so the result never depends on how the games are spread over processes.
 from __future__ import annotations
 
 import random
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,8 @@ from bullscows.tree import MAX_DEPTH, MAX_NODES, DecisionTree, Node, TreeSummary
 from bullscows.universe import IndexArray, universe
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from bullscows.search.optimal import Progress
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).

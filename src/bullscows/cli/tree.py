@@ -17,7 +17,6 @@ from bullscows.cli.common import (
     variant_options,
 )
 from bullscows.errors import BullsCowsError
-from bullscows.executors import make_executor
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
@@ -164,6 +163,8 @@ def _search(
     rules: Rules, strategy: Strategy, jobs: int, scheduler: str | None, checkpoint: Path | None
 ) -> DecisionTree:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache."""
+    from bullscows.executors import make_executor  # processes or a cluster: for searches only
+
     show = _progress_line()
     try:
         with make_executor(None, jobs, scheduler) as pool:
