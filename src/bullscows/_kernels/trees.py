@@ -78,6 +78,14 @@ def _part_cost(n, cost, heuristic, logs):
     return cost - 1 if n > 0 else cost
 
 
+@njit(cache=True, inline="always")
+def _replies(p, s, pc, sc, length, out):
+    """The replies of the code with masks ``p``, ``s`` to each code of ``pc``, ``sc``: views
+    from index 0, so that the loop vectorises (an offset index is checked for wrapping)."""
+    for j in range(len(pc)):
+        out[j] = length * popcount(p & pc[j]) + popcount(s & sc[j])
+
+
 @njit(cache=True)
 def _cost(p, s, pc, sc, m, params, logs, buf, row, lanes, limit):
     """The heuristic's cost of the guess with masks ``p``, ``s`` against the ``m`` candidates
@@ -85,8 +93,7 @@ def _cost(p, s, pc, sc, m, params, logs, buf, row, lanes, limit):
     cost so far. ``row`` comes in and goes out all zero."""
     length, heuristic, slots = params[LENGTH], params[HEURISTIC], params[SLOTS]
     if m < _FEW:
-        for j in range(m):
-            buf[j] = length * popcount(p & pc[j]) + popcount(s & sc[j])
+        _replies(p, s, pc[:m], sc[:m], length, buf)
         cost = 0
         if heuristic == 0:
             for j in range(m):
@@ -124,8 +131,7 @@ def _cost(p, s, pc, sc, m, params, logs, buf, row, lanes, limit):
     cost = 0
     while start < m:
         stop = min(start + _BLOCK, m)
-        for j in range(start, stop):
-            buf[j] = length * popcount(p & pc[j]) + popcount(s & sc[j])
+        _replies(p, s, pc[start:stop], sc[start:stop], length, buf[start:stop])
         j = start
         while j + 4 <= stop:
             lanes[0, buf[j]] += 1
@@ -248,8 +254,17 @@ def _choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, play
         count = _symmetries(digits, path, played, perms, sym_group, group_symbols, scratch)
         classes = _worth_classes(count, scratch[3])
     pairwise = m <= PAIRWISE
+    # Scored pairwise, every code: straight from the universe's strips (none to pick).
+    strips = pairwise and not classes
     best, best_cost, queued = -1, _HUGE, 0
     for phase in range(1 if params[CONSISTENT] else 2):
+        if phase == 1 and strips:
+            if queued:
+                best, best_cost = _scored(queued, pc, sc, m, params, logs, work, best, best_cost)
+                queued = 0
+            if best_cost == bound:
+                return best
+            return _strips(cands, m, pos, sym, pc, sc, params, logs, work, best, best_cost)
         c = 0
         for i in range(m if phase == 0 else pos.shape[0]):
             g = cands[i] if phase == 0 else i
@@ -277,6 +292,29 @@ def _choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, play
                     return best
     if queued:
         best, best_cost = _scored(queued, pc, sc, m, params, logs, work, best, best_cost)
+    return best
+
+
+@njit(cache=True)
+def _strips(cands, m, pos, sym, pc, sc, params, logs, work, best, best_cost):
+    """The best guess after scoring every code that is not a candidate, pairwise, a strip of
+    the universe at a time, stopping at one of the lowest possible cost."""
+    replies, shared, costs = work[6], work[7], work[8]
+    length, heuristic = params[LENGTH], params[HEURISTIC]
+    bound = lowest_cost(m, params[REPLIES], heuristic, logs)
+    c = 0
+    n = pos.shape[0]
+    for first in range(0, n, _STRIP):
+        width = min(_STRIP, n - first)
+        strip_costs(pos, sym, first, width, pc, sc, m, length, heuristic, logs, replies, shared,
+                    costs)  # fmt: skip
+        for i in range(width):
+            if c < m and cands[c] == first + i:
+                c += 1
+            elif costs[i] < best_cost:
+                best, best_cost = first + i, costs[i]
+                if best_cost == bound:
+                    return best
     return best
 
 
