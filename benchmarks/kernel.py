@@ -1,6 +1,8 @@
-"""Pair-scores per second of the scoring kernels (the figures the README quotes).
+"""Pair-scores per second of the scoring kernels (the figures the README quotes), and what a busy
+neighbour costs them.
 
 Run: .venv/bin/python benchmarks/kernel.py
+     .venv/bin/python benchmarks/kernel.py --neighbour     # alone, then beside a busy process
 
 For each variant it times the full score matrix (every code against every code; for 5 of 10
 digits the 30240 x 30240 matrix is built in blocks of rows so as not to hold 0.9 GB at once)
@@ -10,8 +12,11 @@ repetitions is reported, after one warm-up call that compiles the kernels.
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
+import subprocess
+import sys
 import time
 
 from bullscows.rules import Rules
@@ -52,7 +57,56 @@ def partition_table(spec: str) -> tuple[int, float]:
     return len(guesses) * len(u), best_seconds(lambda: u.partition_sizes(guesses, everything))
 
 
+#: The neighbour: one process spinning on one core.
+SPIN = "import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\nwhile True: pass"
+
+
+def neighbour(rounds: int) -> None:
+    """Each work alone and beside a process spinning on one core, in turns (best of
+    ``rounds`` each), with the slowdown its share of the CPU explains: with N cores, and the
+    busy core shared evenly, this process keeps N - 1/2 of them."""
+    from bullscows.outcomes import build_tree
+    from bullscows.strategies import get_strategy
+
+    bc = universe(Rules.parse("bc"))
+    works = [
+        ("bc partition sizes", lambda: bc.partition_sizes(bc.all(), bc.all())),
+        ("bc score matrix", lambda: bc.score_matrix(bc.all(), bc.all())),
+        ("p5c10n entropy tree", lambda: build_tree(Rules.parse("p5c10n"), get_strategy("entropy"))),
+    ]
+    cores = len(os.sched_getaffinity(0))
+    print(f"{cores} cores, load average {os.getloadavg()[0]:.1f} at the start; best of {rounds}")
+    print(f"share explains at most {cores / (cores - 0.5):.2f}\n")
+    print("| work | alone | beside a busy core | slowdown |\n|---|---|---|---|")
+    for name, work in works:
+        work()  # compile and warm up
+        alone, beside = float("inf"), float("inf")
+        for _ in range(rounds):
+            alone = min(alone, _seconds(work))
+            spinning = subprocess.Popen([sys.executable, "-c", SPIN])
+            try:
+                time.sleep(0.2)
+                beside = min(beside, _seconds(work))
+            finally:
+                spinning.kill()
+                spinning.wait()
+        print(f"| {name} | {alone:.3f} s | {beside:.3f} s | {beside / alone:.2f} |", flush=True)
+
+
+def _seconds(work) -> float:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--neighbour", action="store_true", help="alone, then beside a busy core")
+    parser.add_argument("--rounds", type=int, default=3, metavar="N")
+    args = parser.parse_args()
+    if args.neighbour:
+        neighbour(args.rounds)
+        return
     import numba
 
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

@@ -11,9 +11,12 @@ lines that compilers newer than the code reject (``<limits>`` not included by
 ``mmstrat`` at ``-O3 -march=native`` with OpenMP; the checkout is left as it is.
 
 Every pair is timed as a whole process on both sides (start-up included; bullscows loads its
-cached kernels, which a first warm-up run of each command compiles), alternating which program
-goes first from pair to pair, and printed with the ratio bullscows / mmstrat (below 1: bullscows
-is faster). bullscows' trees go to a throwaway cache folder, so every optimal run searches.
+cached kernels, which a first warm-up run of each command compiles, and its bytecode, which the
+warm-up writes as an installed copy has it: PYTHONDONTWRITEBYTECODE is dropped), alternating which
+program goes first from pair to pair, and printed with the ratio bullscows / mmstrat (below 1:
+bullscows is faster). bullscows' trees go to a throwaway cache folder, so every optimal run
+searches. The heuristic pairs are then timed once more with bullscows building its trees in one
+process (start-up left out, best of 3), against mmstrat's whole processes above.
 """
 
 from __future__ import annotations
@@ -152,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [p for p in PAIRS if args.only is None or p.name in args.only]
     bullscows = str(Path(sys.executable).with_name("bullscows"))
     with tempfile.TemporaryDirectory(prefix="versus-") as scratch:
-        env = dict(os.environ, BULLSCOWS_CACHE=str(Path(scratch) / "cache"))
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["BULLSCOWS_CACHE"] = str(Path(scratch) / "cache")
         mmstrat = None
         if args.mmstrat is None:
             print("no --mmstrat checkout given: timing bullscows' side alone")
@@ -165,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         timed([bullscows, "tree", "--rules", "p3c6r", "--strategy", "optimal"], env)
         print(f"{os.cpu_count()} cores; whole processes; ratio = bullscows / mmstrat\n")
         print("| work | mmstrat | bullscows | ratio | first |\n|---|---|---|---|---|")
+        theirs_by_pair: dict[str, float | None] = {}
         for index, pair in enumerate(pairs):
             ours_first = mmstrat is None or index % 2 == 1
             sides = ["bullscows", "mmstrat"] if ours_first else ["mmstrat", "bullscows"]
@@ -177,13 +182,57 @@ def main(argv: list[str] | None = None) -> int:
                     runs = pair.bullscows
                     seconds[side] = sum(timed([bullscows, *r], env, args.timeout) for r in runs)
             ours, theirs = seconds["bullscows"], seconds.get("mmstrat")
+            theirs_by_pair[pair.name] = theirs
             first = sides[0] if mmstrat is not None else ""
             print(
                 f"| {pair.work} | {_shown(theirs, args.timeout)} | {_shown(ours, args.timeout)} "
                 f"| {_ratio(ours, theirs, args.timeout)} | {first} |",
                 flush=True,
             )
+        in_process(pairs, theirs_by_pair, env)
     return 0
+
+
+#: Times the trees of the given (rules, strategy) runs in one process: best of 3, summed.
+_IN_PROCESS = """
+import sys, time
+from bullscows.outcomes import build_tree
+from bullscows.rules import Rules
+from bullscows.strategies import get_strategy
+total = 0.0
+for spec, name in zip(sys.argv[1::2], sys.argv[2::2]):
+    rules, strategy = Rules.parse(spec), get_strategy(name)
+    build_tree(rules, strategy)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        build_tree(rules, strategy)
+        best = min(best, time.perf_counter() - start)
+    total += best
+print(total)
+"""
+
+
+def in_process(pairs: list[Pair], theirs: dict[str, float | None], env: dict[str, str]) -> None:
+    """The heuristic pairs' trees built in one bullscows process, against mmstrat's whole
+    processes."""
+    heuristic = [p for p in pairs if all("optimal" not in r for r in p.bullscows)]
+    if not heuristic:
+        return
+    print("\n| work | bullscows in one process | ratio to mmstrat's whole processes |")
+    print("|---|---|---|")
+    for pair in heuristic:
+        trees = [arg for run in pair.bullscows for arg in (run[2], run[4])]
+        done = subprocess.run(
+            [sys.executable, "-c", _IN_PROCESS, *trees],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        ours, whole = float(done.stdout), theirs.get(pair.name)
+        ratio = "" if whole is None else f"{ours / whole:.2f}"
+        print(f"| {pair.work} | {ours:.3f} s | {ratio} |", flush=True)
 
 
 def _shown(seconds: float | None, limit: float | None) -> str:

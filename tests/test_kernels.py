@@ -188,18 +188,23 @@ def test_warm_up_compiles_every_kernel_a_game_uses() -> None:
 
 def test_serial_and_parallel_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     from bullscows._kernels import drivers
+    from bullscows.symmetry import _relabelling_classes
 
     u = universe(Rules.parse("bc"))
     guesses, candidates = u.all()[::7], u.all()[::3]
     results = []
+    # Two threads taking blocks in turn, whatever the machine has.
+    monkeypatch.setattr(drivers, "cores", lambda: 2)
     for threshold in (0, 1 << 62):  # everything parallel, then everything serial
         monkeypatch.setattr(drivers, "SERIAL_PAIRS", threshold)
+        _relabelling_classes.cache_clear()
         results.append(
             (
                 u.score_matrix(guesses, candidates),
                 u.partition_sizes(guesses, candidates),
                 u.guess_costs(guesses, candidates[:20], "entropy"),
                 u.guess_costs(guesses, candidates, "most-parts"),
+                _relabelling_classes(u.rules, ((4, 5, 6, 7, 8, 9),)),
             )
         )
     for parallel, serial in zip(*results, strict=True):

@@ -55,6 +55,23 @@ def test_secrets_whose_reply_is_not_followed_count_zero() -> None:
     assert walk_secrets("here", codes, score, win, stop).tolist() == [1, 0, 0, 0]
 
 
+def test_a_position_settled_at_once_counts_from_its_depth_when_most_codes_are_played() -> None:
+    codes, score, win = chain(6)
+    asked: list[int] = []
+
+    def settle(position: str, here: IndexArray) -> Any:
+        asked.append(len(here))
+        return np.arange(1, len(here) + 1) * 10  # the i-th code left needs 10 * i guesses
+
+    # Every code is played: the root is settled at once, and nothing is visited.
+    counts = walk_secrets("here", codes, score, win, first_code, settle=settle)
+    assert counts.tolist() == [10, 20, 30, 40, 50, 60] and asked == [6]
+    # Two secrets of six: played move by move until they are most of the codes left.
+    asked.clear()
+    counts = walk_secrets("here", codes, score, win, first_code, np.array([5, 4]), settle=settle)
+    assert asked == [3] and counts.tolist() == [3 + 30, 3 + 20]  # settled at guess 4 of 3, 4, 5
+
+
 def test_a_part_whose_one_code_is_guessed_next_needs_one_guess_more() -> None:
     u = universe(P3C4N)
     seen: list[int] = []

@@ -14,7 +14,6 @@ secret, so the result never depends on how the games are spread over processes.
 from __future__ import annotations
 
 import random
-from concurrent.futures import Executor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +32,8 @@ from bullscows.tree.walk import Follow, Next, walk_secrets
 from bullscows.universe import IndexArray, universe
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from bullscows.search.optimal import Progress
 
 #: Games of a random strategy are given up after this many guesses (counted as unsolved).
@@ -158,9 +159,9 @@ def _walk(
     # A position: what is known there, and the branch of the tree it hangs from.
     Position = tuple[Knowledge, tuple[Node, int] | None]
 
-    def count_node() -> None:
+    def count_node(more: int = 1) -> None:
         nonlocal nodes
-        nodes += 1
+        nodes += more
         if nodes > MAX_NODES and build:
             raise BullsCowsError(
                 f"the tree of {strategy.label} on {rules.spec} has more than "
@@ -188,12 +189,32 @@ def _walk(
 
         return guess, follow
 
+    def settle(position: Position, codes: IndexArray) -> npt.NDArray[np.int64] | None:
+        here, branch = position
+        whole = strategy.subtree(here)  # the whole play from here at once, if it can
+        if whole is None:
+            return None
+        count_node(whole.nodes)
+        if build:
+            if branch is None:
+                made.append(whole.root)
+            else:
+                branch[0].branches[branch[1]] = whole.root
+        return whole.counts
+
     win = Feedback.win(rules.length).index(rules.length)
     start: Position = (knowledge, None)
     codes = knowledge.candidates
     every = np.array_equal(targets, codes)  # then the walk need not look the secrets up
     counts = walk_secrets(
-        start, codes, knowledge.universe.score_row, win, visit, None if every else targets, depth
+        start,
+        codes,
+        knowledge.universe.score_row,
+        win,
+        visit,
+        None if every else targets,
+        depth,
+        settle=settle,
     )
     return counts, made[0] if made else None, nodes
 

@@ -12,6 +12,7 @@ without changing any outcome (when every symbol is allowed everywhere), so only 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -211,3 +212,35 @@ def _group_classes(rules: Rules, guesses: tuple[Digits, ...]) -> IndexArray:
     used = frozenset(d for g in guesses for d in g)
     group = _history_group(rules, guesses) or ()  # a history with symmetries to use
     return _class_minima(rules, group, _free_symbols(rules, used))
+
+
+@lru_cache(maxsize=64)
+def symmetry_arrays(rules: Rules) -> tuple[IndexArray, IndexArray, IndexArray]:
+    """What a compiled kernel needs to find the symmetries of any history itself: the
+    permutations of positions that keep what is allowed where (the identity first; only the
+    identity past 6 positions, as with ``MAX_GROUP``), each symbol's group of symbols allowed at
+    the same positions, and each group's symbols (rows padded with -1).
+
+    >>> perms, group, symbols = symmetry_arrays(Rules.parse("bc-nolead"))
+    >>> len(perms), group.tolist(), symbols[:, :3].tolist()
+    (6, [0, 1, 1, 1, 1, 1, 1, 1, 1, 1], [[0, -1, -1], [1, 2, 3]])
+    """
+    length, k = rules.length, len(rules.symbols)
+    positions = range(length)
+    if length <= 6:
+        perms = [
+            pi
+            for pi in itertools.permutations(positions)
+            if all(_allowed(rules, pi[i]) == _allowed(rules, i) for i in positions)
+        ]
+    else:
+        perms = [tuple(positions)]
+    groups: dict[tuple[tuple[int, ...], tuple[int, ...]], list[int]] = {}
+    for symbol in range(k):
+        groups.setdefault(_signature(rules, symbol), []).append(symbol)
+    group = np.empty(k, dtype=np.int64)
+    symbols = np.full((len(groups), k), -1, dtype=np.int64)
+    for number, members in enumerate(groups.values()):
+        group[members] = number
+        symbols[number, : len(members)] = members
+    return np.array(perms, dtype=np.int64), group, symbols

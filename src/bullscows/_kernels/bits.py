@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 #: Masks are given as rows of ``uint64`` words, or (one word each) as a flat array.
@@ -32,6 +33,35 @@ def popcount(typingctx: object, value: types.Type) -> tuple[object, object]:
         return builder.ctpop(args[0])
 
     return signature, codegen
+
+
+@intrinsic
+def claim(typingctx: object, counter: types.Type) -> tuple[object, object]:
+    """Atomically add 1 to ``counter[0]``; the value before: the number of the next block of
+    work, which no other thread then takes."""
+    signature = types.int64(counter)
+
+    def codegen(context, builder: ir.IRBuilder, sig, args: list[ir.Value]):
+        arrayty = sig.args[0]
+        array = context.make_array(arrayty)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        pointer = cgutils.get_item_pointer(context, builder, arrayty, array, [zero])
+        return builder.atomic_rmw("add", pointer, context.get_constant(types.int64, 1), "seq_cst")
+
+    return signature, codegen
+
+
+@njit(cache=True, inline="always")
+def span(counter, blocks, rows):
+    """The rows ``start, stop`` of the next of ``blocks`` equal blocks of ``rows`` that no other
+    thread has taken (``claim``); an empty span once none is left."""
+    b = min(claim(counter), blocks)
+    return b * rows // blocks, min(b + 1, blocks) * rows // blocks
+
+
+def counter() -> npt.NDArray[np.int64]:
+    """A counter for ``claim``, at 0."""
+    return np.zeros(1, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")

@@ -7,6 +7,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from bullscows._kernels import drivers
+from bullscows._kernels.bits import span
 
 
 def canonical_keys(
@@ -27,13 +28,13 @@ def canonical_keys(
 
 
 @njit(cache=True, parallel=True)
-def _canonical_parallel(codes, perms, tables, free_group, free_labels, base, keys, blocks):
-    n = codes.shape[0]
-    for b in prange(blocks):
-        _canonical_block(
-            codes, perms, tables, free_group, free_labels, base, keys,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _canonical_parallel(codes, perms, tables, free_group, free_labels, base, keys, blocks, taken,
+                        workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, codes.shape[0])
+        while start < stop:
+            _canonical_block(codes, perms, tables, free_group, free_labels, base, keys, start, stop)
+            start, stop = span(taken, blocks, codes.shape[0])
 
 
 @njit(cache=True)

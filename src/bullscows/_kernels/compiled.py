@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bullscows._kernels.bits import counter
 from bullscows._kernels.canonical import _canonical_block, _canonical_parallel, canonical_keys
 from bullscows._kernels.partitions import (
     HEURISTICS,
@@ -47,16 +48,16 @@ def warm_up() -> None:
     masks = np.array([1, 2, 4], dtype=np.uint64)
     out = np.zeros((3, 3), dtype=np.uint8)
     _score_block_1(masks, masks, masks, masks, 1, out, 0, 3)
-    _score_parallel_1(masks, masks, masks, masks, 1, out, 2)
+    _score_parallel_1(masks, masks, masks, masks, 1, out, 2, counter(), 2)
     sizes, costs = np.zeros((3, 4), dtype=np.int64), np.zeros(3, dtype=np.int64)
     table, logs = nlogn_table(3), log_table(3)
     _partition_block_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 0, 3)
-    _partition_parallel_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 2)
+    _partition_parallel_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 2, counter(), 2)
     _pairwise_block_1(masks, masks, masks, masks, 1, 0, logs, costs, 0, 3)
-    _pairwise_parallel_1(masks, masks, masks, masks, 1, 0, logs, costs, 2)
+    _pairwise_parallel_1(masks, masks, masks, masks, 1, 0, logs, costs, 2, counter(), 2)
     codes = np.zeros((3, 1), dtype=np.int64)
     group = np.zeros((1, 1), dtype=np.int64)
     keys = np.zeros(3, dtype=np.int64)
     free = np.full(1, -1, dtype=np.int64)
     _canonical_block(codes, group, group, free, group, 1, keys, 0, 3)
-    _canonical_parallel(codes, group, group, free, group, 1, keys, 2)
+    _canonical_parallel(codes, group, group, free, group, 1, keys, 2, counter(), 2)

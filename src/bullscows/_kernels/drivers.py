@@ -1,18 +1,38 @@
 """Running a kernel over rows: on the calling thread when the work is small, else cut into
-blocks that a parallel driver spreads over numba's threads."""
+blocks that a parallel driver's threads take one at a time, so that a thread slowed down by
+another process on its core holds up one block, not a fixed share of the work."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 import numba
 
-#: Work (pairs) below which a kernel runs on the calling thread: waking the other threads
-#: costs more than it saves, and the parallel drivers then need no compiling at all.
-SERIAL_PAIRS = 1 << 16
-#: Blocks a parallel call is cut into, per thread (several, to balance uneven rows).
-BLOCKS_PER_THREAD = 4
+from bullscows._kernels.bits import counter
+
+#: Work (pairs) below which a kernel runs on the calling thread (about a millisecond's work):
+#: waking the other threads costs more than it saves, far more when another process holds a
+#: core, and the parallel drivers then need no loading at all.
+SERIAL_PAIRS = 1 << 21
+#: Blocks a parallel call is cut into, per thread (several, so that no thread waits long).
+BLOCKS_PER_THREAD = 16
+
+
+def cores() -> int:
+    """The cores this process may run on, at most numba's threads."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        usable = os.cpu_count() or 1
+    return max(1, min(usable, numba.get_num_threads()))
+
+
+def threads_for(work: int, parallel_work: int) -> int:
+    """Threads for ``work`` (in the kernel's units): one below ``parallel_work``, else every
+    core this process may run on."""
+    return 1 if work < parallel_work else cores()
 
 
 def run_kernel(
@@ -23,9 +43,10 @@ def run_kernel(
     pairs: int,
 ) -> None:
     """``kernel(*args, start, stop)`` over ``range(rows)``: in one call on this thread when the
-    work is small, else through its ``driver``, which spreads blocks over numba's threads."""
-    threads = numba.get_num_threads()
-    if pairs < SERIAL_PAIRS or rows < 2 or threads < 2:
+    work is small, else through its ``driver``, whose threads take blocks of rows in turn."""
+    threads = threads_for(pairs, SERIAL_PAIRS)
+    if rows < 2 or threads < 2:
         kernel(*args, 0, rows)
     else:
-        driver(*args, min(rows, BLOCKS_PER_THREAD * threads))
+        numba.set_num_threads(threads)
+        driver(*args, min(rows, BLOCKS_PER_THREAD * threads), counter(), threads)

@@ -10,7 +10,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from bullscows._kernels import drivers
-from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount
+from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount, span
 from bullscows._kernels.reference import ENTROPY_SCALE
 
 # Partitions: the reply indices of one guess against the candidates go to a byte buffer (a loop
@@ -144,27 +144,25 @@ def _partition_block_words(
 
 
 @njit(cache=True, parallel=True)
-def _partition_parallel_1(
-    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
-):
-    n = pos_g.shape[0]
-    for b in prange(blocks):
-        _partition_block_1(
-            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _partition_parallel_1(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes,
+                          costs, blocks, taken, workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_g.shape[0])
+        while start < stop:
+            _partition_block_1(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn,
+                                 sizes, costs, start, stop)  # fmt: skip
+            start, stop = span(taken, blocks, pos_g.shape[0])
 
 
 @njit(cache=True, parallel=True)
-def _partition_parallel_words(
-    pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs, blocks
-):
-    n = pos_g.shape[0]
-    for b in prange(blocks):
-        _partition_block_words(
-            pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn, sizes, costs,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _partition_parallel_words(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn,
+                              sizes, costs, blocks, taken, workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_g.shape[0])
+        while start < stop:
+            _partition_block_words(pos_g, sym_g, pos_c, sym_c, length, slots, heuristic, nlogn,
+                                   sizes, costs, start, stop)  # fmt: skip
+            start, stop = span(taken, blocks, pos_g.shape[0])
 
 
 def _partitions(
@@ -185,11 +183,9 @@ def _partitions(
 _NO_TABLE = np.zeros(1, dtype=np.int64)
 _NO_TABLE.flags.writeable = False  # typed like the (read-only) cached tables: one compilation
 
-# Few candidates: a part's size is also how many candidates share each one's reply, so every
-# cost is a sum or maximum of those multiplicities (expected size: their sum; minimax: their
-# maximum; entropy: the sum of their logarithms; most parts: how many replies come first).
-# Counting them compares replies pairwise, across a strip of guesses at a time: loops of byte
-# comparisons that vectorise, where a histogram per guess would not.
+# Few candidates: costs by comparing replies pairwise (``strip_costs``), across a strip of
+# guesses at a time: loops of byte comparisons that vectorise, where a histogram per guess
+# would not.
 
 #: The pairwise kernel serves nodes with at most this many candidates.
 PAIRWISE_MAX = 32
@@ -200,51 +196,63 @@ _STRIP = 512
 def _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, start, stop):
     m = pos_c.shape[0]
     replies = np.empty((m, _STRIP), dtype=np.uint8)
-    shared = np.empty((m, _STRIP), dtype=np.uint8)
+    shared = np.empty(_STRIP, dtype=np.uint8)
     for first in range(start, stop, _STRIP):
         width = min(_STRIP, stop - first)
-        for j in range(m):
-            p, s = pos_c[j], sym_c[j]
+        strip_costs(pos_g, sym_g, first, width, pos_c, sym_c, m, length, heuristic, logs,
+                    replies, shared, costs[first : first + width])  # fmt: skip
+
+
+@njit(cache=True)
+def strip_costs(pg, sg, first, width, pc, sc, m, length, heuristic, logs, replies, shared,
+                costs):  # fmt: skip
+    """``costs[i]``: the cost of guess ``first + i`` (masks ``pg``, ``sg``) against the ``m``
+    candidates, for ``i < width``. A part's size is how many candidates share each one's
+    reply, so every cost is a sum or maximum of those multiplicities (expected size: their sum;
+    minimax: their maximum; entropy: the sum of their logarithms; most parts: how many replies
+    come first), counted by comparing replies pairwise: byte loops that vectorise."""
+    # Views from ``first``: indices an offset away from the loop's would have to be checked
+    # for wrapping one by one, and the loop would not vectorise (six times slower).
+    pg, sg = pg[first : first + width], sg[first : first + width]
+    for j in range(m):
+        p, s = pc[j], sc[j]
+        rj = replies[j]
+        for i in range(width):
+            rj[i] = length * popcount(pg[i] & p) + popcount(sg[i] & s)
+    costs[:width] = 0
+    for j in range(m):
+        # shared counts the candidates with j's reply: all of them, or (most parts) only
+        # those before j, so that zero marks the first of each part.
+        others = j if heuristic == 3 else m
+        rj = replies[j]
+        shared[:width] = 0
+        for k in range(others):
+            rk = replies[k]
             for i in range(width):
-                g = first + i
-                replies[j, i] = length * popcount(pos_g[g] & p) + popcount(sym_g[g] & s)
-        for j in range(m):
-            # shared[j] counts the candidates with j's reply: all of them, or (most parts)
-            # only those before j, so that zero marks the first of each part.
-            others = j if heuristic == 3 else m
-            rj, sj = replies[j], shared[j]
+                shared[i] += np.uint8(1) if rj[i] == rk[i] else np.uint8(0)
+        if heuristic == 0:
             for i in range(width):
-                sj[i] = 0
-            for k in range(others):
-                rk = replies[k]
-                for i in range(width):
-                    sj[i] += np.uint8(1) if rj[i] == rk[i] else np.uint8(0)
-        total = costs[first : first + width]
-        total[:] = 0
-        for j in range(m):
-            sj = shared[j]
-            if heuristic == 0:
-                for i in range(width):
-                    total[i] = max(total[i], sj[i])
-            elif heuristic == 1:
-                for i in range(width):
-                    total[i] += sj[i]
-            elif heuristic == 2:
-                for i in range(width):
-                    total[i] += logs[sj[i]]
-            else:
-                for i in range(width):
-                    total[i] -= 1 if sj[i] == 0 else 0
+                costs[i] = max(costs[i], shared[i])
+        elif heuristic == 1:
+            for i in range(width):
+                costs[i] += shared[i]
+        elif heuristic == 2:
+            for i in range(width):
+                costs[i] += logs[shared[i]]
+        else:
+            for i in range(width):
+                costs[i] -= 1 if shared[i] == 0 else 0
 
 
 @njit(cache=True, parallel=True)
-def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, blocks):
-    n = pos_g.shape[0]
-    for b in prange(blocks):
-        _pairwise_block_1(
-            pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs,
-            b * n // blocks, (b + 1) * n // blocks,
-        )  # fmt: skip
+def _pairwise_parallel_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, blocks, taken,
+                         workers):  # fmt: skip
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_g.shape[0])
+        while start < stop:
+            _pairwise_block_1(pos_g, sym_g, pos_c, sym_c, length, heuristic, logs, costs, start,
+                              stop)  # fmt: skip
+            start, stop = span(taken, blocks, pos_g.shape[0])
 
 
 def _pairwise_costs(

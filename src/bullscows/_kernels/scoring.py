@@ -7,7 +7,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from bullscows._kernels import drivers
-from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount
+from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount, span
 
 # One-word masks (length x symbols <= 64: every classic variant) get loops LLVM can vectorise:
 # about ten times faster than the general multi-word loops below.
@@ -29,21 +29,21 @@ def _score_block_words(pos_a, sym_a, pos_b, sym_b, length, out, start, stop):
 
 
 @njit(cache=True, parallel=True)
-def _score_parallel_1(pos_a, sym_a, pos_b, sym_b, length, out, blocks):
-    n = pos_a.shape[0]
-    for b in prange(blocks):
-        _score_block_1(
-            pos_a, sym_a, pos_b, sym_b, length, out, b * n // blocks, (b + 1) * n // blocks
-        )
+def _score_parallel_1(pos_a, sym_a, pos_b, sym_b, length, out, blocks, taken, workers):
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_a.shape[0])
+        while start < stop:
+            _score_block_1(pos_a, sym_a, pos_b, sym_b, length, out, start, stop)
+            start, stop = span(taken, blocks, pos_a.shape[0])
 
 
 @njit(cache=True, parallel=True)
-def _score_parallel_words(pos_a, sym_a, pos_b, sym_b, length, out, blocks):
-    n = pos_a.shape[0]
-    for b in prange(blocks):
-        _score_block_words(
-            pos_a, sym_a, pos_b, sym_b, length, out, b * n // blocks, (b + 1) * n // blocks
-        )
+def _score_parallel_words(pos_a, sym_a, pos_b, sym_b, length, out, blocks, taken, workers):
+    for _ in prange(workers):
+        start, stop = span(taken, blocks, pos_a.shape[0])
+        while start < stop:
+            _score_block_words(pos_a, sym_a, pos_b, sym_b, length, out, start, stop)
+            start, stop = span(taken, blocks, pos_a.shape[0])
 
 
 def score_matrix(

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.console import Console
 
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
@@ -252,6 +251,8 @@ class Terminal:
 
     def __init__(self) -> None:
         warm_up_in_background()
+        from rich.console import Console  # for games only: not loaded for the other commands
+
         # No markup: what a person typed is printed as typed, brackets and all.
         self.console = Console(highlight=False, markup=False, emoji=False)
         self.interactive = sys.stdin.isatty()

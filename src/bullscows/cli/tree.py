@@ -17,7 +17,6 @@ from bullscows.cli.common import (
     variant_options,
 )
 from bullscows.errors import BullsCowsError
-from bullscows.executors import make_executor
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
@@ -155,15 +154,17 @@ def tree(
     elif form == "irving":
         click.echo(to_irving(built), nl=False)
     elif as_json:
-        click.echo(json.dumps(_figures_json(built), indent=2))
+        click.echo(json.dumps(_figures_json(built, _figures(built, searched)), indent=2))
     else:
-        _print_summary(built)
+        _print_summary(built, _figures(built, searched))
 
 
 def _search(
     rules: Rules, strategy: Strategy, jobs: int, scheduler: str | None, checkpoint: Path | None
 ) -> DecisionTree:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache."""
+    from bullscows.executors import make_executor  # processes or a cluster: for searches only
+
     show = _progress_line()
     try:
         with make_executor(None, jobs, scheduler) as pool:
@@ -201,17 +202,25 @@ def _progress_line() -> Callable[[SearchReport | None], None]:
     return show
 
 
-def _figures_json(built: DecisionTree) -> dict[str, object]:
+def _figures(built: DecisionTree, searched: bool) -> TreeSummary:
+    """The tree's figures: those its build counted while it walked every secret down it (a
+    heuristic's), else (a searched tree, maybe read from the cache) every secret played down
+    it again."""
+    if built.stated is not None and not searched:
+        return built.stated
+    return built.summary()
+
+
+def _figures_json(built: DecisionTree, s: TreeSummary) -> dict[str, object]:
     return {
         "rules": built.rules.spec,
         "name": built.strategy,
         "objective": built.objective,
-        **built.summary().to_json(),
+        **s.to_json(),
     }
 
 
-def _print_summary(built: DecisionTree) -> None:
-    s = built.summary()
+def _print_summary(built: DecisionTree, s: TreeSummary) -> None:
     rules = built.rules
     click.echo(f"{rules.spec}: {rules.describe()} ({s.secrets:,} secrets)")
     spread = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))

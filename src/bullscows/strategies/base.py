@@ -4,13 +4,31 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+import numpy.typing as npt
 
 from bullscows.errors import ContradictionError
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategy_spec import StrategySpec
 from bullscows.universe import IndexArray
+
+if TYPE_CHECKING:
+    from bullscows.tree.model import Node
+
+
+@dataclass(frozen=True, slots=True)
+class Subtree:
+    """A strategy's whole play from a position: the guesses each candidate needs from there
+    (``counts[i]`` for the i-th candidate, the position's own guess counting 1), the tree's
+    root and its number of nodes."""
+
+    counts: npt.NDArray[np.int64]
+    root: Node
+    nodes: int
 
 
 class Strategy(ABC):
@@ -63,6 +81,12 @@ class Strategy(ABC):
     @abstractmethod
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The next guess when two or more codes remain."""
+
+    def subtree(self, knowledge: Knowledge) -> Subtree | None:
+        """The whole play from ``knowledge`` (not contradictory) at once, when the strategy
+        can build it faster than move by move (``None`` otherwise): what a tree or a bench
+        walks. It must be the tree ``next_guess`` plays, a part of one code guessed next."""
+        return None
 
     @property
     def spec(self) -> StrategySpec:

@@ -28,9 +28,9 @@ import numpy.typing as npt
 from bullscows._kernels.reference import HEURISTIC_COSTS
 from bullscows.feedback import reply_count
 from bullscows.knowledge import Knowledge
-from bullscows.strategies.base import Strategy
+from bullscows.strategies.base import Strategy, Subtree
 from bullscows.strategy_spec import StrategySpec
-from bullscows.symmetry import guess_classes
+from bullscows.symmetry import guess_classes, symmetry_arrays
 from bullscows.universe import IndexArray
 
 #: The most (guess, candidate) pairs one move scores before narrowing the guesses.
@@ -122,6 +122,40 @@ class PartitionHeuristic(Strategy):
         every[possible] = own[np.searchsorted(candidates, guesses[possible])]
         every[~possible] = np.concatenate(costs)
         return best_guess(guesses, every, is_candidate)
+
+    def subtree(self, knowledge: Knowledge) -> Subtree | None:
+        """The whole tree from ``knowledge`` in one compiled pass (``_kernels.trees``), the
+        guesses of ``choose`` at every node; ``None`` when the codes need masks of more than one
+        word or a move would narrow its guesses (``PAIR_BUDGET``)."""
+        universe, candidates = knowledge.universe, knowledge.candidates
+        if universe.pos_masks.shape[1] > 1 or universe.sym_masks.shape[1] > 1:
+            return None
+        if len(universe) * len(candidates) > PAIR_BUDGET or not len(candidates):
+            return None
+        from bullscows._kernels import trees
+        from bullscows._kernels.partitions import HEURISTICS, log_table
+        from bullscows.tree.model import Node
+
+        rules, length = knowledge.rules, knowledge.rules.length
+        params = np.zeros(trees.PARAMS, dtype=np.int64)
+        params[trees.LENGTH], params[trees.HEURISTIC] = length, HEURISTICS[self.name]
+        params[trees.REPLIES], params[trees.WIN] = reply_count(rules), length * (length + 1)
+        params[trees.CONSISTENT], params[trees.SLOTS] = self.consistent_only, rules.reply_slots
+        params[trees.SYMMETRIC], params[trees.LEVEL_AT_ROOT] = 1, 1
+        history = np.array([step.guess.index for step in knowledge.history], dtype=np.int64)
+        guesses, parents, replies, counts = trees.build(
+            universe.pos_masks[:, 0], universe.sym_masks[:, 0], candidates, params,
+            log_table(len(candidates)), history,
+            (universe.codes.astype(np.int64), *symmetry_arrays(rules)),
+        )  # fmt: skip
+        rows = np.flatnonzero(guesses >= 0)
+        made: dict[int, Node] = {}
+        columns = (rows, guesses[rows], parents[rows], replies[rows])
+        for row, guess, parent, reply in zip(*(c.tolist() for c in columns), strict=True):
+            made[row] = node = Node(guess)
+            if parent >= 0:
+                made[parent].branches[reply] = node
+        return Subtree(counts[candidates], made[int(rows[0])], len(rows))
 
 
 class Minimax(PartitionHeuristic):

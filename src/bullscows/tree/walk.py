@@ -8,7 +8,10 @@ tasks). ``walk_secrets`` keeps the codes still possible at each position and the
 played; ``visit(position, codes, depth)`` gives the guess and ``follow(reply, part, wanted)``,
 which gives the position a reply leads to, or ``None`` to stop there (the caller records why:
 a missing branch, a task sent elsewhere), or ``Next.WINS`` when the part's one code is the
-next guess. A secret listed twice is played twice.
+next guess. A procedure that can play a whole position at once (a heuristic's compiled tree)
+gives ``settle(position, codes)``: the guesses each code needs from there, the position's own
+guess counting 1, or ``None`` to go move by move; it is asked where more than half the codes
+are secrets played. A secret listed twice is played twice.
 
 >>> import numpy as np
 >>> from bullscows.universe import universe
@@ -48,6 +51,9 @@ class Next(Enum):
 #: (positions in the secrets played); ``None`` to stop there, or ``Next.WINS``.
 Follow = Callable[[int, IndexArray, IndexArray], P | Next | None]
 Visit = Callable[[P, IndexArray, int], tuple[int, Follow[P]]]
+#: ``settle(position, codes)``: the guesses each of ``codes`` needs from ``position`` on (its
+#: guess counting 1), or ``None``.
+Settle = Callable[[P, IndexArray], npt.NDArray[np.int64] | None]
 
 
 def walk_secrets(
@@ -58,6 +64,8 @@ def walk_secrets(
     visit: Visit[P],
     targets: IndexArray | None = None,
     depth: int = 1,
+    *,
+    settle: Settle[P] | None = None,
 ) -> npt.NDArray[np.int64]:
     """Guesses each secret of ``targets`` needs from ``root`` on, or 0 for a secret the walk
     stopped short of its end; by default the secrets are ``codes``, else ``targets`` (codes
@@ -75,6 +83,10 @@ def walk_secrets(
     ]
     while stack:
         position, here, wanted, level = stack.pop()
+        settled = settle(position, here) if settle and 2 * len(wanted) > len(here) else None
+        if settled is not None:
+            counts[wanted] = level - 1 + settled[np.searchsorted(here, wanted_codes[wanted])]
+            continue
         guess, follow = visit(position, here, level)
         if len(here) == 1 and guess == here[0]:  # the only code left: it wins
             counts[wanted] = level

@@ -1,0 +1,106 @@
+"""Start-up and heuristic trees: what a whole process costs before any work, and the work.
+
+Run: .venv/bin/python benchmarks/startup.py [--repeats 5]
+
+Whole processes, best of ``--repeats`` each (after a warm-up run that writes the bytecode and
+numba's cache, as an installed copy has them: the variable PYTHONDONTWRITEBYTECODE is dropped):
+
+* the floor under any command that runs a compiled kernel: Python itself, NumPy, numba, and
+  one minimal cached numba function called once (numba readies its compiler's registries on
+  the first call, even when the code comes from its cache);
+* ``bullscows --help`` and ``bullscows tree --rules bc --strategy entropy``.
+
+Then in one process, best of ``--repeats``: the trees of the four heuristics over every ``bc``
+secret, and the entropy tree of ``p5c10n`` (30240 codes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FLOOR = """
+import numpy as np
+from numba import njit
+
+@njit(cache=True)
+def total(a):
+    return a.sum()
+
+total(np.arange(3))
+"""
+
+
+def whole(command: list[str], env: dict[str, str], repeats: int) -> float:
+    """The best of ``repeats`` runs of ``command``, after one run to warm up."""
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def in_process(spec: str, name: str, repeats: int) -> tuple[int, float]:
+    """The tree's total and the best time of building it (after a first build)."""
+    from bullscows.outcomes import build_tree
+    from bullscows.rules import Rules
+    from bullscows.strategies import get_strategy
+
+    rules, strategy = Rules.parse(spec), get_strategy(name)
+    total = build_tree(rules, strategy).stated
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        build_tree(rules, strategy)
+        best = min(best, time.perf_counter() - start)
+    assert total is not None
+    return total.total, best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5, metavar="N")
+    args = parser.parse_args(argv)
+    python = sys.executable
+    bullscows = str(Path(python).with_name("bullscows"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    load = os.getloadavg()[0]
+    print(f"{os.cpu_count()} cores, load average {load:.1f} at the start; whole processes, best of "
+          f"{args.repeats}\n")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="startup-") as scratch:
+        floor = Path(scratch) / "floor.py"
+        floor.write_text(FLOOR, encoding="utf-8")
+        env["BULLSCOWS_CACHE"] = str(Path(scratch) / "cache")
+        rows = [
+            ("python -c pass", [python, "-c", "pass"]),
+            ("import numpy", [python, "-c", "import numpy"]),
+            ("import numpy, numba", [python, "-c", "import numpy, numba"]),
+            ("one cached numba function", [python, str(floor)]),
+            ("bullscows --help", [bullscows, "--help"]),
+            (
+                "bullscows tree --rules bc --strategy entropy",
+                [bullscows, "tree", "--rules", "bc", "--strategy", "entropy"],
+            ),
+        ]
+        print("| process | seconds |\n|---|---|")
+        for label, command in rows:
+            print(f"| {label} | {whole(command, env, args.repeats):.3f} |", flush=True)
+    print("\nin one process, best of", args.repeats)
+    print("| tree | total | seconds |\n|---|---|---|")
+    for spec, name in [("bc", h) for h in ("minimax", "expected-size", "entropy", "most-parts")]:
+        total, seconds = in_process(spec, name, args.repeats)
+        print(f"| {spec} {name} | {total:,} | {seconds:.3f} |", flush=True)
+    total, seconds = in_process("p5c10n", "entropy", max(1, args.repeats // 2))
+    print(f"| p5c10n entropy | {total:,} | {seconds:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
