@@ -5,7 +5,8 @@ They read a full score matrix, ``scores[guess, secret]`` = reply index, which is
 (scoring is), so a code's row holds its reply to every guess. Part sizes are counted one reply
 at a time over a whole row of guesses (a compare and an add over contiguous bytes, which the
 compiler turns into wide vector instructions): about four times the speed of one histogram per
-guess.
+guess. Four codes are added in each pass over a row of counters, which cuts the counters'
+traffic through the caches fourfold and the whole search's time by about a sixth.
 
 The bound of a guess is ``len(codes)`` plus the ideal cost of each non-winning part
 (``search.bounds``): a part of ``c`` codes costs at least ``c + (c - 1) + sum(max(0, c - cap))``
@@ -28,24 +29,57 @@ IntArray = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _count(scores, guesses, full, codes, valid, win, counts, won, line):  # type: ignore[no-untyped-def]
-    """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``) and winners."""
-    m = len(guesses)
-    w = np.uint8(win)
-    for j in range(len(codes)):
+def _count(scores, guesses, full, codes, valid, win, counts, won, lines):  # type: ignore[no-untyped-def]
+    """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``) and winners.
+
+    Four codes at a time: each pass over a row of counters adds the four codes' matches, so
+    the counters (too many for the first-level cache) are read and written a quarter as often.
+    """
+    n = len(codes)
+    whole = n - n % 4
+    for j in range(0, whole, 4):
+        if full:
+            a, b = scores[codes[j]], scores[codes[j + 1]]
+            c, d = scores[codes[j + 2]], scores[codes[j + 3]]
+        else:
+            for k in range(4):
+                _gather(scores[codes[j + k]], guesses, lines[k])
+            a, b, c, d = lines[0], lines[1], lines[2], lines[3]
+        _add4(won, a, b, c, d, np.uint8(win))
+        for q in range(len(valid)):
+            _add4(counts[q], a, b, c, d, np.uint8(valid[q]))
+    for j in range(whole, n):
         if full:
             line = scores[codes[j]]
         else:
-            source = scores[codes[j]]
-            for i in range(m):
-                line[i] = source[guesses[i]]
-        for i in range(m):
-            won[i] += line[i] == w
+            line = lines[0]
+            _gather(scores[codes[j]], guesses, line)
+        _add1(won, line, np.uint8(win))
         for q in range(len(valid)):
-            r = np.uint8(valid[q])
-            row = counts[q]
-            for i in range(m):
-                row[i] += line[i] == r
+            _add1(counts[q], line, np.uint8(valid[q]))
+
+
+@njit(cache=True, inline="always")
+def _add4(row, a, b, c, d, r):  # type: ignore[no-untyped-def]
+    for i in range(len(row)):
+        x = row[i]
+        x += a[i] == r
+        x += b[i] == r
+        x += c[i] == r
+        x += d[i] == r
+        row[i] = x
+
+
+@njit(cache=True, inline="always")
+def _add1(row, line, r):  # type: ignore[no-untyped-def]
+    for i in range(len(row)):
+        row[i] += line[i] == r
+
+
+@njit(cache=True, inline="always")
+def _gather(source, guesses, line):  # type: ignore[no-untyped-def]
+    for i in range(len(guesses)):
+        line[i] = source[guesses[i]]
 
 
 @njit(cache=True)
@@ -63,11 +97,11 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
     won8 = np.zeros(m if not wide else 0, dtype=np.uint8)
     counts16 = np.zeros((len(valid), m if wide else 0), dtype=np.uint16)
     won16 = np.zeros(m if wide else 0, dtype=np.uint16)
-    line = np.empty(m if not full else 0, dtype=np.uint8)
+    lines = np.empty((4, m if not full else 0), dtype=np.uint8)
     if wide:
-        _count(scores, guesses, full, codes, valid, win, counts16, won16, line)
+        _count(scores, guesses, full, codes, valid, win, counts16, won16, lines)
     else:
-        _count(scores, guesses, full, codes, valid, win, counts8, won8, line)
+        _count(scores, guesses, full, codes, valid, win, counts8, won8, lines)
     # Levels past the second that can matter: capacity below n, within the depth left.
     top = 2
     while top < depth and top < len(caps) and caps[top] < n:
