@@ -6,7 +6,10 @@ They read a full score matrix, ``scores[guess, secret]`` = reply index, which is
 at a time over a whole row of guesses (a compare and an add over contiguous bytes, which the
 compiler turns into wide vector instructions): about four times the speed of one histogram per
 guess. Four codes are added in each pass over a row of counters, which cuts the counters'
-traffic through the caches fourfold and the whole search's time by about a sixth.
+traffic through the caches fourfold and the whole search's time by about a sixth. The
+figures of each guess are then summed in the narrowest integers that hold them (bytes and
+16-bit words while a node has at most 255 codes), four times as many in a vector as 32-bit
+sums: another sixth.
 
 The bound of a guess is ``len(codes)`` plus the ideal cost of each non-winning part
 (``search.bounds``): a part of ``c`` codes costs at least ``c + (c - 1) + sum(max(0, c - cap))``
@@ -110,37 +113,61 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
     # A part's codes beyond what ``depth - 1`` guesses settle end at its last level.
     last = caps[depth - 1] if penalty and 1 <= depth <= len(caps) else -1
     figures = (bounds, squares, solved, largest)
+    options = (n, caps, top, limit, weight, penalty, last)
     if wide:
-        _summarise(counts16, won16, n, caps, top, limit, weight, penalty, last, figures)
+        _figures(counts16, won16, options, figures, np.int32, np.int32)
     else:
-        _summarise(counts8, won8, n, caps, top, limit, weight, penalty, last, figures)
+        # Narrow sums, as many in a vector as can be: at most 13 parts, the largest 255
+        # codes, squares summing to 255 ** 2 at most, and a few levels' excess of 255 each.
+        _figures(counts8, won8, options, figures, np.uint8, np.uint16)
     return bounds, squares, solved, largest
 
 
 @njit(cache=True)
-def _summarise(counts, won, n, caps, top, limit, weight, penalty, last, figures):  # type: ignore[no-untyped-def]
-    """Bounds and figures of every guess from its part sizes (loops kept simple to vectorise);
-    ``weight`` 0 makes every feasible bound 0 (the search then asks only whether a tree fits);
-    ``penalty`` is charged for each code beyond ``last`` in a part (unless ``last`` < 0)."""
-    bounds, squares, solved, largest = figures
+def _figures(counts, won, options, figures, kind, square):  # type: ignore[no-untyped-def]
+    """The figures of every guess from its part sizes, summed in ``kind`` and ``square``."""
+    n, caps, top, limit, weight, penalty, last = options
+    m = len(won)
+    sums = (np.zeros(m, kind), np.zeros(m, square), np.zeros(m, kind), np.zeros(m, square))
+    _sizes(counts, caps, top, sums, kind, square)
+    _summarise(won, n, limit, weight, penalty, last, counts, figures, sums)
+
+
+@njit(cache=True)
+def _sizes(counts, caps, top, sums, kind, square):  # type: ignore[no-untyped-def]
+    """Per guess, from its part sizes: how many parts, the sum of their squares, the largest,
+    and the codes beyond each level's capacity past the second up to ``top``; in the narrow
+    types ``kind`` (sizes) and ``square`` (squares), loops kept simple to vectorise."""
+    parts, square_sum, big, extra = sums
     m = counts.shape[1]
-    beyond = np.zeros(m, dtype=np.int64)
-    parts = np.zeros(m, dtype=np.int32)
-    square_sum = np.zeros(m, dtype=np.int32)
-    big = np.zeros(m, dtype=np.int32)
-    extra = np.zeros(m, dtype=np.int32)
     for q in range(counts.shape[0]):
         row = counts[q]
         for i in range(m):
-            c = np.int32(row[i])
-            parts[i] += np.int32(c > 0)
-            square_sum[i] += c * c
+            c = row[i]
+            parts[i] += c > 0
             big[i] = max(big[i], c)
+        for i in range(m):
+            c = square(row[i])
+            square_sum[i] += c * c
         for level in range(2, top):
-            cap = np.int32(caps[level])
+            cap = kind(caps[level])  # below the number of codes, so within ``kind``
             for i in range(m):
-                extra[i] += max(np.int32(row[i]) - cap, np.int32(0))
-        if last >= 0:
+                c = row[i]
+                extra[i] += c - cap if c > cap else kind(0)
+
+
+@njit(cache=True)
+def _summarise(won, n, limit, weight, penalty, last, counts, figures, sums):  # type: ignore[no-untyped-def]
+    """Bounds and figures of every guess from its sums (``_sizes``); ``weight`` 0 makes every
+    feasible bound 0 (the search then asks only whether a tree fits); ``penalty`` is charged
+    for each code beyond ``last`` in a part (unless ``last`` < 0)."""
+    bounds, squares, solved, largest = figures
+    parts, square_sum, big, extra = sums
+    m = len(won)
+    beyond = np.zeros(m, dtype=np.int64)
+    if last >= 0:
+        for q in range(counts.shape[0]):
+            row = counts[q]
             for i in range(m):
                 beyond[i] += max(np.int64(row[i]) - last, np.int64(0))
     for i in range(m):
@@ -153,7 +180,7 @@ def _summarise(counts, won, n, caps, top, limit, weight, penalty, last, figures)
         elif big[i] > limit:
             bounds[i] = INFEASIBLE
         else:
-            bounds[i] = (3 * n - 2 * w - parts[i] + extra[i]) * weight
+            bounds[i] = (3 * n - 2 * w - np.int64(parts[i]) + np.int64(extra[i])) * weight
             if weight:
                 bounds[i] += penalty * beyond[i]
 
