@@ -164,24 +164,24 @@ def _summarise(won, n, limit, weight, penalty, last, counts, figures, sums):  # 
     bounds, squares, solved, largest = figures
     parts, square_sum, big, extra = sums
     m = len(won)
-    beyond = np.zeros(m, dtype=np.int64)
+    beyond = np.zeros(m if last >= 0 else 0, dtype=np.int64)
     if last >= 0:
         for q in range(counts.shape[0]):
             row = counts[q]
             for i in range(m):
                 beyond[i] += max(np.int64(row[i]) - last, np.int64(0))
-    for i in range(m):
+    for i in range(m):  # branch-free, to vectorise
         w = np.int64(won[i])
+        b = np.int64(big[i])
         solved[i] = w
         squares[i] = square_sum[i]
-        largest[i] = big[i]
-        if w == 0 and big[i] == n:
-            bounds[i] = USELESS
-        elif big[i] > limit:
-            bounds[i] = INFEASIBLE
-        else:
-            bounds[i] = (3 * n - 2 * w - np.int64(parts[i]) + np.int64(extra[i])) * weight
-            if weight:
+        largest[i] = b
+        bound = (3 * n - 2 * w - np.int64(parts[i]) + np.int64(extra[i])) * weight
+        bound = bound if b <= limit else INFEASIBLE
+        bounds[i] = bound if w != 0 or b != n else USELESS
+    if last >= 0 and weight:
+        for i in range(m):
+            if bounds[i] < INFEASIBLE:
                 bounds[i] += penalty * beyond[i]
 
 
