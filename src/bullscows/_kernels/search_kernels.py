@@ -9,7 +9,8 @@ guess. Four codes are added in each pass over a row of counters, which cuts the 
 traffic through the caches fourfold and the whole search's time by about a sixth. The
 figures of each guess are then summed in the narrowest integers that hold them (bytes and
 16-bit words while a node has at most 255 codes), four times as many in a vector as 32-bit
-sums: another sixth.
+sums: another sixth. The codes a guess wins are those no other reply counts (the valid replies
+are every reply a guess can get), so no pass counts them.
 
 The bound of a guess is ``len(codes)`` plus the ideal cost of each non-winning part
 (``search.bounds``): a part of ``c`` codes costs at least ``c + (c - 1) + sum(max(0, c - cap))``
@@ -32,8 +33,9 @@ IntArray = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _count(scores, guesses, full, codes, valid, win, counts, won, lines):  # type: ignore[no-untyped-def]
-    """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``) and winners.
+def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
+    """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``; the others
+    win, since ``valid`` holds every reply but the winning one).
 
     Four codes at a time: each pass over a row of counters adds the four codes' matches, so
     the counters (too many for the first-level cache) are read and written a quarter as often.
@@ -48,7 +50,6 @@ def _count(scores, guesses, full, codes, valid, win, counts, won, lines):  # typ
             for k in range(4):
                 _gather(scores[codes[j + k]], guesses, lines[k])
             a, b, c, d = lines[0], lines[1], lines[2], lines[3]
-        _add4(won, a, b, c, d, np.uint8(win))
         for q in range(len(valid)):
             _add4(counts[q], a, b, c, d, np.uint8(valid[q]))
     for j in range(whole, n):
@@ -57,7 +58,6 @@ def _count(scores, guesses, full, codes, valid, win, counts, won, lines):  # typ
         else:
             line = lines[0]
             _gather(scores[codes[j]], guesses, line)
-        _add1(won, line, np.uint8(win))
         for q in range(len(valid)):
             _add1(counts[q], line, np.uint8(valid[q]))
 
@@ -97,14 +97,12 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
     full = m == len(scores)  # every code, in order: each code's row is read as it is
     wide = n > 255
     counts8 = np.zeros((len(valid), m if not wide else 0), dtype=np.uint8)
-    won8 = np.zeros(m if not wide else 0, dtype=np.uint8)
     counts16 = np.zeros((len(valid), m if wide else 0), dtype=np.uint16)
-    won16 = np.zeros(m if wide else 0, dtype=np.uint16)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
     if wide:
-        _count(scores, guesses, full, codes, valid, win, counts16, won16, lines)
+        _count(scores, guesses, full, codes, valid, counts16, lines)
     else:
-        _count(scores, guesses, full, codes, valid, win, counts8, won8, lines)
+        _count(scores, guesses, full, codes, valid, counts8, lines)
     # Levels past the second that can matter: capacity below n, within the depth left.
     top = 2
     while top < depth and top < len(caps) and caps[top] < n:
@@ -115,26 +113,27 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
     figures = (bounds, squares, solved, largest)
     options = (n, caps, top, limit, weight, penalty, last)
     if wide:
-        _figures(counts16, won16, options, figures, np.int32, np.int32)
+        _figures(counts16, options, figures, np.int32, np.int32)
     else:
         # Narrow sums, as many in a vector as can be: at most 13 parts, the largest 255
         # codes, squares summing to 255 ** 2 at most, and a few levels' excess of 255 each.
-        _figures(counts8, won8, options, figures, np.uint8, np.uint16)
+        _figures(counts8, options, figures, np.uint8, np.uint16)
     return bounds, squares, solved, largest
 
 
 @njit(cache=True)
-def _figures(counts, won, options, figures, kind, square):  # type: ignore[no-untyped-def]
+def _figures(counts, options, figures, kind, square):  # type: ignore[no-untyped-def]
     """The figures of every guess from its part sizes, summed in ``kind`` and ``square``."""
     n, caps, top, limit, weight, penalty, last = options
-    m = len(won)
+    m = counts.shape[1]
     sums = (np.zeros(m, kind), np.zeros(m, square), np.zeros(m, kind), np.zeros(m, square))
-    _sizes(counts, caps, top, sums, kind, square)
-    _summarise(won, n, limit, weight, penalty, last, counts, figures, sums)
+    lost = np.zeros(m, kind)  # codes the guess does not win
+    _sizes(counts, caps, top, sums, lost, kind, square)
+    _summarise(lost, n, limit, weight, penalty, last, counts, figures, sums)
 
 
 @njit(cache=True)
-def _sizes(counts, caps, top, sums, kind, square):  # type: ignore[no-untyped-def]
+def _sizes(counts, caps, top, sums, lost, kind, square):  # type: ignore[no-untyped-def]
     """Per guess, from its part sizes: how many parts, the sum of their squares, the largest,
     and the codes beyond each level's capacity past the second up to ``top``; in the narrow
     types ``kind`` (sizes) and ``square`` (squares), loops kept simple to vectorise."""
@@ -146,6 +145,7 @@ def _sizes(counts, caps, top, sums, kind, square):  # type: ignore[no-untyped-de
             c = row[i]
             parts[i] += c > 0
             big[i] = max(big[i], c)
+            lost[i] += c
         for i in range(m):
             c = square(row[i])
             square_sum[i] += c * c
@@ -157,13 +157,13 @@ def _sizes(counts, caps, top, sums, kind, square):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True)
-def _summarise(won, n, limit, weight, penalty, last, counts, figures, sums):  # type: ignore[no-untyped-def]
+def _summarise(lost, n, limit, weight, penalty, last, counts, figures, sums):  # type: ignore[no-untyped-def]
     """Bounds and figures of every guess from its sums (``_sizes``); ``weight`` 0 makes every
     feasible bound 0 (the search then asks only whether a tree fits); ``penalty`` is charged
     for each code beyond ``last`` in a part (unless ``last`` < 0)."""
     bounds, squares, solved, largest = figures
     parts, square_sum, big, extra = sums
-    m = len(won)
+    m = len(lost)
     beyond = np.zeros(m if last >= 0 else 0, dtype=np.int64)
     if last >= 0:
         for q in range(counts.shape[0]):
@@ -171,7 +171,7 @@ def _summarise(won, n, limit, weight, penalty, last, counts, figures, sums):  # 
             for i in range(m):
                 beyond[i] += max(np.int64(row[i]) - last, np.int64(0))
     for i in range(m):  # branch-free, to vectorise
-        w = np.int64(won[i])
+        w = n - np.int64(lost[i])
         b = np.int64(big[i])
         solved[i] = w
         squares[i] = square_sum[i]
