@@ -9,6 +9,9 @@ Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then
 
 Each search runs in this process (the kernels are loaded first: compile time is not counted),
 or with ``--jobs N`` its parts two guesses deep on N local processes (their start-up counted).
+Beside the seconds it took, each run shows the CPU time of this process: on a machine shared
+with other work it varies less than the seconds, so two versions of the search compare best by
+it (run them alternately).
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
 being settled (the total no tree under it can beat) and the best total found. ``--parts``
@@ -59,12 +62,15 @@ def run(
         if not steps or (now.bound, now.best) != (steps[-1].bound, steps[-1].best):
             steps.append(now)
 
+    cpu = time.process_time()
     result = optimal_tree(
         Rules.parse(spec), objective, depth, consistent, progress=report, executor=pool
     )
+    cpu = time.process_time() - cpu
     print(
         f"{label}: total {result.total} (avg {result.total / result.rules.size:.4f}), "
-        f"worst {result.worst}, {result.nodes:,} sets, {result.seconds:.2f} s\n"
+        f"worst {result.worst}, {result.nodes:,} sets, {result.seconds:.2f} s "
+        f"(CPU {cpu:.2f} s in this process)\n"
         f"  distribution {result.distribution}",
         flush=True,
     )

@@ -78,6 +78,12 @@ PAIRS: tuple[Pair, ...] = (
         (("-r", "p4c9n", "-s", "optimal", "-S"),),
         (("tree", "--rules", "p4c9n", "--strategy", "optimal"),),
     ),
+    Pair(
+        "optimal-mm",
+        "`mm` optimum 5625",
+        (("-r", "mm", "-s", "optimal", "-S"),),
+        (("tree", "--rules", "mm", "--strategy", "optimal"),),
+    ),
 )
 
 

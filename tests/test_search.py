@@ -184,7 +184,13 @@ def test_larger_variants_reach_goddards_optima(spec: str, total: int) -> None:
     assert result.total == total
 
 
-@pytest.mark.parametrize(("size", "depth"), [(40, 99), (40, 3), (40, 2), (700, 99), (700, 3)])
+@pytest.mark.parametrize(
+    ("size", "depth"),
+    # Four codes a pass and the rest one by one; sums in bytes and 16-bit words up to 255
+    # codes (a part of all 255 has 255 ** 2 for its squares), 32-bit ones above.
+    [(40, 99), (40, 3), (40, 2), (3, 99), (43, 3), (255, 99), (255, 3), (256, 99), (700, 99),
+     (700, 3)],
+)  # fmt: skip
 def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
     rules = Rules.parse("mm")
     u = universe(rules)

@@ -144,6 +144,8 @@ class Search:
     ) -> tuple[int, Node] | None:
         """The optimal (cost, tree) for ``codes`` within ``depth`` guesses if it costs less
         than ``limit``, else ``None`` (then no tree costs less than ``limit``)."""
+        if not codes.flags.writeable:  # as the parts are: one compiled variant of each kernel
+            codes = codes.copy()
         n = len(codes)
         cost = self.ideal(n, depth)
         if cost >= limit:
