@@ -132,16 +132,17 @@ class PartitionHeuristic(Strategy):
             return None
         if len(universe) * len(candidates) > PAIR_BUDGET or not len(candidates):
             return None
+        from bullscows._kernels import tree_guess as t
         from bullscows._kernels import trees
         from bullscows._kernels.partitions import HEURISTICS, log_table
         from bullscows.tree.model import Node
 
         rules, length = knowledge.rules, knowledge.rules.length
-        params = np.zeros(trees.PARAMS, dtype=np.int64)
-        params[trees.LENGTH], params[trees.HEURISTIC] = length, HEURISTICS[self.name]
-        params[trees.REPLIES], params[trees.WIN] = reply_count(rules), length * (length + 1)
-        params[trees.CONSISTENT], params[trees.SLOTS] = self.consistent_only, rules.reply_slots
-        params[trees.SYMMETRIC], params[trees.LEVEL_AT_ROOT] = 1, 1
+        params = np.zeros(t.PARAMS, dtype=np.int64)
+        params[t.LENGTH], params[t.HEURISTIC] = length, HEURISTICS[self.name]
+        params[t.REPLIES], params[t.WIN] = reply_count(rules), length * (length + 1)
+        params[t.CONSISTENT], params[t.SLOTS] = self.consistent_only, rules.reply_slots
+        params[t.SYMMETRIC], params[t.LEVEL_AT_ROOT] = 1, 1
         history = np.array([step.guess.index for step in knowledge.history], dtype=np.int64)
         guesses, parents, replies, counts = trees.build(
             universe.pos_masks[:, 0], universe.sym_masks[:, 0], candidates, params,
