@@ -147,6 +147,21 @@ class DecisionTree:
 
     def to_dict(self) -> dict[str, Any]:
         """The tree as JSON values (see the module docstring for the schema)."""
+        keyed = {} if self.key is None else {"key": self.key}
+        return {
+            "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
+            "strategy": self.strategy, "objective": self.objective,
+            "summary": self.summary().to_json(), **keyed, "tree": self.nodes_dict(),
+        }  # fmt: skip
+
+    def nodes_dict(self) -> dict[str, Any]:
+        """The nodes alone as JSON values (the ``tree`` of ``to_dict``), without working out
+        the summary.
+
+        >>> from bullscows.rules import Rules
+        >>> DecisionTree(Rules.parse("p2c3n"), "any", "strategy", Node(0)).nodes_dict()
+        {'guess': '01'}
+        """
         u = universe(self.rules)
         n = self.rules.length
 
@@ -164,12 +179,7 @@ class DecisionTree:
                 b, c = divmod(reply, n + 1)
                 out["replies"][f"{b} {c}"] = encoded = encode(child)
                 stack.append((child, encoded))
-        keyed = {} if self.key is None else {"key": self.key}
-        return {
-            "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
-            "strategy": self.strategy, "objective": self.objective,
-            "summary": self.summary().to_json(), **keyed, "tree": top,
-        }  # fmt: skip
+        return top
 
     def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
         """The tree as JSON text; compact unless ``indent`` is given.

@@ -92,7 +92,7 @@ def cache_key(tree: DecisionTree, consistent_only: bool, max_depth: int | None) 
     (64, False)
     """
     made = [KEY_VERSION, tree.rules.spec, tree.strategy, tree.objective, consistent_only, max_depth]
-    text = json.dumps([made, tree.to_dict()["tree"]], sort_keys=True, separators=(",", ":"))
+    text = json.dumps([made, tree.nodes_dict()], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
