@@ -1,0 +1,156 @@
+"""Bounded searches: a budget stops the search with a proven lower bound and the best tree
+found; beyond the search's limit, the root bound of ``search.frontier``. Every lower bound is
+held to the proven optimum, every tree found to the independent checker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows import Rules
+from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows.cli import main
+from bullscows.errors import BullsCowsError
+from bullscows.search import engine, optimal_tree
+from bullscows.search.engine import Search
+from bullscows.search.frontier import root_bound
+from bullscows.search.optimal import Budget, Objective, SearchStopped
+from bullscows.search.progress import BudgetSpent, SearchReport
+from bullscows.strategies.optimal_strategy import found_tree
+from bullscows.tree import check_tree, load_tree
+from bullscows.universe import universe
+
+#: (spec, objective, the proven optimum's cost as the search counts it).
+OPTIMA: list[tuple[str, Objective]] = [
+    ("mm", "total"), ("mm", "worst"), ("mm", "worst-count"), ("p4c7r", "total"),
+    ("p3c10n", "worst-count"),
+]  # fmt: skip
+
+
+def _cost(spec: str, objective: Objective) -> int:
+    """The proven optimum of ``objective`` as the search's costs count it."""
+    found = optimal_tree(Rules.parse(spec), objective)
+    if objective == "worst-count":
+        penalty = engine.PENALTY_DEPTH * found.rules.size
+        return penalty * found.distribution[found.worst] + found.total
+    return found.total
+
+
+@pytest.mark.parametrize(("spec", "objective"), OPTIMA)
+def test_a_budget_stops_the_search_between_its_bounds(
+    spec: str, objective: Objective, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    optimum = _cost(spec, objective)
+    seen = set()
+    for sets in (1_000, 2_000, 4_000, 6_000, 8_000, 12_000, 16_000, 24_000, 40_000):
+        try:
+            optimal_tree(Rules.parse(spec), objective, budget=Budget(sets=sets))
+        except SearchStopped as stopped:
+            standing = stopped.standing
+        else:
+            break
+        assert standing.nodes >= sets
+        if standing.lower is None:  # stopped while asking which cap fits
+            continue
+        seen.add(standing.lower)
+        assert standing.lower <= optimum
+        if standing.upper is not None:
+            assert standing.lower <= optimum <= standing.upper
+            assert standing.tree is not None
+            tree = found_tree(Rules.parse(spec), "optimal", standing.tree)
+            assert check_tree(tree).problems == []
+    assert seen  # some budget stopped the search with a bound
+
+
+def test_the_bounds_climb_and_meet_as_the_search_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    reports: list[SearchReport] = []
+    result = optimal_tree(Rules.parse("mm"), progress=reports.append)
+    lowers = [report.lower for report in reports if report.lower is not None]
+    assert lowers == sorted(lowers)  # a proven bound never falls
+    assert lowers[-1] == result.total == reports[-1].best
+    uppers = [report.best for report in reports if report.best is not None]
+    assert uppers == sorted(uppers, reverse=True)
+
+
+def test_a_progress_callback_may_stop_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+
+    def enough(report: SearchReport) -> None:
+        if report.best is not None:
+            raise BudgetSpent("the first tree found")
+
+    with pytest.raises(SearchStopped, match="stopped at the first tree found") as stopped:
+        optimal_tree(Rules.parse("p4c7r"), progress=enough)
+    assert stopped.value.standing.upper is not None
+    assert stopped.value.standing.upper >= 11228
+
+
+def test_a_budget_must_be_positive() -> None:
+    with pytest.raises(BullsCowsError, match="time limit 0: give a positive number"):
+        Budget(seconds=0)
+
+
+@pytest.mark.parametrize("spec", ["mm", "p3c5r", "p4c4r", "p4c7r", "p3c10n"])
+def test_the_root_bound_is_the_searchs_and_never_exceeds_the_optimum(spec: str) -> None:
+    rules = Rules.parse(spec)
+    found = root_bound(rules)
+    search = Search(rules, "total", None, False)
+    optimum = search.solve(universe(rules).secrets, search.unlimited, INFEASIBLE, ())
+    assert optimum is not None
+    # The search's bound at the root before it settles anything: the same figure.
+    assert found.lower == search.root_floor
+    assert found.lower <= optimum[0]
+    assert found.lower == min(bound for _, bound in found.firsts)
+
+
+def test_the_root_bound_reaches_past_the_searchs_limit() -> None:
+    # Logik (32,768 codes): one first guess per class, 7 of them.
+    found = root_bound(Rules.parse("logik"))
+    assert [found.text(guess) for guess, _ in found.firsts] == [
+        "11111", "11112", "11122", "11123", "11223", "11234", "12345",
+    ]  # fmt: skip
+    assert found.lower == 167045 < 179929  # the best published tree
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), env={"COLUMNS": "200", "NO_COLOR": "1"})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "found.json"
+    args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--out", str(out)]
+    code, stdout, stderr = run(*args, "--budget", "60000")
+    assert code == 0, stderr
+    lines = stdout.splitlines()
+    assert lines[1].startswith("  optimal stopped at the budget of 60,000 sets, after ")
+    cells = {line[:15].strip(): line[15:] for line in lines[2:]}
+    lower = int(cells["lower bound"].split()[0].replace(",", ""))
+    assert 10795 <= lower <= 11228
+    assert cells["lower bound"].endswith("(proven: no tree costs less)")
+    if cells["upper bound"] == "none yet":
+        assert "No tree found yet: nothing written" in stderr
+        return
+    upper = int(cells["upper bound"].split()[0].replace(",", ""))
+    assert upper >= 11228
+    saved = load_tree(out)
+    assert saved.strategy == "optimal, best found (not proven)"
+    report = check_tree(saved)
+    assert report.problems == [] and report.summary is not None
+    assert report.summary.total == upper
+
+
+def test_a_budget_goes_with_the_optimal_strategies_only() -> None:
+    code, _, stderr = run("tree", "--rules", "mm", "--strategy", "entropy", "--time-limit", "5")
+    assert code == 2
+    assert "--time-limit and --budget go with the optimal strategies" in stderr
+    code, _, stderr = run("tree", "--rules", "mm", "--strategy", "optimal", "--time-limit", "0")
+    assert code == 2 and "--time-limit" in stderr
