@@ -154,3 +154,14 @@ def test_a_budget_goes_with_the_optimal_strategies_only() -> None:
     assert "--time-limit and --budget go with the optimal strategies" in stderr
     code, _, stderr = run("tree", "--rules", "mm", "--strategy", "optimal", "--time-limit", "0")
     assert code == 2 and "--time-limit" in stderr
+
+
+def test_tree_with_a_budget_past_the_searchs_limit_prints_the_root_bound() -> None:
+    code, stdout, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", "--budget", "9")
+    assert code == 0, stderr
+    assert "stopped at its limit of 10,000 codes (the root bound alone)" in stdout
+    assert "lower bound   157,421 (proven: no tree costs less)" in stdout
+    # Without a budget, or for another objective, it is refused as before.
+    for extra in ([], ["--budget", "9", "--max-depth", "9"]):
+        code, _, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", *extra)
+        assert code == 1 and "the search handles at most 10,000" in stderr

@@ -22,6 +22,7 @@ from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch, found_tree
+from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
 from bullscows.tree.compare import compare_trees
 from bullscows.tree.irving import save_tree, to_irving
@@ -196,8 +197,12 @@ def _search(
 ) -> DecisionTree | Standing:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
     A search stopped by its ``budget`` gives where it stood."""
+    from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
     from bullscows.search.progress import SearchStopped
 
+    plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
+    if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
+        return beyond_limit(rules)  # the bound the search would start from
     show = _progress_line()
     try:
         with make_executor(None, jobs, scheduler) as pool:

@@ -56,9 +56,11 @@ from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint
 from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
+from bullscows.search.frontier import root_bound
 from bullscows.search.progress import (
     Budget,
     BudgetSpent,
+    Costs,
     Progress,
     SearchReport,
     SearchStopped,
@@ -117,17 +119,22 @@ def optimal_tree(
     no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint of another search
     (or one that cannot be read or written), and ``SearchStopped`` (with the proven lower
     bound, the best tree found and its cost) when ``budget`` is spent first; so does a
-    ``progress`` callback that raises ``BudgetSpent``.
+    ``progress`` callback that raises ``BudgetSpent``. With a ``budget``, the lowest total of
+    a variant past the search's limit stops at once with the root bound of
+    ``search.frontier``.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
     if max_depth is not None and max_depth < 1:
         raise ValueError(f"max_depth {max_depth}: a tree needs at least 1 guess")
     if rules.guess_rules.size > MAX_SEARCH_CODES:
-        raise ValueError(
+        too_many = (
             f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
             f"handles at most {MAX_SEARCH_CODES:,}"
         )
+        if budget is None or objective != "total" or max_depth or consistent_only:
+            raise ValueError(too_many)
+        raise SearchStopped(beyond_limit(rules))
     if budget is not None:
         progress = budget.watch(progress)
     start = time.perf_counter()
@@ -145,6 +152,15 @@ def optimal_tree(
         return _run(rules, objective, max_depth, search, search_for, running, start)
     except BudgetSpent as spent:
         raise SearchStopped(_standing(spent.reason, running, start)) from None
+
+
+def beyond_limit(rules: Rules) -> Standing:
+    """Where a bounded search of the lowest total of a variant past the search's limit
+    stands before it starts: the bound it would start from (``search.frontier``)."""
+    start = time.perf_counter()
+    lower = root_bound(rules).lower
+    reason = f"its limit of {MAX_SEARCH_CODES:,} codes (the root bound alone)"
+    return Standing(reason, 0, time.perf_counter() - start, lower, None, None, Costs())
 
 
 def _standing(reason: str, running: list[Search], start: float) -> Standing:
