@@ -78,6 +78,8 @@ ROWS: tuple[Row, ...] = (
     Row("new", "p3c10n"),
     Row("new", "p3c10n", "worst-count"),
     Row("new", "p3c10n", consistent_only=True),
+    Row("new", "bc-1to9"),
+    Row("new", "bc-1to9", "worst"),
     Row("new", "bc-1to9", "worst-count"),
     Row("open", "bc-nolead"),
     Row("open", "digits"),
