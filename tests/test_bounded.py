@@ -165,3 +165,17 @@ def test_tree_with_a_budget_past_the_searchs_limit_prints_the_root_bound() -> No
     for extra in ([], ["--budget", "9", "--max-depth", "9"]):
         code, _, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", *extra)
         assert code == 1 and "the search handles at most 10,000" in stderr
+
+
+def test_the_logik_tree_below_the_published_upper_bound() -> None:
+    # The entropy tree of Logik (5 pegs of 8 colours), kept in docs/trees: 179,863 guesses in
+    # all, below the best published tree (179,929, the supermastermind site).
+    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / "logik-entropy.json.gz"
+    saved = load_tree(path)
+    assert saved.rules == Rules.parse("logik")
+    report = check_tree(saved)
+    assert report.problems == [] and report.summary is not None
+    assert (report.summary.total, report.summary.worst, report.summary.secrets) == (
+        179863, 8, 32768,
+    )  # fmt: skip
+    assert report.summary.total < 179929
