@@ -4,6 +4,9 @@ held to the proven optimum, every tree found to the independent checker."""
 
 from __future__ import annotations
 
+import gzip
+import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +24,7 @@ from bullscows.search.progress import BudgetSpent, SearchReport
 from bullscows.strategies.optimal_strategy import found_tree
 from bullscows.tree import check_tree, load_tree
 from bullscows.universe import universe
+from plain import plain_counts
 
 #: (spec, objective, the proven optimum's cost as the search counts it).
 OPTIMA: list[tuple[str, Objective]] = [
@@ -179,3 +183,10 @@ def test_the_logik_tree_below_the_published_upper_bound() -> None:
         179863, 8, 32768,
     )  # fmt: skip
     assert report.summary.total < 179929
+    # Played by the textbook definition of a reply, nothing of the library's scoring.
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    counts, _ = plain_counts(data["tree"], map("".join, itertools.product("12345678", repeat=5)))
+    assert sum(n * k for n, k in counts.items()) == 179863
+    assert sorted(counts.items()) == [
+        (1, 1), (2, 9), (3, 113), (4, 1575), (5, 14136), (6, 16014), (7, 919), (8, 1),
+    ]  # fmt: skip

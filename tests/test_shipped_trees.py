@@ -7,7 +7,6 @@ import importlib.util
 import itertools
 import json
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -21,6 +20,7 @@ from bullscows.strategies import get_strategy, optimal_strategy
 from bullscows.strategies.optimal_strategy import describe
 from bullscows.tree import DecisionTree, check_tree, load_tree, store
 from bullscows.tree.store import shipped_dir, tree_file_name
+from plain import plain_counts
 
 ROOT = Path(__file__).resolve().parent.parent
 MM = Rules.parse("mm")
@@ -178,19 +178,8 @@ def test_the_wide_bulls_and_cows_trees_by_brute_force(strategy: str) -> None:
     scored by the textbook definition (itertools and Counter, no library scoring)."""
     name = tree_file_name(Rules.parse("bc:guesses=digits"), strategy, False, None, ".json.gz")
     data = json.loads(gzip.decompress(shipped_dir().joinpath(name).read_bytes()))
-    counts: Counter[int] = Counter()
-    repeated = 0
-    for secret in ("".join(p) for p in itertools.permutations("0123456789", 4)):
-        node, guesses = data["tree"], 1
-        while True:
-            guess = node["guess"]
-            repeated += len(set(guess)) < 4
-            bulls = sum(s == g for s, g in zip(secret, guess, strict=True))
-            cows = sum((Counter(secret) & Counter(guess)).values()) - bulls
-            if bulls == 4:
-                break
-            node, guesses = node["replies"][f"{bulls} {cows}"], guesses + 1
-        counts[guesses] += 1
+    secrets = ("".join(p) for p in itertools.permutations("0123456789", 4))
+    counts, repeated = plain_counts(data["tree"], secrets)
     assert sum(n * k for n, k in counts.items()) == 26254
     assert (max(counts), counts[7], sum(counts.values())) == (7, 67, 5040)
     assert repeated  # the tree does play tries that no secret can be
