@@ -231,10 +231,11 @@ def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: P
         f"  {strategy.label} stopped at {standing.reason}, after {standing.nodes:,} sets "
         f"in {standing.seconds:.0f} s"
     )
-    lower = "none yet" if standing.lower is None else costs.text(standing.lower)
-    upper = "none yet" if standing.upper is None else costs.text(standing.upper)
-    rows = [("lower bound", f"{lower} (proven: no tree costs less)" if standing.lower else lower)]
-    rows.append(("upper bound", f"{upper} (the best tree found)" if standing.upper else upper))
+    rows = [("lower bound", "none yet"), ("upper bound", "none yet")]
+    if standing.lower is not None:
+        rows[0] = ("lower bound", f"{costs.text(standing.lower)} (proven: no tree costs less)")
+    if standing.upper is not None:
+        rows[1] = ("upper bound", f"{costs.text(standing.upper)} (the best tree found)")
     if standing.lower is not None and standing.upper is not None:
         rows.append(("gap", costs.gap(standing.lower, standing.upper)))
     for name, value in rows:
