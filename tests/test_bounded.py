@@ -190,3 +190,19 @@ def test_the_logik_tree_below_the_published_upper_bound() -> None:
     assert sorted(counts.items()) == [
         (1, 1), (2, 9), (3, 113), (4, 1575), (5, 14136), (6, 16014), (7, 919), (8, 1),
     ]  # fmt: skip
+
+
+def test_the_bulls_and_cows_worst_count_tree() -> None:
+    # Slovesnov's 50 secrets at 7 guesses, proven the fewest by the search, with a total of
+    # 26,450 (Slovesnov's tree: 26,484); kept in docs/trees, played here by the textbook reply.
+    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / "bc-worst-count.json.gz"
+    saved = load_tree(path)
+    report = check_tree(saved)
+    assert report.problems == [] and report.summary is not None
+    summary = report.summary
+    assert (summary.total, summary.worst, summary.at_worst) == (26450, 7, 50)
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    counts, _ = plain_counts(data["tree"], map("".join, itertools.permutations("0123456789", 4)))
+    assert sorted(counts.items()) == [
+        (1, 1), (2, 5), (3, 55), (4, 628), (5, 2394), (6, 1907), (7, 50),
+    ]  # fmt: skip
