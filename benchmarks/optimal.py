@@ -6,6 +6,8 @@ Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then
      .venv/bin/python benchmarks/optimal.py p4c9n --objective worst
      .venv/bin/python benchmarks/optimal.py bc --parts     # each part under the first guess
      .venv/bin/python benchmarks/optimal.py bc --objective worst-count --jobs 2   # Slovesnov's
+     .venv/bin/python benchmarks/optimal.py bc --objective worst-count --jobs 2 \
+         --checkpoint bc-wc.ckpt --time-limit 3600   # resumable, stopped with its bounds
 
 Each search runs in this process (the kernels are loaded first: compile time is not counted),
 or with ``--jobs N`` its parts two guesses deep on N local processes (their start-up counted).
@@ -31,6 +33,7 @@ import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from multiprocessing import get_context
+from pathlib import Path
 
 import numpy as np
 
@@ -39,7 +42,7 @@ from bullscows.feedback import Feedback
 from bullscows.rules import Rules
 from bullscows.search import Objective, engine, optimal_tree
 from bullscows.search.engine import Search, SearchReport
-from bullscows.search.optimal import OBJECTIVES
+from bullscows.search.optimal import OBJECTIVES, Budget, SearchStopped
 from bullscows.universe import universe
 
 #: The default runs: (rules, objective, max depth).
@@ -53,7 +56,13 @@ PLAN: list[tuple[str, Objective, int | None]] = [
 
 
 def run(
-    spec: str, objective: Objective, depth: int | None, consistent: bool, pool: Executor | None
+    spec: str,
+    objective: Objective,
+    depth: int | None,
+    consistent: bool,
+    pool: Executor | None,
+    checkpoint: Path | None = None,
+    budget: Budget | None = None,
 ) -> None:
     label = f"{spec} objective={objective} max_depth={depth} consistent_only={consistent}"
     steps: list[SearchReport] = []
@@ -63,9 +72,14 @@ def run(
             steps.append(now)
 
     cpu = time.process_time()
-    result = optimal_tree(
-        Rules.parse(spec), objective, depth, consistent, progress=report, executor=pool
-    )
+    try:
+        result = optimal_tree(
+            Rules.parse(spec), objective, depth, consistent, progress=report, executor=pool,
+            checkpoint=checkpoint, budget=budget,
+        )  # fmt: skip
+    except SearchStopped as stopped:
+        print(f"{label}: {stopped.standing}", flush=True)
+        return
     cpu = time.process_time() - cpu
     print(
         f"{label}: total {result.total} (avg {result.total / result.rules.size:.4f}), "
@@ -116,7 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--consistent-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")
     parser.add_argument("--parts", action="store_true", help="time each first-level part alone")
+    parser.add_argument("--checkpoint", type=Path, help="keep (and resume from) the answers")
+    parser.add_argument("--time-limit", type=float, help="stop each search; print its bounds")
     args = parser.parse_args(argv)
+    if args.checkpoint is not None and len(args.rules) != 1:
+        parser.error("--checkpoint goes with one variant")
+    budget = None if args.time_limit is None else Budget(seconds=args.time_limit)
     engine.PROGRESS_EVERY = 0.0  # every change of the bound is seen
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     plan = [(spec, args.objective, args.max_depth) for spec in args.rules] or PLAN
@@ -130,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = ProcessPoolExecutor(args.jobs, get_context("spawn")) if args.jobs > 1 else None
     try:
         for spec, objective, depth in plan:
-            run(spec, objective, depth, args.consistent_only, pool)
+            run(spec, objective, depth, args.consistent_only, pool, args.checkpoint, budget)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -4,6 +4,7 @@ results table (``docs/results.md``).
 Run: .venv/bin/python benchmarks/published.py                     # every group (bc's take minutes)
      .venv/bin/python benchmarks/published.py --group goddard new  # some groups
      .venv/bin/python benchmarks/published.py --jobs 2 --group slovesnov
+     .venv/bin/python benchmarks/published.py --group open --time-limit 600 --only bc5 logik
 
 Each row is one exhaustive search in this process (``--jobs N``: its parts on N processes), so
 every value printed is proven optimal for its objective; the time includes nothing but the
@@ -12,6 +13,13 @@ table), ``consistent`` (consistent-only optima), ``lexicographic`` (Mastermind u
 lexicographic objectives, Slovesnov's 539), ``ville`` (Ville 2013's 4 pegs x 7 colours),
 ``slovesnov`` (Bulls & Cows, fewest secrets at 7 guesses), ``new`` (figures no publication
 gives, as far as this project knows).
+
+``--time-limit SECONDS`` stops each search after that long and prints its bounds instead: the
+proven lower bound the search reached and the best tree known (its own, or the best of the
+heuristic trees, each checked by the independent checker), and the gap. Group ``open`` holds
+the variants nobody has settled (``--only`` picks some): those within the search's limit are
+searched so (600 s unless told), those beyond it get the search's root bound
+(``search.frontier``: every first guess up to symmetry, each part charged its lookahead).
 """
 
 from __future__ import annotations
@@ -21,10 +29,15 @@ import sys
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import get_context
 
+from bullscows.executors import make_executor, stop_workers
+from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
+from bullscows.search.frontier import root_bound
+from bullscows.search.optimal import MAX_SEARCH_CODES, Budget, SearchStopped
+from bullscows.strategies import get_strategy
+from bullscows.tree import check_tree
 
 GODDARD = "Goddard 2004, Mastermind Revisited"
 SUPERMM = "supermastermind site, optimal_strategy page"
@@ -65,8 +78,18 @@ ROWS: tuple[Row, ...] = (
     Row("new", "p3c10n"),
     Row("new", "p3c10n", "worst-count"),
     Row("new", "p3c10n", consistent_only=True),
+    Row("new", "bc-1to9"),
+    Row("new", "bc-1to9", "worst"),
     Row("new", "bc-1to9", "worst-count"),
+    Row("open", "bc-nolead"),
+    Row("open", "digits"),
+    Row("open", "bc5"),
+    Row("open", "logik", published="179929 (upper bound)", source=SUPERMM),
 )  # fmt: skip
+#: The heuristic trees whose best gives an open variant's upper bound.
+HEURISTICS = ("entropy", "expected-size", "most-parts", "minimax")
+#: Seconds an open variant's search runs, unless ``--time-limit`` says otherwise.
+OPEN_SECONDS = 600.0
 
 
 def command(row: Row) -> str:
@@ -78,12 +101,26 @@ def command(row: Row) -> str:
     return f"bullscows tree --rules {row.spec} --strategy {strategy}{consistent}"
 
 
-def run(row: Row, pool: Executor | None) -> str:
-    """The row's search, as a line of the markdown table."""
+def run(row: Row, pool: Executor | None, limit: float | None) -> str:
+    """The row's search, as a line of the markdown table: proven, or its bounds when the
+    search stops at ``limit`` seconds (or cannot run: too many codes)."""
+    rules = Rules.parse(row.spec)
+    if row.group == "open":
+        limit = limit or OPEN_SECONDS
+    if rules.guess_rules.size > MAX_SEARCH_CODES:
+        return bounded(row, None, 0, 0.0, None)
     start = time.perf_counter()
-    result = optimal_tree(
-        Rules.parse(row.spec), row.objective, consistent_only=row.consistent_only, executor=pool
-    )
+    budget = None if limit is None else Budget(seconds=limit)
+    try:
+        result = optimal_tree(
+            rules, row.objective, consistent_only=row.consistent_only, executor=pool,
+            budget=budget,
+        )  # fmt: skip
+    except SearchStopped as stopped:
+        if isinstance(pool, ProcessPoolExecutor):
+            stop_workers(pool)  # their tasks' answers are no longer wanted
+        standing = stopped.standing
+        return bounded(row, standing.lower, standing.nodes, standing.seconds, standing.upper)
     seconds = time.perf_counter() - start
     size = result.rules.size
     worst = result.worst
@@ -99,23 +136,59 @@ def run(row: Row, pool: Executor | None) -> str:
     )
 
 
+def bounded(row: Row, lower: int | None, nodes: int, seconds: float, searched: int | None) -> str:
+    """A row the search did not settle: the lower bound it proved (or, without a search, the
+    root bound of ``search.frontier``), and the best of its own tree (cost ``searched``) and
+    the heuristic trees, each checked by the independent checker."""
+    rules = Rules.parse(row.spec)
+    if row.objective != "total" or row.consistent_only:
+        raise SystemExit(f"{row.spec}: bounds are reported for the lowest total only")
+    how = f"`{command(row)} --time-limit {seconds:.0f}`"
+    if lower is None:
+        start = time.perf_counter()
+        lower = root_bound(rules).lower
+        seconds = time.perf_counter() - start
+        how = "root bound (`search.frontier.root_bound`)"
+    upper, source = (searched, "the search's tree") if searched is not None else (None, "")
+    for name in HEURISTICS:
+        tree = build_tree(rules, get_strategy(name))
+        report = check_tree(tree)
+        if report.problems or report.summary is None:
+            raise SystemExit(f"{row.spec} {name}: the tree fails the check: {report.problems}")
+        if upper is None or report.summary.total < upper:
+            upper, source = report.summary.total, f"`{name}` tree"
+    assert upper is not None
+    size = rules.size
+    value = (
+        f"{lower} to {upper} ({lower / size:.4f} to {upper / size:.4f}), gap {upper - lower} "
+        f"({(upper - lower) / upper:.2%}); upper: {source}"
+    )
+    return (
+        f"| `{row.spec}` ({size:,}) | {row.objective} | {value} | bound | {nodes:,} | "
+        f"{seconds:.0f} s | {how} | {row.published} | {row.source} |"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     groups = sorted({row.group for row in ROWS})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--group", nargs="+", choices=groups, help="some groups only")
     parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")
+    parser.add_argument(
+        "--time-limit", type=float, metavar="SECONDS", help="stop each search; print its bounds"
+    )
+    parser.add_argument("--only", nargs="+", metavar="SPEC", help="these variants only")
     args = parser.parse_args(argv)
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
-    pool = ProcessPoolExecutor(args.jobs, get_context("spawn")) if args.jobs > 1 else None
     print("| variant (codes) | objective | value | status | sets | time | command | published "
           "| source |\n|---|---|---|---|---|---|---|---|---|", flush=True)  # fmt: skip
-    try:
-        for row in ROWS:
-            if args.group is None or row.group in args.group:
-                print(run(row, pool), flush=True)
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    for row in ROWS:
+        if (args.group is None or row.group in args.group) and (
+            args.only is None or row.spec in args.only
+        ):
+            # A pool a row: one whose search was stopped has its processes stopped too.
+            with make_executor(None, args.jobs, None) as pool:
+                print(run(row, pool, args.time_limit), flush=True)
     return 0
 
 

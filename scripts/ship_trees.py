@@ -10,6 +10,7 @@ rebuilding an unchanged tree changes no byte. Their names come from
     .venv/bin/python scripts/ship_trees.py --only mm     # the Mastermind trees
     .venv/bin/python scripts/ship_trees.py --only bc     # Bulls & Cows (a long search)
     .venv/bin/python scripts/ship_trees.py --only bc:guesses=digits   # any 4 digits as a try
+    .venv/bin/python scripts/ship_trees.py --only bc-1to9   # 4 distinct digits of 1-9
     .venv/bin/python scripts/ship_trees.py --list        # what would be built, and where
 """
 
@@ -60,6 +61,8 @@ SHIPPED = (
     Entry("bc", "optimal-worst"),
     Entry("bc:guesses=digits", "optimal"),  # tries may repeat digits (Codeforces 753B)
     Entry("bc:guesses=digits", "optimal-worst"),
+    Entry("bc-1to9", "optimal"),  # 4 distinct of 1-9: 14,914, as mastermind-strategy's p4c9n
+    Entry("bc-1to9", "optimal-worst"),
 )
 
 

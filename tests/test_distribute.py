@@ -4,23 +4,32 @@ checkpoint; the tree is the one a single uninterrupted search finds."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor, workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, engine, optimal_tree
-from bullscows.search.distribute import Checkpoint
+from bullscows.search.distribute import RETRIES, Checkpoint
+from bullscows.search.engine import Search
 from bullscows.search.optimal import Objective, SearchReport
-from bullscows.tree import Node
+from bullscows.search.worker import solve_task
+from bullscows.strategies.optimal_strategy import found_tree
+from bullscows.tree import Node, load_tree
+from bullscows.universe import universe
 
 MM = Rules.parse("mm")
 
@@ -175,3 +184,102 @@ def test_an_interrupt_stops_the_local_processes_at_once() -> None:
         processes = list(pool._processes.values())  # type: ignore[attr-defined]
         raise KeyboardInterrupt
     assert processes and all(process.exitcode == -signal.SIGTERM for process in processes)
+
+
+def _dies_once(*arguments: Any) -> Any:
+    """``solve_task``, but the first process to take a task dies (as a worker killed
+    mid-task would): the file named by ``BULLSCOWS_TEST_DIE`` is taken, once."""
+    marker = os.environ.get("BULLSCOWS_TEST_DIE", "")
+    try:
+        os.rename(marker, marker + ".taken")
+    except OSError:
+        return solve_task(*arguments)
+    os._exit(1)
+
+
+class _LosesWorkers:
+    """``solve_task`` whose first ``lost`` calls fail as a Dask worker lost for good does."""
+
+    def __init__(self, lost: int) -> None:
+        self.lost = lost
+        self.calls = 0
+
+    def __call__(self, *arguments: Any) -> Any:
+        self.calls += 1
+        if self.calls <= self.lost:
+            raise ConnectionResetError("worker lost")  # KilledWorker, CommClosedError, ...
+        return solve_task(*arguments)
+
+
+def _search_with(task: Callable[..., Any], executor: Executor, path: Path) -> tuple[Any, Any]:
+    store = Checkpoint(path, "mm", "total", None, False)
+    search = Search(MM, "total", None, False, checkpoint=store, executor=executor, task=task)
+    found = search.solve(universe(MM).secrets, search.unlimited, INFEASIBLE, ())
+    assert found is not None
+    return found[1], search
+
+
+def test_a_killed_worker_process_loses_no_answer(
+    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    marker = tmp_path / "die"
+    marker.write_text("")
+    monkeypatch.setenv("BULLSCOWS_TEST_DIE", str(marker))
+    with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as broken:
+        tree, search = _search_with(_dies_once, broken, tmp_path / "mm.ckpt")
+    assert not marker.exists()  # a worker did die
+    assert search.tasks.lost >= 1  # its task (and the pool's others) were solved here
+    assert tree == alone["total"].tree
+    # Every task's answer is in the checkpoint, which alone gives the tree again.
+    again = optimal_tree(MM, "total", checkpoint=tmp_path / "mm.ckpt")
+    assert again.tree == alone["total"].tree
+
+
+def test_a_task_whose_worker_is_lost_is_sent_again(
+    tmp_path: Path, alone: dict[str, OptimalResult]
+) -> None:
+    for lost in (1, RETRIES + 2):  # sent again; or lost too often and solved here
+        task = _LosesWorkers(lost)
+        with ThreadPoolExecutor(2) as threads:
+            tree, search = _search_with(task, threads, tmp_path / f"mm-{lost}.ckpt")
+        assert tree == alone["total"].tree
+        assert search.tasks.lost == lost
+
+
+def test_a_copied_checkpoint_resumes_in_a_fresh_process(
+    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    full = tmp_path / "full.ckpt"
+    optimal_tree(MM, "total", checkpoint=full)
+    path = tmp_path / "here" / "mm.ckpt"
+    path.parent.mkdir()
+
+    def stop_early(report: SearchReport) -> None:
+        if path.exists() and _entries(path) >= 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        optimal_tree(MM, "total", progress=stop_early, checkpoint=path)
+    kept = _entries(path)
+    elsewhere = tmp_path / "another machine"
+    elsewhere.mkdir()
+    copy = elsewhere / "copied.ckpt"
+    shutil.copyfile(path, copy)
+    out = elsewhere / "mm.json"
+    env = {**os.environ, "BULLSCOWS_CACHE": str(elsewhere / "cache")}
+    command = [sys.executable, "-m", "bullscows", "tree", "--rules", "mm", "--strategy",
+               "optimal", "--checkpoint", copy.name, "--out", out.name]  # fmt: skip
+    done = subprocess.run(
+        command, cwd=elsewhere, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    # The fresh process took the copied answers and added only those missing.
+    assert 0 < kept < _entries(copy) == _entries(full)
+    assert copy.read_text().startswith(path.read_text())
+    resumed = load_tree(out)
+    assert resumed.root == _root_of(alone["total"])
+
+
+def _root_of(result: OptimalResult) -> Any:
+    return found_tree(result.rules, "optimal", result.tree).root

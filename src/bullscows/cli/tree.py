@@ -20,13 +20,15 @@ from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
-from bullscows.strategies.optimal_strategy import OptimalSearch
+from bullscows.strategies.optimal_strategy import OptimalSearch, found_tree
+from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
 from bullscows.tree.compare import compare_trees
 from bullscows.tree.irving import save_tree, to_irving
 
-if TYPE_CHECKING:
-    from bullscows.search.optimal import SearchReport  # the search loads numba: not for --help
+if TYPE_CHECKING:  # the search loads numba: not for --help
+    from bullscows.search.optimal import SearchReport
+    from bullscows.search.progress import Budget, Standing
 
 
 @click.command()
@@ -65,6 +67,20 @@ if TYPE_CHECKING:
     "run again with the same FILE resumes where it stopped.",
 )
 @click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="With an optimal strategy: stop the search after SECONDS and print the bounds it "
+    "reached (the proven lower bound, the best tree found, the gap); --out then writes that "
+    "tree.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    metavar="SETS",
+    help="With an optimal strategy: stop the search after SETS sets searched, as --time-limit.",
+)
+@click.option(
     "--check",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.json",
@@ -91,6 +107,8 @@ def tree(
     jobs: int,
     scheduler: str | None,
     checkpoint: Path | None,
+    time_limit: float | None,
+    budget: int | None,
     check: Path | None,
     compare: tuple[Path, Path] | None,
 ) -> None:
@@ -106,11 +124,13 @@ def tree(
     bullscows tree --compare mm-minimax.json mm-optimal.json
     bullscows tree --rules mm --strategy optimal --out mm-optimal.json.gz
     bullscows tree --rules bc --strategy optimal --jobs 2 --checkpoint bc.ckpt --out bc.json
+    bullscows tree --rules digits --strategy optimal --time-limit 600 --checkpoint d.ckpt
     bullscows solve --rules mm --strategy tree:mm-minimax.json
 
     An optimal strategy's tree is searched for (proven) here, showing progress, and kept in
     the cache so that solve and play use it at once; --jobs and --scheduler spread the search
-    over processes or a Dask cluster (same tree), --checkpoint makes it resumable.
+    over processes or a Dask cluster (same tree), --checkpoint makes it resumable;
+    --time-limit and --budget stop it with its bounds (resume it with the same checkpoint).
     """
     if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:
@@ -135,15 +155,22 @@ def tree(
             "choose a deterministic one (`bullscows strategies` lists them)"
         )
     searched = isinstance(strategy, OptimalSearch)
-    if not searched and (jobs > 1 or scheduler is not None or checkpoint is not None):
+    limits = time_limit is not None or budget is not None
+    if not searched and (jobs > 1 or scheduler is not None or checkpoint is not None or limits):
         raise click.UsageError(
-            "--jobs, --scheduler and --checkpoint go with the optimal strategies (optimal, "
-            "optimal-worst, ...), whose trees are searched for"
+            "--jobs, --scheduler, --checkpoint, --time-limit and --budget go with the optimal "
+            "strategies (optimal, optimal-worst, ...), whose trees are searched for"
         )
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")
     if searched:  # a search shows its progress and can be interrupted
-        built = _search(rules, strategy, jobs, scheduler, checkpoint)
+        from bullscows.search.progress import Budget, Standing
+
+        limit = Budget(time_limit, budget) if limits else None
+        built = _search(rules, strategy, jobs, scheduler, checkpoint, limit)
+        if isinstance(built, Standing):
+            _print_standing(rules, strategy, built, out)
+            return
     else:
         built = strategy_tree(rules, strategy)
     if out is not None:
@@ -160,15 +187,30 @@ def tree(
 
 
 def _search(
-    rules: Rules, strategy: Strategy, jobs: int, scheduler: str | None, checkpoint: Path | None
-) -> DecisionTree:
-    """Search for an optimal tree, showing progress on stderr; keep it in the user's cache."""
+    rules: Rules,
+    strategy: Strategy,
+    jobs: int,
+    scheduler: str | None,
+    checkpoint: Path | None,
+    budget: Budget | None,
+) -> DecisionTree | Standing:
+    """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
+    A search stopped by its ``budget`` gives where it stood."""
     from bullscows.executors import make_executor  # processes or a cluster: for searches only
+    from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
+    from bullscows.search.progress import SearchStopped
 
+    plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
+    if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
+        return beyond_limit(rules)  # the bound the search would start from
     show = _progress_line()
     try:
         with make_executor(None, jobs, scheduler) as pool:
-            built = strategy_tree(rules, strategy, show, pool, checkpoint)
+            watch = show if budget is None else budget.watch(show)
+            built = strategy_tree(rules, strategy, watch, pool, checkpoint)
+    except SearchStopped as stopped:
+        show(None)
+        return stopped.standing
     except KeyboardInterrupt:
         kept = (
             f"the answers so far are in {checkpoint}: run the same command to resume"
@@ -179,6 +221,31 @@ def _search(
         sys.exit(130)
     show(None)
     return built
+
+
+def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: Path | None) -> None:
+    """What a search stopped by its budget proved and found; ``out`` gets the tree found."""
+    costs = standing.costs
+    click.echo(f"{rules.spec}: {rules.describe()} ({rules.size:,} secrets)")
+    click.echo(
+        f"  {strategy.label} stopped at {standing.reason}, after {standing.nodes:,} sets "
+        f"in {standing.seconds:.0f} s"
+    )
+    rows = [("lower bound", "none yet"), ("upper bound", "none yet")]
+    if standing.lower is not None:
+        rows[0] = ("lower bound", f"{costs.text(standing.lower)} (proven: no tree costs less)")
+    if standing.upper is not None:
+        rows[1] = ("upper bound", f"{costs.text(standing.upper)} (the best tree found)")
+    if standing.lower is not None and standing.upper is not None:
+        rows.append(("gap", costs.gap(standing.lower, standing.upper)))
+    for name, value in rows:
+        click.echo(f"  {name:<13} {value}")
+    if out is not None and standing.tree is not None:
+        found = found_tree(rules, strategy.label, standing.tree)
+        save_tree(found, out)
+        click.echo(f"Tree found written to {out} ({out.stat().st_size:,} bytes)", err=True)
+    elif out is not None:
+        click.echo(f"No tree found yet: nothing written to {out}", err=True)
 
 
 def _progress_line() -> Callable[[SearchReport | None], None]:

@@ -14,7 +14,13 @@ solved where they are asked: sending them would cost more than solving them.
 Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
 which search the file belongs to; a line cut short by an interruption is ignored). A resumed
 search asks the same questions and finds the answers there: an exact cost answers every
-window, a failure every window up to its own.
+window, a failure every window up to its own. The file names codes and replies by their index
+in the variant, which every machine enumerates alike: a copy resumes anywhere.
+
+A task whose worker is lost (its process killed, a Dask worker gone for good, the local pool
+broken) is sent again while the executor takes tasks, up to ``RETRIES`` times, and is then
+solved in this process: a lost worker costs its task's time, never the search. A task that
+fails for any other reason fails the same way here, so its error is not hidden.
 
 >>> store = Checkpoint(None, "mm", "total", None, False)
 >>> store.record(1, ((7, 2), (9, 1)), 5, 40, None)
@@ -46,6 +52,8 @@ TASK_LEVEL = 2
 TASK_MIN = 30
 #: Seconds between two calls of ``done`` while a task's answer is awaited.
 WAIT_TICK = 1.0
+#: How many times a task whose worker was lost is sent again before it is solved here.
+RETRIES = 2
 
 History = tuple[tuple[int, int], ...]
 Found = tuple[int, Node] | None
@@ -188,6 +196,7 @@ class PartTasks:
         self.local = local
         self.done = done
         self.width = 1 if executor is None else workers(executor)
+        self.lost = 0  # tasks whose worker was lost (each sent again, or solved here)
 
     def is_task(self, history: History, codes: IndexArray) -> bool:
         """Whether a part is a task (answered by the checkpoint or the executor)."""
@@ -205,48 +214,73 @@ class PartTasks:
         waiting = deque(i for i, answer in known.items() if answer is ...)
         futures: dict[int, Future[tuple[Found, int]]] = {}
 
-        def start() -> None:
+        def submit(i: int) -> bool:
+            """Send task ``i`` to the executor; ``False`` if it takes no more tasks."""
             if self.executor is None:
-                return
-            running = sum(not future.done() for future in futures.values())
-            while waiting and running < self.width:
-                i = waiting.popleft()
-                history, codes, window = requests[i]
-                arguments = (*self.options, history, codes, depth, window)
+                return False
+            history, codes, window = requests[i]
+            arguments = (*self.options, history, codes, depth, window)
+            try:
                 futures[i] = self.executor.submit(self.task, *arguments)
+            except RuntimeError:  # a broken pool (BrokenExecutor), or one shut down
+                self.executor = None  # the tasks left are solved here
+                return False
+            return True
+
+        def start() -> None:
+            running = sum(not future.done() for future in futures.values())
+            while waiting and running < self.width and submit(waiting[0]):
+                waiting.popleft()
                 running += 1
 
         try:
             for i, (history, codes, window) in enumerate(requests):
-                task = i in known
                 answer = known.get(i, ...)
                 if answer is not ...:
                     yield answer
                     continue
-                if task and self.executor is not None:
-                    answer = self._await(i, futures, start)
+                if i in known:
+                    answer = self._await(i, futures, start, submit)
+                    if answer is ...:  # no executor, or none that took it
+                        answer = self.local(history, codes, depth, window)
+                    self.checkpoint.record(self.weight, history, depth, window, answer)
                 else:
                     answer = self.local(history, codes, depth, window)
-                if task:
-                    self.checkpoint.record(self.weight, history, depth, window, answer)
                 yield answer
         finally:
             for future in futures.values():
                 future.cancel()
 
     def _await(
-        self, i: int, futures: dict[int, Future[tuple[Found, int]]], start: Callable[[], None]
-    ) -> Found:
-        """The answer of task ``i``, starting more tasks as workers come free meanwhile."""
-        start()
-        while not futures[i].done():
-            running = [future for future in futures.values() if not future.done()]
-            wait(running, timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+        self,
+        i: int,
+        futures: dict[int, Future[tuple[Found, int]]],
+        start: Callable[[], None],
+        submit: Callable[[int], bool],
+    ) -> Any:
+        """The answer of task ``i``, starting more tasks as workers come free meanwhile;
+        ``...`` when it is to be solved here: no executor takes it, or its worker was lost
+        more than ``RETRIES`` times."""
+        for _ in range(RETRIES + 1):
             start()
-            self.done(0)
-        found, nodes = futures[i].result()
-        self.done(nodes)
-        return found
+            if i not in futures and not submit(i):
+                return ...
+            while not futures[i].done():
+                running = [future for future in futures.values() if not future.done()]
+                wait(running, timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+                start()
+                self.done(0)
+            future = futures.pop(i)
+            try:
+                found, nodes = future.result()
+            except (BullsCowsError, AssertionError):
+                raise  # not a lost worker: the task itself failed
+            except Exception:  # a lost worker shows as BrokenProcessPool, KilledWorker, ...
+                self.lost += 1
+                continue
+            self.done(nodes)
+            return found
+        return ...
 
 
 class _Invalid(Exception):

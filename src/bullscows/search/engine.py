@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -19,7 +20,7 @@ from bullscows._kernels import search_dfs, search_kernels
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks, Task
-from bullscows.search.progress import PROGRESS_EVERY, Progress, SearchReport
+from bullscows.search.progress import PROGRESS_EVERY, Costs, Progress, SearchReport
 from bullscows.symmetry import guess_classes
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
@@ -89,6 +90,7 @@ class Search:
         self.memo = search_dfs.new_memo()
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched in other processes
+        self.prior = 0  # sets searched before this search by the run it belongs to (reported)
         if checkpoint is None:
             checkpoint = Checkpoint(None, rules.spec, objective, max_depth, consistent_only)
         self.tasks = PartTasks(
@@ -97,6 +99,10 @@ class Search:
             self._count_far,
         )  # fmt: skip
         self.root_best: int | None = None
+        self.root_tree: Node | None = None  # the best tree found at the root (the incumbent)
+        self.root_next: int | None = None  # the lowest bound of a first guess not yet tried
+        self.root_floor: int | None = None  # no tree of the root's codes costs less
+        self.costs = Costs(self.penalty)
         self.exact: dict[tuple[bytes, int], tuple[int, Node]] = {}
         self.floor: dict[tuple[bytes, int], int] = {}
         self.marks = np.zeros(len(u), dtype=bool)
@@ -154,6 +160,9 @@ class Search:
             return cost, self._rebuild(codes, depth)
         if len(history) >= PYTHON_LEVELS:
             return self._compiled(codes, depth, limit, history)
+        if not history:
+            self.root_floor = cost
+            self.costs = Costs(self.penalty, depth if self.capped else None)
         key = (codes.tobytes(), depth)
         known = self.exact.get(key)
         if known is not None:
@@ -181,9 +190,22 @@ class Search:
         if self.progress is not None and now - self.reported >= PROGRESS_EVERY:
             self.reported = now
             resumed = self.tasks.checkpoint.resumed
-            self.progress(
-                SearchReport(self.nodes, self.root_bound, self.root_best, now - self.start, resumed)
-            )
+            lower = self.root_lower() if self.weight else None
+            sets, seconds = self.prior + self.nodes, now - self.start
+            report = SearchReport(sets, self.root_bound, self.root_best, seconds, resumed)
+            self.progress(replace(report, lower=lower, costs=self.costs))
+
+    def root_lower(self) -> int | None:
+        """The proven lower bound of the root (no tree of every code costs less), once the
+        root's search has begun: the lowest of the best cost found, the climbing bound of the
+        first guess being settled and the bound of every first guess not yet tried (a guess
+        refuted or skipped costs at least the best)."""
+        if self.root_floor is None:
+            return None
+        if self.root_bound is None:
+            return self.root_floor
+        known = (self.root_best, self.root_bound, self.root_next)
+        return min(value for value in known if value is not None)
 
     def _compiled(
         self, codes: IndexArray, depth: int, limit: int, history: tuple[tuple[int, int], ...]
@@ -252,7 +274,12 @@ class Search:
             if total < limit:
                 candidates.append((total, rank, guess, parts, owns))
         best, best_rank, best_tree = limit, len(order), None
-        for total, rank, guess, parts, owns in self.exploration(candidates):
+        explored = self.exploration(candidates)
+        if not history:
+            self.root_floor = explored[0][0] if explored else limit
+        for k, (total, rank, guess, parts, owns) in enumerate(explored):
+            if not history:
+                self.root_next = explored[k + 1][0] if k + 1 < len(explored) else None
             reach = best + 1 if rank < best_rank and best_tree is not None else best
             if total >= reach:
                 continue
@@ -261,7 +288,7 @@ class Search:
                 best, best_tree = found
                 best_rank = rank
                 if not history:
-                    self.root_best = best
+                    self.root_best, self.root_tree = best, best_tree
                     self.report()
         return None if best_tree is None else (best, best_tree)
 

@@ -47,6 +47,7 @@ is asked for a tree of that total.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,7 +56,16 @@ from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint
 from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
-from bullscows.search.progress import Progress, SearchReport
+from bullscows.search.frontier import root_bound
+from bullscows.search.progress import (
+    Budget,
+    BudgetSpent,
+    Costs,
+    Progress,
+    SearchReport,
+    SearchStopped,
+    Standing,
+)
 from bullscows.search.tree import distribution
 from bullscows.search.worker import solve_task
 from bullscows.tree.model import Node
@@ -64,7 +74,10 @@ from bullscows.universe import universe
 #: Every objective, as ``optimal_tree`` takes it.
 OBJECTIVES: tuple[Objective, ...] = ("total", "worst", "worst-count", "total-worst")
 
-__all__ = ["OBJECTIVES", "Objective", "OptimalResult", "Progress", "SearchReport", "optimal_tree"]
+__all__ = [
+    "OBJECTIVES", "Budget", "Objective", "OptimalResult", "Progress", "SearchReport",
+    "SearchStopped", "optimal_tree",
+]  # fmt: skip
 
 #: The largest universe searched (its full score matrix is held in memory).
 MAX_SEARCH_CODES = 10_000
@@ -94,6 +107,7 @@ def optimal_tree(
     progress: Progress | None = None,
     executor: Executor | None = None,
     checkpoint: Path | None = None,
+    budget: Budget | None = None,
 ) -> OptimalResult:
     """The tree with the lowest total (``"total"``); or the lowest worst case and then the
     lowest total (``"worst"``); or the lowest worst case, then the fewest secrets needing it,
@@ -104,17 +118,26 @@ def optimal_tree(
     deep run on ``executor`` if given (``search.distribute``), and their answers are kept in
     the file ``checkpoint`` if given, from which a search resumes. Raises ``ValueError`` when
     no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint of another search
-    (or one that cannot be read or written).
+    (or one that cannot be read or written), and ``SearchStopped`` (with the proven lower
+    bound, the best tree found and its cost) when ``budget`` is spent first; so does a
+    ``progress`` callback that raises ``BudgetSpent``. With a ``budget``, the lowest total of
+    a variant past the search's limit stops at once with the root bound of
+    ``search.frontier``.
     """
     if objective not in OBJECTIVES:
         raise ValueError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
     if max_depth is not None and max_depth < 1:
         raise ValueError(f"max_depth {max_depth}: a tree needs at least 1 guess")
     if rules.guess_rules.size > MAX_SEARCH_CODES:
-        raise ValueError(
+        too_many = (
             f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
             f"handles at most {MAX_SEARCH_CODES:,}"
         )
+        if budget is None or objective != "total" or max_depth or consistent_only:
+            raise ValueError(too_many)
+        raise SearchStopped(beyond_limit(rules))
+    if budget is not None:
+        progress = budget.watch(progress)
     start = time.perf_counter()
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     task = None if executor is None else solve_task
@@ -125,7 +148,46 @@ def optimal_tree(
 
     # The total objective searches without a cap (unless given one); the others under one.
     search = search_for("total" if objective == "total-worst" else objective)
+    running: list[Search] = []  # the searches so far: the last one's root is the standing
+    try:
+        return _run(rules, objective, max_depth, search, search_for, running, start)
+    except BudgetSpent as spent:
+        raise SearchStopped(_standing(spent.reason, running, start)) from None
+
+
+def beyond_limit(rules: Rules) -> Standing:
+    """Where a bounded search of the lowest total of a variant past the search's limit
+    stands before it starts: the bound it would start from (``search.frontier``)."""
+    start = time.perf_counter()
+    lower = root_bound(rules).lower
+    reason = f"its limit of {MAX_SEARCH_CODES:,} codes (the root bound alone)"
+    return Standing(reason, 0, time.perf_counter() - start, lower, None, None, Costs())
+
+
+def _standing(reason: str, running: list[Search], start: float) -> Standing:
+    """Where the searches stood when the budget ran out: the bounds of the search of
+    the objective, once it is running (not while only asking which cap fits)."""
+    nodes = sum(search.nodes for search in running)
+    seconds = time.perf_counter() - start
+    main = next((search for search in running if search.weight), None)
+    if main is None:
+        return Standing(reason, nodes, seconds, None, None, None, running[-1].costs)
+    lower = main.root_lower()
+    return Standing(reason, nodes, seconds, lower, main.root_best, main.root_tree, main.costs)
+
+
+def _run(
+    rules: Rules,
+    objective: Objective,
+    max_depth: int | None,
+    search: Search,
+    search_for: Callable[..., Search],
+    running: list[Search],
+    start: float,
+) -> OptimalResult:
+    """``optimal_tree``'s searches, each appended to ``running`` as it starts."""
     everything = universe(rules).secrets
+    consistent_only = search.consistent_only
     nodes = 0
     # No tree needs more guesses than there are codes (each guess rules one out at least).
     deepest = search.unlimited if max_depth is None else min(max_depth, search.unlimited)
@@ -133,6 +195,7 @@ def optimal_tree(
     if objective != "total":
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
         fits = search_for(objective, weight=0)
+        running.append(fits)
         caps = range(search.shallowest(len(everything)), deepest + 1)
         depth = next((d for d in caps if fits.solve(everything, d, 1, ())), None)
         nodes = fits.nodes
@@ -141,6 +204,8 @@ def optimal_tree(
         depth = deepest
     elif objective == "worst-count" and depth is not None and depth >= PENALTY_DEPTH:
         raise ValueError(f"worst-count handles worst cases below {PENALTY_DEPTH} guesses")
+    search.prior = nodes
+    running.append(search)
     found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
         raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
@@ -150,6 +215,8 @@ def optimal_tree(
         # A tree of the same total under a lower cap, the lowest first.
         lowest = sum(guesses * secrets for guesses, secrets in by_count.items())
         capped = search_for(objective)
+        capped.prior = nodes + search.nodes
+        running.append(capped)
         for cap in range(shallowest, max(by_count)):
             better = capped.solve(everything, cap, lowest + 1, ())
             if better is not None:

@@ -130,15 +130,28 @@ def search_tree(
     ('optimal-worst', 'optimal-worst', 72, 4)
     """
     from bullscows.search import optimal_tree  # the search uses the strategies' bounds
+    from bullscows.search.progress import SearchStopped
 
     try:
         found = optimal_tree(
             rules, objective, max_depth, consistent_only, progress, executor, checkpoint
         ).tree
+    except SearchStopped:
+        raise  # its budget spent (a progress callback's): the caller reports the bounds
     except ValueError as error:  # no tree within max_depth
         raise StrategyError(f"{name}: {error}") from None
     label = describe(name, consistent_only, max_depth)
     return DecisionTree(rules, label, f"optimal-{objective}", found)
+
+
+def found_tree(rules: Rules, label: str, tree: Node) -> DecisionTree:
+    """The best tree a search stopped by its budget found (a valid tree, not proven optimal:
+    an upper bound), labelled so.
+
+    >>> found_tree(Rules.parse("p1c1r"), "optimal", Node(0)).strategy
+    'optimal, best found (not proven)'
+    """
+    return DecisionTree(rules, f"{label}, best found (not proven)", "upper-bound", tree)
 
 
 def _too_large(rules: Rules) -> bool:

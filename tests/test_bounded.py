@@ -1,0 +1,208 @@
+"""Bounded searches: a budget stops the search with a proven lower bound and the best tree
+found; beyond the search's limit, the root bound of ``search.frontier``. Every lower bound is
+held to the proven optimum, every tree found to the independent checker."""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows import Rules
+from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows.cli import main
+from bullscows.errors import BullsCowsError
+from bullscows.search import engine, optimal_tree
+from bullscows.search.engine import Search
+from bullscows.search.frontier import root_bound
+from bullscows.search.optimal import Budget, Objective, SearchStopped
+from bullscows.search.progress import BudgetSpent, SearchReport
+from bullscows.strategies.optimal_strategy import found_tree
+from bullscows.tree import check_tree, load_tree
+from bullscows.universe import universe
+from plain import plain_counts
+
+#: (spec, objective, the proven optimum's cost as the search counts it).
+OPTIMA: list[tuple[str, Objective]] = [
+    ("mm", "total"), ("mm", "worst"), ("mm", "worst-count"), ("p4c7r", "total"),
+    ("p3c10n", "worst-count"),
+]  # fmt: skip
+
+
+def _cost(spec: str, objective: Objective) -> int:
+    """The proven optimum of ``objective`` as the search's costs count it."""
+    found = optimal_tree(Rules.parse(spec), objective)
+    if objective == "worst-count":
+        penalty = engine.PENALTY_DEPTH * found.rules.size
+        return penalty * found.distribution[found.worst] + found.total
+    return found.total
+
+
+@pytest.mark.parametrize(("spec", "objective"), OPTIMA)
+def test_a_budget_stops_the_search_between_its_bounds(
+    spec: str, objective: Objective, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    optimum = _cost(spec, objective)
+    seen = set()
+    for sets in (1_000, 2_000, 4_000, 6_000, 8_000, 12_000, 16_000, 24_000, 40_000):
+        try:
+            optimal_tree(Rules.parse(spec), objective, budget=Budget(sets=sets))
+        except SearchStopped as stopped:
+            standing = stopped.standing
+        else:
+            break
+        assert standing.nodes >= sets
+        if standing.lower is None:  # stopped while asking which cap fits
+            continue
+        seen.add(standing.lower)
+        assert standing.lower <= optimum
+        if standing.upper is not None:
+            assert standing.lower <= optimum <= standing.upper
+            assert standing.tree is not None
+            tree = found_tree(Rules.parse(spec), "optimal", standing.tree)
+            assert check_tree(tree).problems == []
+    assert seen  # some budget stopped the search with a bound
+
+
+def test_the_bounds_climb_and_meet_as_the_search_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    reports: list[SearchReport] = []
+    result = optimal_tree(Rules.parse("mm"), progress=reports.append)
+    lowers = [report.lower for report in reports if report.lower is not None]
+    assert lowers == sorted(lowers)  # a proven bound never falls
+    assert lowers[-1] == result.total == reports[-1].best
+    uppers = [report.best for report in reports if report.best is not None]
+    assert uppers == sorted(uppers, reverse=True)
+
+
+def test_a_progress_callback_may_stop_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+
+    def enough(report: SearchReport) -> None:
+        if report.best is not None:
+            raise BudgetSpent("the first tree found")
+
+    with pytest.raises(SearchStopped, match="stopped at the first tree found") as stopped:
+        optimal_tree(Rules.parse("p4c7r"), progress=enough)
+    assert stopped.value.standing.upper is not None
+    assert stopped.value.standing.upper >= 11228
+
+
+def test_a_budget_must_be_positive() -> None:
+    with pytest.raises(BullsCowsError, match="time limit 0: give a positive number"):
+        Budget(seconds=0)
+
+
+@pytest.mark.parametrize("spec", ["mm", "p3c5r", "p4c4r", "p4c7r", "p3c10n"])
+def test_the_root_bound_is_the_searchs_and_never_exceeds_the_optimum(spec: str) -> None:
+    rules = Rules.parse(spec)
+    found = root_bound(rules)
+    search = Search(rules, "total", None, False)
+    optimum = search.solve(universe(rules).secrets, search.unlimited, INFEASIBLE, ())
+    assert optimum is not None
+    # The search's bound at the root before it settles anything: the same figure.
+    assert found.lower == search.root_floor
+    assert found.lower <= optimum[0]
+    assert found.lower == min(bound for _, bound in found.firsts)
+
+
+def test_the_root_bound_reaches_past_the_searchs_limit() -> None:
+    # Logik (32,768 codes): one first guess per class, 7 of them.
+    found = root_bound(Rules.parse("logik"))
+    assert [found.text(guess) for guess, _ in found.firsts] == [
+        "11111", "11112", "11122", "11123", "11223", "11234", "12345",
+    ]  # fmt: skip
+    assert found.lower == 167045 < 179929  # the best published tree
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), env={"COLUMNS": "200", "NO_COLOR": "1"})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
+    out = tmp_path / "found.json"
+    args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--out", str(out)]
+    code, stdout, stderr = run(*args, "--budget", "60000")
+    assert code == 0, stderr
+    lines = stdout.splitlines()
+    assert lines[1].startswith("  optimal stopped at the budget of 60,000 sets, after ")
+    cells = {line[:15].strip(): line[15:] for line in lines[2:]}
+    lower = int(cells["lower bound"].split()[0].replace(",", ""))
+    assert 10795 <= lower <= 11228
+    assert cells["lower bound"].endswith("(proven: no tree costs less)")
+    if cells["upper bound"] == "none yet":
+        assert "No tree found yet: nothing written" in stderr
+        return
+    upper = int(cells["upper bound"].split()[0].replace(",", ""))
+    assert upper >= 11228
+    saved = load_tree(out)
+    assert saved.strategy == "optimal, best found (not proven)"
+    report = check_tree(saved)
+    assert report.problems == [] and report.summary is not None
+    assert report.summary.total == upper
+
+
+def test_a_budget_goes_with_the_optimal_strategies_only() -> None:
+    code, _, stderr = run("tree", "--rules", "mm", "--strategy", "entropy", "--time-limit", "5")
+    assert code == 2
+    assert "--time-limit and --budget go with the optimal strategies" in stderr
+    code, _, stderr = run("tree", "--rules", "mm", "--strategy", "optimal", "--time-limit", "0")
+    assert code == 2 and "--time-limit" in stderr
+
+
+def test_tree_with_a_budget_past_the_searchs_limit_prints_the_root_bound() -> None:
+    code, stdout, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", "--budget", "9")
+    assert code == 0, stderr
+    assert "stopped at its limit of 10,000 codes (the root bound alone)" in stdout
+    assert "lower bound   157,421 (proven: no tree costs less)" in stdout
+    # Without a budget, or for another objective, it is refused as before.
+    for extra in ([], ["--budget", "9", "--max-depth", "9"]):
+        code, _, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", *extra)
+        assert code == 1 and "the search handles at most 10,000" in stderr
+
+
+def test_the_logik_tree_below_the_published_upper_bound() -> None:
+    # The entropy tree of Logik (5 pegs of 8 colours), kept in docs/trees: 179,863 guesses in
+    # all, below the best published tree (179,929, the supermastermind site).
+    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / "logik-entropy.json.gz"
+    saved = load_tree(path)
+    assert saved.rules == Rules.parse("logik")
+    report = check_tree(saved)
+    assert report.problems == [] and report.summary is not None
+    assert (report.summary.total, report.summary.worst, report.summary.secrets) == (
+        179863, 8, 32768,
+    )  # fmt: skip
+    assert report.summary.total < 179929
+    # Played by the textbook definition of a reply, nothing of the library's scoring.
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    counts, _ = plain_counts(data["tree"], map("".join, itertools.product("12345678", repeat=5)))
+    assert sum(n * k for n, k in counts.items()) == 179863
+    assert sorted(counts.items()) == [
+        (1, 1), (2, 9), (3, 113), (4, 1575), (5, 14136), (6, 16014), (7, 919), (8, 1),
+    ]  # fmt: skip
+
+
+def test_the_bulls_and_cows_worst_count_tree() -> None:
+    # Slovesnov's 50 secrets at 7 guesses, proven the fewest by the search, with a total of
+    # 26,450 (Slovesnov's tree: 26,484); kept in docs/trees, played here by the textbook reply.
+    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / "bc-worst-count.json.gz"
+    saved = load_tree(path)
+    report = check_tree(saved)
+    assert report.problems == [] and report.summary is not None
+    summary = report.summary
+    assert (summary.total, summary.worst, summary.at_worst) == (26450, 7, 50)
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    counts, _ = plain_counts(data["tree"], map("".join, itertools.permutations("0123456789", 4)))
+    assert sorted(counts.items()) == [
+        (1, 1), (2, 5), (3, 55), (4, 628), (5, 2394), (6, 1907), (7, 50),
+    ]  # fmt: skip
