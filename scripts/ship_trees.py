@@ -8,6 +8,7 @@ rebuilding an unchanged tree changes no byte. Their names come from
 ``optimal_strategy.tree_file_name``, the same names the strategies look for.
 
     .venv/bin/python scripts/ship_trees.py --only mm     # the Mastermind trees
+    .venv/bin/python scripts/ship_trees.py --only mm-colours   # the same game in colour letters
     .venv/bin/python scripts/ship_trees.py --only bc     # Bulls & Cows (a long search)
     .venv/bin/python scripts/ship_trees.py --only bc:guesses=digits   # any 4 digits as a try
     .venv/bin/python scripts/ship_trees.py --only bc-1to9   # 4 distinct digits of 1-9
@@ -57,6 +58,8 @@ class Entry:
 SHIPPED = (
     Entry("mm", "optimal"),
     Entry("mm", "optimal-worst"),
+    Entry("mm-colours", "optimal"),  # Mastermind in colour letters: its own codes, same figures
+    Entry("mm-colours", "optimal-worst"),
     Entry("bc", "optimal"),
     Entry("bc", "optimal-worst"),
     Entry("bc:guesses=digits", "optimal"),  # tries may repeat digits (Codeforces 753B)

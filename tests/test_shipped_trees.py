@@ -34,6 +34,8 @@ MM = Rules.parse("mm")
 EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
     "mm--optimal.json.gz": ("mm", "optimal", False, None, 5625, 6, 2),
     "mm--optimal-worst.json.gz": ("mm", "optimal-worst", False, None, 5626, 5, 545),
+    "mm-colours--optimal.json.gz": ("mm-colours", "optimal", False, None, 5625, 6, 2),
+    "mm-colours--optimal-worst.json.gz": ("mm-colours", "optimal-worst", False, None, 5626, 5, 545),
     "bc--optimal.json.gz": ("bc", "optimal", False, None, 26274, 7, 72),
     "bc--optimal-worst.json.gz": ("bc", "optimal-worst", False, None, 26274, 7, 72),
     "bc%3aguesses%3ddigits--optimal.json.gz": ("bc:guesses=digits", "optimal", False, None,
@@ -156,9 +158,8 @@ def test_the_script_refuses_an_unknown_variant(
     with pytest.raises(SystemExit) as exit_:
         script.main(["--only", "zz"])
     assert exit_.value.code == 2
-    assert "--only 'zz': not a shipped variant; choose from bc, bc-1to9, bc:guesses=digits, mm" in (
-        capsys.readouterr().err
-    )
+    choices = "bc, bc-1to9, bc:guesses=digits, mm, mm-colours"
+    assert f"--only 'zz': not a shipped variant; choose from {choices}" in capsys.readouterr().err
 
 
 def test_the_script_writes_checked_deterministic_files(script: ModuleType, tmp_path: Path) -> None:
