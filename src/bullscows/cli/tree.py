@@ -181,9 +181,9 @@ def tree(
     elif form == "irving":
         click.echo(to_irving(built), nl=False)
     elif as_json:
-        click.echo(json.dumps(_figures_json(built, _figures(built, searched)), indent=2))
+        click.echo(json.dumps(_figures_json(built, _figures(built)), indent=2))
     else:
-        _print_summary(built, _figures(built, searched))
+        _print_summary(built, _figures(built))
 
 
 def _search(
@@ -269,13 +269,10 @@ def _progress_line() -> Callable[[SearchReport | None], None]:
     return show
 
 
-def _figures(built: DecisionTree, searched: bool) -> TreeSummary:
-    """The tree's figures: those its build counted while it walked every secret down it (a
-    heuristic's), else (a searched tree, maybe read from the cache) every secret played down
-    it again."""
-    if built.stated is not None and not searched:
-        return built.stated
-    return built.summary()
+def _figures(built: DecisionTree) -> TreeSummary:
+    """The tree's figures: those its build or its search counted while it played every secret
+    down it (``stated``), else every secret played down it now."""
+    return built.summary() if built.stated is None else built.stated
 
 
 def _figures_json(built: DecisionTree, s: TreeSummary) -> dict[str, object]:

@@ -29,13 +29,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+import numpy as np
+
 from bullscows.errors import BullsCowsError, BullsCowsWarning, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
 from bullscows.strategy_spec import StrategySpec
-from bullscows.tree import DecisionTree, Node, follow, load_tree
+from bullscows.tree import DecisionTree, Node, TreeSummary, follow, load_tree
 from bullscows.tree.store import (
     cache_key,
     cache_problem,
@@ -122,26 +124,32 @@ def search_tree(
 ) -> DecisionTree:
     """Search for the optimal tree (``bullscows.search.optimal_tree``, which calls ``progress``
     now and then, runs on ``executor`` and keeps its answers in ``checkpoint``), as a
-    ``DecisionTree`` labelled as the strategy ``name`` labels itself; no tree within
-    ``max_depth`` is a ``StrategyError``.
+    ``DecisionTree`` labelled as the strategy ``name`` labels itself, stating the figures the
+    search found by playing every secret down it; no tree within ``max_depth`` is a
+    ``StrategyError``.
 
     >>> found = search_tree(Rules.parse("p3c4n"), "optimal-worst", "worst", False, None)
     >>> found.strategy, found.objective, found.summary().total, found.summary().worst
     ('optimal-worst', 'optimal-worst', 72, 4)
+    >>> found.stated == found.summary()
+    True
     """
     from bullscows.search import optimal_tree  # the search uses the strategies' bounds
     from bullscows.search.progress import SearchStopped
 
     try:
-        found = optimal_tree(
+        result = optimal_tree(
             rules, objective, max_depth, consistent_only, progress, executor, checkpoint
-        ).tree
+        )
     except SearchStopped:
         raise  # its budget spent (a progress callback's): the caller reports the bounds
     except ValueError as error:  # no tree within max_depth
         raise StrategyError(f"{name}: {error}") from None
     label = describe(name, consistent_only, max_depth)
-    return DecisionTree(rules, label, f"optimal-{objective}", found)
+    found = DecisionTree(rules, label, f"optimal-{objective}", result.tree)
+    by_count = result.distribution
+    counts = np.repeat(np.array(list(by_count), dtype=np.int64), list(by_count.values()))
+    return replace(found, stated=TreeSummary.from_counts(counts, sum(1 for _ in found.nodes())))
 
 
 def found_tree(rules: Rules, label: str, tree: Node) -> DecisionTree:
