@@ -283,3 +283,41 @@ def test_a_copied_checkpoint_resumes_in_a_fresh_process(
 
 def _root_of(result: OptimalResult) -> Any:
     return found_tree(result.rules, "optimal", result.tree).root
+
+
+class Recording(Executor):
+    """An executor that notes each task's part and window and hands it on."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self._max_workers = 2
+        self.sent: list[tuple[Any, int]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.sent.append((args[5], args[8]))  # (history, window) of solve_task's arguments
+        return self.inner.submit(fn, *args, **kwargs)
+
+
+def test_idle_workers_take_parts_one_guess_above_the_tasks(
+    alone: dict[str, OptimalResult],
+) -> None:
+    with ThreadPoolExecutor(2) as threads:
+        recording = Recording(threads)
+        store = Checkpoint(None, "mm", "total", None, False)
+        search = Search(MM, "total", None, False, checkpoint=store, executor=recording,
+                        task=solve_task)  # fmt: skip
+        here: list[tuple[Any, int]] = []
+        local = search.tasks.local
+
+        def noted(history: Any, codes: Any, depth: int, window: int) -> Any:
+            here.append((history, window))
+            return local(history, codes, depth, window)
+
+        search.tasks.local = noted
+        found = search.solve(universe(MM).secrets, search.unlimited, INFEASIBLE, ())
+    assert found is not None and found[1] == alone["total"].tree
+    stolen = {asked for asked in recording.sent if len(asked[0]) == 1}
+    solved_here = {asked for asked in here if len(asked[0]) == 1}
+    assert stolen and solved_here  # workers took some parts, this process solved others
+    assert not stolen & solved_here  # a part a worker took is not solved here too
+    assert not search.tasks.spare  # none left behind

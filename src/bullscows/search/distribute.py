@@ -3,13 +3,18 @@ checkpoint file, so that an interrupted search resumes where it stopped.
 
 The search settles the parts of a guess in rounds of narrow windows (``Search._settle`` in
 ``search.engine``). Two guesses into the game every part of a round is an independent task,
-``(part, window)``: find the part's optimal tree if it costs less than ``window``, or prove
-that none does. On an executor a round's tasks start in order, as many at once as it has
-workers (a guess refuted early wastes at most the tasks already started); the search above
-them stays in this process. Each answer is the same wherever it is computed (the search picks,
+``(part, window)``: find the part's optimal tree if it costs less than ``window``, or prove that
+none does. On an executor a round's tasks start in order, as many at once as it has workers (a
+guess refuted early wastes at most the tasks already started); the search above them stays in
+this process. A round's tasks alone would leave workers idle whenever the next round waits on
+the last answer of this one, so the parts one guess above the tasks are spare work (work
+stealing): while a worker would be idle it takes one, whole, from the end of its round (at most
+one fewer at a time than there are workers), while this process goes through the round from the
+start; a part it reaches that no worker took it solves itself, and one a worker took it awaits,
+so no part is solved twice. Each answer is the same wherever it is computed (the search picks,
 among equal costs, the first guess of a fixed order), so a search spread over processes or a
-Dask cluster gives the tree one process gives. Parts of fewer than ``TASK_MIN`` codes are
-solved where they are asked: sending them would cost more than solving them.
+Dask cluster gives the tree one process gives. Parts of fewer than ``TASK_MIN`` codes are solved
+where they are asked: sending them would cost more than solving them.
 
 Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
 which search the file belongs to; a line cut short by an interruption is ignored). A resumed
@@ -197,6 +202,11 @@ class PartTasks:
         self.done = done
         self.width = 1 if executor is None else workers(executor)
         self.lost = 0  # tasks whose worker was lost (each sent again, or solved here)
+        # Parts one guess above the tasks that a worker with nothing else to do may take
+        # (``_fill``), the last first.
+        self.spare: list[_Spare] = []
+        self.active: set[Future[tuple[Found, int]]] = set()  # every task sent, while it runs
+        self.stolen: set[Future[tuple[Found, int]]] = set()  # the spare ones among them
 
     def is_task(self, history: History, codes: IndexArray) -> bool:
         """Whether a part is a task (answered by the checkpoint or the executor)."""
@@ -209,9 +219,15 @@ class PartTasks:
         tasks started in vain."""
         known: dict[int, Any] = {}
         for i, (history, codes, window) in enumerate(requests):
-            if self.is_task(history, codes):
+            if self.is_task(history, codes) or self._is_spare(i, history, codes):
                 known[i] = self.checkpoint.answer(self.weight, history, depth, window)
-        waiting = deque(i for i, answer in known.items() if answer is ...)
+        spare = {
+            i: _Spare((*self.options, requests[i][0], requests[i][1], depth, requests[i][2]))
+            for i, answer in known.items()
+            if answer is ... and self._is_spare(i, requests[i][0], requests[i][1])
+        }
+        self.spare.extend(spare.values())  # taken from the end (``_fill``)
+        waiting = deque(i for i, answer in known.items() if answer is ... and i not in spare)
         futures: dict[int, Future[tuple[Found, int]]] = {}
 
         def submit(i: int) -> bool:
@@ -222,6 +238,7 @@ class PartTasks:
             arguments = (*self.options, history, codes, depth, window)
             try:
                 futures[i] = self.executor.submit(self.task, *arguments)
+                self.active.add(futures[i])
             except RuntimeError:  # a broken pool (BrokenExecutor), or one shut down
                 self.executor = None  # the tasks left are solved here
                 return False
@@ -232,6 +249,7 @@ class PartTasks:
             while waiting and running < self.width and submit(waiting[0]):
                 waiting.popleft()
                 running += 1
+            self._fill()
 
         try:
             for i, (history, codes, window) in enumerate(requests):
@@ -240,7 +258,10 @@ class PartTasks:
                     yield answer
                     continue
                 if i in known:
-                    answer = self._await(i, futures, start, submit)
+                    if i in spare:
+                        answer = self._take(spare.pop(i))
+                    else:
+                        answer = self._await(i, futures, start, submit)
                     if answer is ...:  # no executor, or none that took it
                         answer = self.local(history, codes, depth, window)
                     self.checkpoint.record(self.weight, history, depth, window, answer)
@@ -250,6 +271,56 @@ class PartTasks:
         finally:
             for future in futures.values():
                 future.cancel()
+            for entry in spare.values():
+                if entry in self.spare:
+                    self.spare.remove(entry)
+                if entry.future is not None:
+                    entry.future.cancel()
+
+    def _is_spare(self, i: int, history: History, codes: IndexArray) -> bool:
+        """Whether request ``i`` of a round is spare work for idle workers (work stealing):
+        on an executor, every part one guess above the tasks of at least ``TASK_MIN`` codes
+        but a round's first, which this process starts on. Workers take them from the last,
+        this process from the first; one it reaches that no worker took is solved here."""
+        return (
+            self.executor is not None
+            and i > 0
+            and len(history) == TASK_LEVEL - 1
+            and len(codes) >= TASK_MIN
+        )
+
+    def _fill(self) -> None:
+        """Send spare requests (``_is_spare``) while a worker would be idle, the last first,
+        at most one fewer at a time than the executor has workers (so a task of the search
+        under way always finds one)."""
+        self.active = {future for future in self.active if not future.done()}
+        self.stolen &= self.active
+        while self.spare and len(self.active) < self.width and len(self.stolen) < self.width - 1:
+            if self.executor is None:  # a broken pool: this process solves them
+                return
+            entry = self.spare.pop()
+            try:
+                entry.future = self.executor.submit(self.task, *entry.arguments)
+            except RuntimeError:  # a broken pool: this process solves it when it gets there
+                self.executor = None
+                return
+            self.active.add(entry.future)
+            self.stolen.add(entry.future)
+
+    def _take(self, entry: _Spare) -> Any:
+        """The answer to a spare request: its task's if a worker took it (awaited, sending
+        more spare work to a worker come free meanwhile); ``...`` when it is to be solved
+        here: no worker took it, or its worker was lost."""
+        if entry in self.spare:
+            self.spare.remove(entry)
+        future = entry.future
+        if future is None:
+            return ...
+        while not future.done():
+            wait([future], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+            self._fill()
+            self.done(0)
+        return self._result(future)
 
     def _await(
         self,
@@ -270,17 +341,32 @@ class PartTasks:
                 wait(running, timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
                 start()
                 self.done(0)
-            future = futures.pop(i)
-            try:
-                found, nodes = future.result()
-            except (BullsCowsError, AssertionError):
-                raise  # not a lost worker: the task itself failed
-            except Exception:  # a lost worker shows as BrokenProcessPool, KilledWorker, ...
-                self.lost += 1
-                continue
-            self.done(nodes)
-            return found
+            answer = self._result(futures.pop(i))
+            if answer is not ...:
+                return answer
         return ...
+
+    def _result(self, future: Future[tuple[Found, int]]) -> Any:
+        """A finished task's answer (its sets searched told to ``done``), or ``...`` if its
+        worker was lost; a task that failed otherwise fails the same way here."""
+        try:
+            found, nodes = future.result()
+        except (BullsCowsError, AssertionError):
+            raise  # not a lost worker: the task itself failed
+        except Exception:  # a lost worker shows as BrokenProcessPool, KilledWorker, ...
+            self.lost += 1
+            return ...
+        self.done(nodes)
+        return found
+
+
+class _Spare:
+    """A spare request (``PartTasks._spares``): its task's arguments, and its future once a
+    worker was sent it."""
+
+    def __init__(self, arguments: tuple[Any, ...]) -> None:
+        self.arguments = arguments
+        self.future: Future[tuple[Found, int]] | None = None
 
 
 class _Invalid(Exception):
