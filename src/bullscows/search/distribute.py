@@ -218,14 +218,13 @@ class PartTasks:
         search stops asking once the guess is refuted, and closing the generator cancels the
         tasks started in vain."""
         known: dict[int, Any] = {}
+        spare: dict[int, _Spare] = {}
         for i, (history, codes, window) in enumerate(requests):
-            if self.is_task(history, codes) or self._is_spare(i, history, codes):
-                known[i] = self.checkpoint.answer(self.weight, history, depth, window)
-        spare = {
-            i: _Spare((*self.options, requests[i][0], requests[i][1], depth, requests[i][2]))
-            for i, answer in known.items()
-            if answer is ... and self._is_spare(i, requests[i][0], requests[i][1])
-        }
+            as_spare = self._is_spare(i, history, codes)
+            if as_spare or self.is_task(history, codes):
+                known[i] = answer = self.checkpoint.answer(self.weight, history, depth, window)
+                if as_spare and answer is ...:
+                    spare[i] = _Spare((*self.options, history, codes, depth, window))
         self.spare.extend(spare.values())  # taken from the end (``_fill``)
         waiting = deque(i for i, answer in known.items() if answer is ... and i not in spare)
         futures: dict[int, Future[tuple[Found, int]]] = {}
@@ -361,7 +360,7 @@ class PartTasks:
 
 
 class _Spare:
-    """A spare request (``PartTasks._spares``): its task's arguments, and its future once a
+    """A spare request (``PartTasks._is_spare``): its task's arguments, and its future once a
     worker was sent it."""
 
     def __init__(self, arguments: tuple[Any, ...]) -> None:
