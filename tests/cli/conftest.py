@@ -14,6 +14,7 @@ import io
 import itertools
 import os
 import re
+import signal
 import sys
 import threading
 import traceback
@@ -46,6 +47,12 @@ TIMEOUT = 30
 MY_GUESS = re.compile(r"\[(\d+)\] My guess: (\S+)  reply: ")
 
 
+def _default_interrupt() -> None:
+    """Let Ctrl-C interrupt the child even when this suite was started with SIGINT ignored (a
+    shell's background job without job control ignores it, and the child would inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Session:
     """A ``bullscows`` process in a pseudo-terminal, with everything it printed kept."""
 
@@ -58,6 +65,7 @@ class Session:
             encoding="utf-8",
             timeout=timeout,
             dimensions=(50, 200),
+            preexec_fn=_default_interrupt,
         )
         self.child.logfile_read = self.log
 
