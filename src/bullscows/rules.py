@@ -16,21 +16,38 @@ Rules.parse('bc')
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal, overload
 
 from bullscows.errors import RulesError
 from bullscows.readers import quote
+from bullscows.specs import (
+    DEFAULT_ALPHABET,
+    DIGITS,
+    GUESSES,
+    MAX_LENGTH,
+    MAX_SCORED_LENGTH,
+    PRESETS,
+    SPEC_HELP,
+    check_length,
+    check_symbols,
+    default_symbols,
+    describe_symbols,
+    format_shape,
+    preset_shape,
+    radix_shape,
+    read_radix,
+    read_spec,
+)
 
-DIGITS = "0123456789"
-#: Symbols used when a variant names only how many colours it has.
-DEFAULT_ALPHABET = DIGITS + "abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_LENGTH = 10
+__all__ = [
+    "DEFAULT_ALPHABET", "DIGITS", "ENUMERATION_NEEDED", "MAX_CODES", "MAX_LENGTH",
+    "MAX_SCORED_LENGTH", "PRESETS", "SPEC_HELP", "Rules", "count_codes", "default_symbols",
+    "describe_symbols", "format_spec", "parse_spec", "preset",
+]  # fmt: skip
+
 #: The largest universe that is enumerated in memory (10 distinct digits of 10 is 3,628,800).
 MAX_CODES = 5_000_000
 #: What needs a variant's codes enumerated, and what does not (said when a variant is too large).
@@ -38,36 +55,6 @@ ENUMERATION_NEEDED = (
     "games, strategies, candidates, bench and trees enumerate every code; scoring two codes "
     "(bullscows score) needs no enumeration"
 )
-#: The longest code of a variant made only for scoring (``Rules(..., scoring=True)``).
-MAX_SCORED_LENGTH = 200
-#: What a spec describes before it is checked: (length, symbols, repeats, allowed).
-_Shape = tuple[int, str, bool, "tuple[str, ...] | None"]
-
-
-def default_symbols(colours: int) -> str:
-    """The first ``colours`` symbols of ``0-9a-zA-Z``.
-
-    >>> default_symbols(6)
-    '012345'
-    """
-    if not 1 <= colours <= len(DEFAULT_ALPHABET):
-        raise RulesError(
-            f"{colours} colours: a variant has from 1 to {len(DEFAULT_ALPHABET)} colours"
-        )
-    return DEFAULT_ALPHABET[:colours]
-
-
-def describe_symbols(symbols: str) -> str:
-    """Symbols as a person reads them, with runs shortened: ``0-9``, ``1-6``, ``RGBYOP``.
-
-    >>> describe_symbols("0123456789")
-    '0-9'
-    >>> describe_symbols("RGBYOP")
-    'RGBYOP'
-    """
-    if len(symbols) >= 3 and all(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(symbols)):
-        return f"{symbols[0]}-{symbols[-1]}"
-    return symbols
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +85,8 @@ class Rules:
     scoring: bool = field(default=False, kw_only=True, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        _check_length(self.length, MAX_SCORED_LENGTH if self.scoring else MAX_LENGTH)
-        _check_symbols(self.symbols)
+        check_length(self.length, MAX_SCORED_LENGTH if self.scoring else MAX_LENGTH)
+        check_symbols(self.symbols)
         object.__setattr__(self, "allowed", _normalise_allowed(self))
         if not self.repeats and self.length > len(self.symbols):
             raise RulesError(f"no code fits {self.describe()}: {_why_empty(self)}")
@@ -124,43 +111,13 @@ class Rules:
         return parse_spec(spec)
 
     @classmethod
-    @overload
-    def from_radix(
-        cls, radix: Iterable[int], symbols: str | None = None, *, check: Literal[True] = True
-    ) -> Rules: ...
-
-    @classmethod
-    @overload
-    def from_radix(
-        cls, radix: Iterable[int], symbols: str | None = None, *, check: Literal[False]
-    ) -> _Shape: ...
-
-    @classmethod
-    def from_radix(
-        cls, radix: Iterable[int], symbols: str | None = None, *, check: bool = True
-    ) -> Rules | _Shape:
+    def from_radix(cls, radix: Iterable[int], symbols: str | None = None) -> Rules:
         """The J ``moo`` universe: position i holds one of the first ``r_i`` symbols (repeats).
-
-        With ``check=False``, only its shape ``(length, symbols, repeats, allowed)``, for a
-        spec whose modifiers narrow it further.
 
         >>> Rules.from_radix([2, 2]).size
         4
         """
-        radix = tuple(radix)
-        if not radix:
-            raise RulesError("a radix list needs at least one position, e.g. 5,5,5")
-        for r in radix:  # a radix list has at most MAX_LENGTH positions (_read_radix)
-            if r < 1:
-                raise RulesError(f"radix {r} in {radix}: each position needs at least 1 symbol")
-        alphabet = symbols if symbols is not None else default_symbols(max(radix))
-        if len(alphabet) < max(radix):
-            raise RulesError(
-                f"radix {max(radix)} needs {max(radix)} symbols, got {len(alphabet)}: {alphabet!r}"
-            )
-        alphabet = alphabet[: max(radix)]
-        shape = (len(radix), alphabet, True, tuple(alphabet[:r] for r in radix))
-        return cls(*shape) if check else shape
+        return cls(*radix_shape(radix, symbols))
 
     @classmethod
     def from_options(
@@ -185,8 +142,7 @@ class Rules:
         4536
         """
         if radix is not None:
-            shape = cls.from_radix(_read_radix(radix, "moo" + radix), symbols, check=False)
-            rules = cls(*shape, scoring=scoring)
+            rules = cls(*radix_shape(read_radix(radix, "moo" + radix), symbols), scoring=scoring)
         else:
             base = parse_spec(spec, scoring)
             changed = length is not None or symbols is not None or repeats is not None
@@ -279,37 +235,6 @@ def _symbol_word(length: int) -> str:
     return "symbol" if length == 1 else "symbols"
 
 
-def _check_length(length: int, limit: int = MAX_LENGTH) -> None:
-    if isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= limit:
-        more = f" (up to {MAX_SCORED_LENGTH} to score two codes)" if limit == MAX_LENGTH else ""
-        raise RulesError(f"length {length!r}: a code has from 1 to {limit} positions{more}")
-
-
-def _check_symbols(symbols: str) -> None:
-    if not isinstance(symbols, str) or not symbols:
-        raise RulesError(
-            f"symbols {quote(symbols)}: an alphabet needs at least one symbol, e.g. 0123456789"
-        )
-    if len(symbols) > len(DEFAULT_ALPHABET):
-        raise RulesError(
-            f"symbols {quote(symbols)}: {len(symbols)} symbols; an alphabet has at most "
-            f"{len(DEFAULT_ALPHABET)}"
-        )
-    bad = [s for s in symbols if s.isspace() or not s.isprintable() or s in ",;:/"]
-    if bad:
-        raise RulesError(
-            f"symbols {quote(symbols)}: {bad[0]!r} cannot be a symbol "
-            "(use printable characters other than space , ; : /)"
-        )
-    seen: set[str] = set()
-    for s in symbols:
-        if s in seen:
-            raise RulesError(
-                f"symbols {quote(symbols)}: {s!r} appears twice; symbols must be distinct"
-            )
-        seen.add(s)
-
-
 def _check_guesses(rules: Rules) -> Rules | None:
     """The guess variant of ``rules``, checked to hold every secret (``None`` when it is
     the secrets' own variant)."""
@@ -399,19 +324,7 @@ def _why_empty(rules: Rules) -> str:
     return "the per-position limits leave no way to fill every position with distinct symbols"
 
 
-# --- presets and spec strings -----------------------------------------------------------
-
-#: Presets by name: (length, symbols, repeats, no leading zero, what it is).
-PRESETS: dict[str, tuple[int, str, bool, bool, str]] = {
-    "bc": (4, DIGITS, False, False, "Bulls & Cows / MOO: 4 distinct digits"),
-    "bc-nolead": (4, DIGITS, False, True, "Bulls & Cows with no leading zero"),
-    "bc-1to9": (4, DIGITS[1:], False, False, "Bulls & Cows with digits 1-9"),
-    "bc5": (5, DIGITS, False, False, "5 distinct digits"),
-    "mm": (4, "123456", True, False, "Mastermind: 4 pegs of 6 colours, repeats allowed"),
-    "mm-colours": (4, "RGBYOP", True, False, "Mastermind with colour letters"),
-    "logik": (5, "12345678", True, False, "Logik: 5 pegs of 8 colours, repeats allowed"),
-    "digits": (4, DIGITS, True, False, "4 digits, repeats allowed (the uLisp game)"),
-}
+# --- presets and spec strings (read and written by ``specs``) ----------------------------
 
 
 @cache
@@ -421,22 +334,7 @@ def preset(name: str) -> Rules:
     >>> preset("logik").size
     32768
     """
-    try:
-        length, symbols, repeats, nolead, _ = PRESETS[name]
-    except KeyError:
-        raise RulesError(f"unknown preset {quote(name)}; presets: {', '.join(PRESETS)}") from None
-    rules = Rules(length, symbols, repeats)
-    return rules.with_no_leading() if nolead else rules
-
-
-SPEC_HELP = (
-    "a preset (" + ", ".join(PRESETS) + "), a compact spec such as p4c10n or p4c6r "
-    "(pegs, colours, r = repeats, n = none; add :nolead or :symbols=RGBYOP), "
-    "or a radix spec such as moo5,5,5; any of them may end in :guesses=SPEC, a wider variant "
-    "whose codes may be guessed (bc:guesses=p4c10r)"
-)
-#: What separates the secrets' spec from the spec of the guesses (the rest of the text).
-GUESSES = ":guesses="
+    return Rules(*preset_shape(name))
 
 
 def parse_spec(spec: str, scoring: bool = False) -> Rules:
@@ -449,93 +347,15 @@ def parse_spec(spec: str, scoring: bool = False) -> Rules:
     4536
     """
     try:
-        return _parse_spec(spec, scoring)
+        # The variant is made once, with its limits: a base too large to enumerate may be
+        # narrowed by them (moo1,1,1,1,1,1,1,1,1,5 prints as p10c5r with limits: its base has
+        # 5**10 codes).
+        secrets, *guesses = (Rules(*shape, scoring=scoring) for shape in read_spec(spec, scoring))
+        return secrets.with_guesses(guesses[0]) if guesses else secrets
     except RulesError as error:
         if quote(spec) in str(error):
             raise
         raise RulesError(f"rules spec {quote(spec)}: {error}") from None
-
-
-def _parse_spec(spec: str, scoring: bool = False) -> Rules:
-    text = spec.strip()
-    if not text:
-        raise RulesError(f"empty rules spec; expected {SPEC_HELP}")
-    if GUESSES in text:
-        secrets, _, guesses = text.partition(GUESSES)
-        if GUESSES in guesses:
-            raise RulesError(f"rules spec {spec!r}: give :guesses= once")
-        return _parse_spec(secrets, scoring).with_guesses(_parse_spec(guesses, scoring))
-    if text in PRESETS:
-        return preset(text)
-    base, *modifiers = text.split(":")
-    options = dict(_read_modifier(m, spec) for m in modifiers)
-    symbols = options.get("symbols")
-    if base.lower().startswith("moo"):
-        radix = _read_radix(base[3:], spec)
-        shape = Rules.from_radix(radix, symbols, check=False)
-    else:
-        shape = _read_compact(base, spec, symbols)
-    length, alphabet, repeats, allowed = shape
-    if "allowed" in options:
-        allowed = tuple(options["allowed"].split("/"))
-    if "nolead" in options:
-        allowed = _no_leading(length, alphabet, allowed, scoring)
-    # The variant is made once, with its limits: a base too large to enumerate may be narrowed
-    # by them (moo1,1,1,1,1,1,1,1,1,5 prints as p10c5r with limits: its base has 5**10 codes).
-    return Rules(length, alphabet, repeats, allowed, scoring=scoring)
-
-
-def _no_leading(
-    length: int, symbols: str, allowed: tuple[str, ...] | None, scoring: bool = False
-) -> tuple[str, ...]:
-    """``allowed`` with the first symbol (the zero) barred from the first position."""
-    _check_length(length, MAX_SCORED_LENGTH if scoring else MAX_LENGTH)
-    _check_symbols(symbols)
-    limits = list(allowed or (symbols,) * length)
-    if limits:
-        limits[0] = limits[0].replace(symbols[0], "")
-        if not limits[0]:
-            raise RulesError(f"barring {symbols[0]!r} from the first position leaves no symbol")
-    return tuple(limits)
-
-
-def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
-    key, _, value = modifier.partition("=")
-    if key == "nolead" and not value:
-        return key, ""
-    if key in ("symbols", "allowed") and value:
-        return key, value
-    raise RulesError(
-        f"rules spec {quote(spec)}: cannot read {quote(modifier)}; modifiers are :nolead, "
-        ":symbols=SYMBOLS, :allowed=SYMBOLS/SYMBOLS/... and, last, :guesses=SPEC"
-    )
-
-
-def _read_radix(text: str, spec: str) -> list[int]:
-    parts = [p for p in text.replace(" ", ",").strip(",").split(",") if p]
-    if len(parts) > MAX_LENGTH or any(
-        len(p) > 3 or not (p.isascii() and p.isdigit()) for p in parts
-    ):
-        raise RulesError(
-            f"rules spec {quote(spec)}: a radix spec looks like moo5,5,5 (at most {MAX_LENGTH} "
-            f"positions of at most {len(DEFAULT_ALPHABET)} symbols)"
-        )
-    return [int(p) for p in parts]
-
-
-def _read_compact(base: str, spec: str, symbols: str | None) -> _Shape:
-    text = base.lower()
-    match = re.fullmatch(r"p([0-9]{1,6})c([0-9]{1,6})([rn])", text)
-    if match is None:
-        raise RulesError(f"unknown rules {quote(spec)}; expected {SPEC_HELP}")
-    pegs, colours = int(match[1]), int(match[2])
-    if symbols is None:
-        symbols = default_symbols(colours)
-    elif len(symbols) != colours:
-        raise RulesError(
-            f"rules spec {quote(spec)}: {colours} colours but {len(symbols)} symbols given"
-        )
-    return pegs, symbols, match[3] == "r", None
 
 
 def format_spec(rules: Rules) -> str:
@@ -546,24 +366,4 @@ def format_spec(rules: Rules) -> str:
     """
     if rules.guesses is not None:
         return format_spec(rules.secret_rules) + GUESSES + format_spec(rules.guesses)
-    for name in PRESETS:
-        if preset(name) == rules:
-            return name
-    n = len(rules.symbols)
-    default = rules.symbols == default_symbols(n) if n <= len(DEFAULT_ALPHABET) else False
-    if rules.repeats and default and rules.allowed is not None:
-        radix = [len(a) for a in rules.allowed]
-        if max(radix) == n and all(a == rules.symbols[: len(a)] for a in rules.allowed):
-            return "moo" + ",".join(map(str, radix))
-    text = f"p{rules.length}c{n}{'r' if rules.repeats else 'n'}"
-    if not default:
-        text += f":symbols={rules.symbols}"
-    if rules.allowed is not None:
-        nolead = [rules.symbols.replace(rules.symbols[0], "")] + [rules.symbols] * (
-            rules.length - 1
-        )
-        if list(rules.allowed) == nolead:
-            text += ":nolead"
-        else:
-            text += ":allowed=" + "/".join(rules.allowed)
-    return text
+    return format_shape((rules.length, rules.symbols, rules.repeats, rules.allowed))
