@@ -174,7 +174,7 @@ def tree(
     else:
         built = strategy_tree(rules, strategy)
     if out is not None:
-        save_tree(built, out)
+        save_tree(built, out, built.stated)  # the figures its build or search counted
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
     if form == "text":
         click.echo("\n".join(render_text(built, reply_style, depth)))
