@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from bullscows import Rules
 from bullscows.cli import main
 from bullscows.tree import load_tree
 
-from .conftest import reply
+from .conftest import python, reply
 
 MM = Rules.parse("mm")
 
@@ -348,20 +349,9 @@ def test_a_tree_command_loads_only_what_it_needs(
     every module it imports: a heuristic's tree loads its one builder; no tree command
     starts numba's threads for a small score matrix, nor imports the process pools (a
     search on one process), rich or the tree comparison."""
-    import os
-    import subprocess
-    import sys
-
     modules = ["concurrent.futures", "rich", "bullscows.tree.compare"]
     env = {**os.environ, "BULLSCOWS_CACHE": str(tmp_path)}
-    completed = subprocess.run(
-        [sys.executable, "-c", LOADED.format(args=args, modules=modules)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
+    completed = python("-c", LOADED.format(args=args, modules=modules), env=env, timeout=300)
     assert completed.returncode == 0, completed.stderr
     loaded, imported = completed.stderr.strip().splitlines()[-2:]
     names = loaded.split()
