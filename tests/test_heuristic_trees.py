@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from bullscows.outcomes import build_tree, guess_counts, walk
 from bullscows.strategies import get_strategy
 from bullscows.strategies.heuristic import PartitionHeuristic
 from bullscows.tree import DecisionTree
+from bullscows.universe import universe
 from variants import variant_with_limits
 
 HEURISTICS = ["minimax", "expected-size", "entropy", "most-parts"]
@@ -59,6 +61,32 @@ def test_compiled_trees_of_random_variants(data: st.DataObject, name: str, only:
     assume(rules.size <= 400)
     compiled = build_tree(rules, get_strategy(name, consistent_only=only))
     assert compiled == move_by_move(rules, name, only)
+
+
+def _nodes_with_dead_symbols(tree: DecisionTree) -> int:
+    """Nodes of 16 candidates or more that two symbols of no candidate leave (dead)."""
+    u = universe(tree.rules)
+    found = 0
+    stack = [(tree.root, u.secrets)]
+    while stack:
+        node, codes = stack.pop()
+        dead = len(tree.rules.symbols) - len(np.unique(u.codes[codes]))
+        found += len(codes) >= 16 and dead >= 2
+        replies = u.score_row(node.guess, codes)
+        stack.extend((child, codes[replies == r]) for r, child in node.branches.items())
+    return found
+
+
+@pytest.mark.parametrize("name", HEURISTICS)
+@pytest.mark.parametrize("spec", ["p3c10n", "p4c8n", "p3c10n:nolead"])
+def test_guesses_that_differ_by_dead_symbols_are_scored_once(spec: str, name: str) -> None:
+    # Nodes whose candidates leave two symbols or more unused score one guess per class of
+    # guesses that differ only by those symbols (within the symbols allowed at the same
+    # positions): the tree is still the one the moves make.
+    rules = Rules.parse(spec)
+    compiled = build_tree(rules, get_strategy(name))
+    assert _nodes_with_dead_symbols(compiled) > 0
+    assert compiled == move_by_move(rules, name)
 
 
 def test_a_walk_from_a_position_counts_as_the_moves_do() -> None:

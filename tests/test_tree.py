@@ -124,6 +124,22 @@ def test_gzip_round_trip(mm_minimax: DecisionTree, tmp_path: Path) -> None:
     assert path.read_bytes() == data
 
 
+def test_figures_given_are_written_without_playing_the_tree(
+    mm_minimax: DecisionTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A build's or a search's stated figures go into the file as they are: writing a big
+    # searched tree to the cache plays no secret down it again.
+    from bullscows.tree.store import FileTreeStore
+
+    stated = mm_minimax.stated
+    assert stated is not None
+    expected = mm_minimax.to_json()
+    monkeypatch.setattr(DecisionTree, "summary", lambda self: pytest.fail("played again"))
+    assert mm_minimax.to_json(figures=stated) == expected
+    FileTreeStore(tmp_path).write("mm.json", mm_minimax)
+    assert (tmp_path / "mm.json").read_text(encoding="utf-8") == expected + "\n"
+
+
 def test_sorted_keys_change_no_tree(mm_minimax: DecisionTree) -> None:
     text = mm_minimax.to_json(sort_keys=True)
     assert text.startswith('{"format":"bullscows-tree","objective":')

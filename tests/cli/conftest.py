@@ -15,6 +15,7 @@ import itertools
 import os
 import re
 import signal
+import subprocess
 import sys
 import threading
 import traceback
@@ -42,6 +43,22 @@ ENV = {
 
 #: Generous: numba may compile its kernels the first time a process uses them.
 TIMEOUT = 30
+
+
+def python(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """This Python run as a new process with ``args`` (``ENV`` unless ``env`` is given), its
+    output captured as text."""
+    return subprocess.run(
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env=ENV if env is None else env,
+        timeout=timeout,
+        check=False,
+    )
+
 
 #: The prompt at which the computer shows a guess and waits for the reply.
 MY_GUESS = re.compile(r"\[(\d+)\] My guess: (\S+)  reply: ")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner, Result
@@ -15,7 +14,7 @@ from bullscows.cli import COMMANDS, main
 from bullscows.rules import PRESETS
 from bullscows.strategies import DEFAULT_STRATEGY, STRATEGIES
 
-from .conftest import ENV, bulls_cows
+from .conftest import bulls_cows, python
 
 
 def run(*args: str) -> Result:
@@ -335,14 +334,7 @@ def test_unknown_command_is_a_usage_error() -> None:
 
 
 def run_module(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bullscows", *args],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=60,
-        check=False,
-    )
+    return python("-m", "bullscows", *args)
 
 
 def test_python_dash_m() -> None:
@@ -381,14 +373,7 @@ print(status, 'numba' in sys.modules, 'numpy' in sys.modules, file=sys.stderr)
 def test_light_commands_do_not_import_numba(args: list[str]) -> None:
     """``bullscows --help`` and the commands without a game stay fast: no numba import."""
     code = PROBE.format(args=args)
-    completed = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=60,
-        check=False,
-    )
+    completed = python("-c", code)
     assert completed.returncode == 0, completed.stderr
     status, numba_loaded, _ = completed.stderr.split()
     assert status in ("0", "None")

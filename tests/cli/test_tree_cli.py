@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from bullscows import Rules
 from bullscows.cli import main
 from bullscows.tree import load_tree
 
-from .conftest import reply
+from .conftest import python, reply
 
 MM = Rules.parse("mm")
 
@@ -314,3 +315,48 @@ def test_compare_two_trees(mm_file: Path, tmp_path: Path) -> None:
     assert run("tree", "--strategy", "simple", "--out", str(bc)).exit_code == 0
     refused = run("tree", "--compare", str(mm_file), str(bc))
     assert refused.exit_code == 1 and "different variants" in refused.stderr
+
+
+LOADED = """
+import sys
+from bullscows.cli import main
+main({args!r}, standalone_mode=False)
+from numba.core.dispatcher import Dispatcher
+loaded = sorted(
+    name + "." + attr
+    for name, module in list(sys.modules.items())
+    if name.startswith("bullscows._kernels")
+    for attr, value in vars(module).items()
+    if isinstance(value, Dispatcher) and value.signatures
+)
+print(" ".join(loaded), file=sys.stderr)
+print(*(m in sys.modules for m in {modules!r}), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "kernels"),
+    [
+        (["tree", "--rules", "bc", "--strategy", "entropy"], ["trees.build_serial"]),
+        (["tree", "--rules", "p4c8n", "--strategy", "optimal"], None),
+    ],
+    ids=["heuristic", "optimal"],
+)
+def test_a_tree_command_loads_only_what_it_needs(
+    args: list[str], kernels: list[str] | None, tmp_path: Path
+) -> None:
+    """A whole process pays for every compiled function it loads from numba's cache and
+    every module it imports: a heuristic's tree loads its one builder; no tree command
+    starts numba's threads for a small score matrix, nor imports the process pools (a
+    search on one process), rich or the tree comparison."""
+    modules = ["concurrent.futures", "rich", "bullscows.tree.compare"]
+    env = {**os.environ, "BULLSCOWS_CACHE": str(tmp_path)}
+    completed = python("-c", LOADED.format(args=args, modules=modules), env=env, timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    loaded, imported = completed.stderr.strip().splitlines()[-2:]
+    names = loaded.split()
+    if kernels is not None:
+        assert names == [f"bullscows._kernels.{k}" for k in kernels]
+    assert not [name for name in names if "parallel" in name]
+    if args[-1] != "optimal":  # a search imports the executors' module for its type hints
+        assert imported.split() == ["False"] * len(modules)

@@ -46,11 +46,18 @@ def _score_parallel_words(pos_a, sym_a, pos_b, sym_b, length, out, blocks, taken
             start, stop = span(taken, blocks, pos_a.shape[0])
 
 
+#: A pair scored here is about this many times cheaper than the pairs ``drivers.SERIAL_PAIRS``
+#: counts (a partition's): a matrix of up to 16M pairs (a few milliseconds on one thread, the
+#: ``p4c9n`` search's 3024 x 3024 included) is scored on the calling thread, so that a process
+#: with no other parallel work loads no parallel driver and starts no threads (tens of ms).
+SCORE_PAIR_SHARE = 8
+
+
 def score_matrix(
     pos_a: Masks, sym_a: Masks, pos_b: Masks, sym_b: Masks, length: int, out: npt.NDArray[np.uint8]
 ) -> None:
     """``out[i, j]`` = reply index of code ``i`` of a against code ``j`` of b."""
-    rows, pairs = pos_a.shape[0], pos_a.shape[0] * pos_b.shape[0]
+    rows, pairs = pos_a.shape[0], pos_a.shape[0] * pos_b.shape[0] // SCORE_PAIR_SHARE
     if one_word(pos_a, sym_a):
         args = (flat(pos_a), flat(sym_a), flat(pos_b), flat(sym_b), length, out)
         drivers.run_kernel(_score_block_1, _score_parallel_1, args, rows, pairs)

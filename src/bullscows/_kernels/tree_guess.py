@@ -13,7 +13,11 @@ only the work:
 * of the codes that are not candidates, only the lowest of each class of codes equivalent under
   the symmetries of the guesses played so far is scored (those of ``bullscows.symmetry``:
   permutations of positions with a relabelling of the symbols played, and any relabelling of
-  the free symbols): equivalent guesses cost the same and are candidates alike.
+  the free symbols): equivalent guesses cost the same and are candidates alike. Where that
+  finds no classes, nodes of ``_DEAD_FROM`` candidates or more use another symmetry, of the
+  candidates alone: the symbols in no candidate (dead) relabelled among themselves (within
+  the symbols allowed at the same positions) fix every candidate and change no reply, so only
+  the lowest of the codes that differ by which dead symbols they use is scored.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ PAIRWISE = 96
 STRIP = 256
 #: Nodes with fewer candidates than this score every code rather than one per class.
 _CLASSES_FROM = 97
+#: Nodes with fewer candidates than this score every code rather than one per class of codes
+#: that differ by their dead symbols: scoring a code there costs little more than looking at
+#: its symbols.
+_DEAD_FROM = 16
 _HUGE = np.iinfo(np.int64).max
 
 # The integer parameters every kernel reads, in one array (``params``).
@@ -227,6 +235,45 @@ def _lowest_of_class(code, digits, count, perms, sym_group, scratch, renamed, st
 
 
 @njit(cache=True)
+def _dead_symbols(cands, m, digits, sym_group, present, dead, taken):
+    """Mark the symbols of the candidates ``cands[:m]`` in ``present``; list the others (dead)
+    of each group, in order, in ``dead``'s rows (padded with -1); whether a group has two."""
+    length, k = digits.shape[1], present.shape[0]
+    present[:] = False
+    for j in range(m):
+        for i in range(length):
+            present[digits[cands[j], i]] = True
+    dead[:, :] = -1
+    taken[:] = 0
+    two = False
+    for x in range(k):
+        if not present[x]:
+            g = sym_group[x]
+            dead[g, taken[g]] = x
+            taken[g] += 1
+            two = two or taken[g] == 2
+    return two
+
+
+@njit(cache=True)
+def _lowest_dead(code, digits, present, sym_group, dead, taken):
+    """Whether ``code`` is the lowest of the codes it becomes when the dead symbols are
+    relabelled among themselves: its dead symbols come, in order of first appearance, as the
+    lowest of their group, in order."""
+    taken[:] = 0
+    for i in range(digits.shape[1]):
+        x = digits[code, i]
+        if not present[x]:
+            g = sym_group[x]
+            lowest = dead[g, taken[g]]  # the lowest one not met yet (-1: all met)
+            if x == lowest:
+                taken[g] += 1
+            elif x > lowest >= 0:  # a new one, not the lowest left
+                return False
+    return True
+
+
+@njit(cache=True)
 def choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, played):
     """The heuristic's guess for the candidates ``cands[:m]`` (sorted), whose masks are in
     ``pc``, ``sc``: the guesses are scanned in the order of the tie-break (candidates, then the
@@ -237,15 +284,20 @@ def choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, playe
         return cands[0]
     buf, row, lanes, picked, gp, gs = work[0], work[1], work[2], work[3], work[4], work[5]
     bound = lowest_cost(m, params[REPLIES], params[HEURISTIC], logs)
-    digits, perms, sym_group, group_symbols, scratch, renamed, stamp, taken = symmetry
+    digits, perms, sym_group, group_symbols, scratch, renamed, stamp, taken, present, dead = (
+        symmetry
+    )
     count = 0
     classes = False
     if params[SYMMETRIC] and m >= _CLASSES_FROM:
         count = _symmetries(digits, path, played, perms, sym_group, group_symbols, scratch)
         classes = _worth_classes(count, scratch[3])
+    deadly = False  # one guess per class of codes that differ by their dead symbols
+    if params[SYMMETRIC] and not classes and not params[CONSISTENT] and m >= _DEAD_FROM:
+        deadly = _dead_symbols(cands, m, digits, sym_group, present, dead, taken)
     pairwise = m <= PAIRWISE
     # Scored pairwise, every code: straight from the universe's strips (none to pick).
-    strips = pairwise and not classes
+    strips = pairwise and not classes and not deadly
     best, best_cost, queued = -1, _HUGE, 0
     for phase in range(1 if params[CONSISTENT] else 2):
         if phase == 1 and strips:
@@ -264,6 +316,9 @@ def choose(cands, m, pos, sym, pc, sc, params, logs, work, symmetry, path, playe
             if classes and not _lowest_of_class(
                 g, digits, count, perms, sym_group, scratch, renamed, stamp, taken
             ):
+                continue
+            if deadly and phase == 1 and not _lowest_dead(g, digits, present, sym_group, dead,
+                                                           taken):  # fmt: skip
                 continue
             if pairwise:
                 picked[queued], gp[queued], gs[queued] = g, pos[g], sym[g]

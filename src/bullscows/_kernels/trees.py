@@ -148,6 +148,7 @@ def _work(m, ctx):
         digits, perms, sym_group, group_symbols, scratch,
         np.zeros((2, k), dtype=np.int64), np.zeros(1, dtype=np.int64),
         np.zeros(groups, dtype=np.int64),
+        np.zeros(k, dtype=np.bool_), np.full((groups, k + 1), -1, dtype=np.int64),
     )  # fmt: skip
     gathered = (np.empty(max(m, 1), dtype=np.uint64), np.empty(max(m, 1), dtype=np.uint64))
     path = np.empty(len(ctx[4]) + m + 1, dtype=np.int64)

@@ -23,7 +23,6 @@ from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch, found_tree
 from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
-from bullscows.tree.compare import compare_trees
 from bullscows.tree.irving import save_tree, to_irving
 
 if TYPE_CHECKING:  # the search loads numba: not for --help
@@ -174,7 +173,7 @@ def tree(
     else:
         built = strategy_tree(rules, strategy)
     if out is not None:
-        save_tree(built, out)
+        save_tree(built, out, built.stated)  # the figures its build or search counted
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
     if form == "text":
         click.echo("\n".join(render_text(built, reply_style, depth)))
@@ -303,6 +302,8 @@ def _print_summary(built: DecisionTree, s: TreeSummary) -> None:
 
 def _compare(paths: tuple[Path, Path], rules: Rules, as_json: bool) -> None:
     """Compare two tree files side by side."""
+    from bullscows.tree.compare import compare_trees  # for --compare only
+
     a, b = (load_tree(path, rules) for path in paths)
     result = compare_trees(a, b)
     if as_json:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import random
 import warnings
-from concurrent.futures import Executor
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -46,7 +45,9 @@ from bullscows.tree.store import (
     tree_store,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # processes are for searches only: not imported to play or build trees
+    from concurrent.futures import Executor
+
     from bullscows.search.optimal import Objective, Progress
 
 #: The largest variant whose optimal tree a game searches for by itself (4 distinct of 9,

@@ -52,6 +52,7 @@ from bullscows.tree.model import (
     MAX_DEPTH,
     DecisionTree,
     Node,
+    TreeSummary,
     reply_key,
     trace_secrets,
     write_tree_file,
@@ -377,13 +378,14 @@ def to_irving(tree: DecisionTree, header: bool = True, width: int = WIDTH) -> st
     return "\n".join(lines) + "\n"
 
 
-def save_tree(tree: DecisionTree, path: str | Path) -> None:
+def save_tree(tree: DecisionTree, path: str | Path, figures: TreeSummary | None = None) -> None:
     """Write ``tree`` to ``path``: in Irving notation when the name ends in ``.txt``, else as
-    JSON (``DecisionTree.save``, gzip-compressed for ``.gz``)."""
+    JSON (``DecisionTree.save``, gzip-compressed for ``.gz``, with ``figures`` as its summary
+    when given)."""
     if str(path).endswith(".txt"):
         write_tree_file(path, to_irving(tree).encode("utf-8"))
     else:
-        tree.save(path)
+        tree.save(path, figures=figures)
 
 
 def _wrap(text: str, width: int) -> list[str]:

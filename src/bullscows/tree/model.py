@@ -145,13 +145,16 @@ class DecisionTree:
             raise BullsCowsError(f"the tree is not valid: {problems[0]}")
         return TreeSummary.from_counts(counts, sum(1 for _ in self.nodes()))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The tree as JSON values (see the module docstring for the schema)."""
+    def to_dict(self, figures: TreeSummary | None = None) -> dict[str, Any]:
+        """The tree as JSON values (see the module docstring for the schema), its summary
+        ``figures`` when the caller has them (its build or its search counted them), else
+        worked out by playing every secret down the tree (``summary``)."""
         keyed = {} if self.key is None else {"key": self.key}
+        summary = self.summary() if figures is None else figures
         return {
             "format": FORMAT, "version": VERSION, "rules": self.rules.spec,
             "strategy": self.strategy, "objective": self.objective,
-            "summary": self.summary().to_json(), **keyed, "tree": self.nodes_dict(),
+            "summary": summary.to_json(), **keyed, "tree": self.nodes_dict(),
         }  # fmt: skip
 
     def nodes_dict(self) -> dict[str, Any]:
@@ -181,8 +184,15 @@ class DecisionTree:
                 stack.append((child, encoded))
         return top
 
-    def to_json(self, indent: int | None = None, *, sort_keys: bool = False) -> str:
-        """The tree as JSON text; compact unless ``indent`` is given.
+    def to_json(
+        self,
+        indent: int | None = None,
+        *,
+        sort_keys: bool = False,
+        figures: TreeSummary | None = None,
+    ) -> str:
+        """The tree as JSON text; compact unless ``indent`` is given (``figures`` as for
+        ``to_dict``).
 
         A tree deeper than ``MAX_DEPTH`` guesses, or longer than a file may be, is refused:
         it could not be read back.
@@ -192,7 +202,7 @@ class DecisionTree:
             raise BullsCowsError(
                 f"the tree is {depth:,} guesses deep: a tree file holds at most {MAX_DEPTH}"
             )
-        data = self.to_dict()
+        data = self.to_dict(figures)
         separators = (",", ":") if indent is None else None
         text = json.dumps(
             data, indent=indent, separators=separators, sort_keys=sort_keys, allow_nan=False
@@ -204,13 +214,15 @@ class DecisionTree:
             )
         return text
 
-    def save(self, path: str | Path, *, sort_keys: bool = False) -> None:
+    def save(
+        self, path: str | Path, *, sort_keys: bool = False, figures: TreeSummary | None = None
+    ) -> None:
         """Write the tree as compact JSON to ``path``, gzip-compressed when it ends in ``.gz``
-        (``tree.irving.save_tree`` writes Irving notation too).
+        (``tree.irving.save_tree`` writes Irving notation too); ``figures`` as for ``to_dict``.
 
         The gzip header carries no time stamp or name, so the same tree makes the same bytes.
         """
-        text = (self.to_json(sort_keys=sort_keys) + "\n").encode("utf-8")
+        text = (self.to_json(sort_keys=sort_keys, figures=figures) + "\n").encode("utf-8")
         write_tree_file(path, gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text)
 
 

@@ -165,12 +165,14 @@ class FileTreeStore:
 
     def write(self, name: str, tree: DecisionTree) -> None:
         """Written beside and then renamed over the entry: a reader never sees half a file,
-        and an entry that was a link (to a device, say) is replaced, not written through."""
+        and an entry that was a link (to a device, say) is replaced, not written through. A
+        stated summary is written as it is (the search counted it; a read checks it,
+        ``cache_problem``), without playing every secret down the tree again."""
         path = self.path(name)
         part = path.with_name(f"{path.name}.{os.getpid()}.part")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tree.save(part)
+            tree.save(part, figures=tree.stated)
             os.replace(part, path)
         finally:
             part.unlink(missing_ok=True)
