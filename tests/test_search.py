@@ -217,6 +217,43 @@ def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
         assert (largest == counts.max(axis=1)).all()
 
 
+@pytest.mark.parametrize("spec", ["mm", "bc", "p3c5r"])
+def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
+    """The lookahead's kernel: the lowest bound of ``guess_bounds`` and the first guess of the
+    search's order when its parts have at most two codes (and fit the depth), on sets that
+    reach both answers (parts of parts, with and without a depth cap, over every code or a
+    few)."""
+    rules = Rules.parse(spec)
+    u = universe(rules)
+    scores = u.score_matrix(u.all(), u.all())
+    win = rules.length * (rules.length + 1)
+    caps = search_kernels.level_caps(reply_count(rules), covering=rules.size)
+    valid = np.array([r for r in valid_replies(rules) if r != win], dtype=np.uint8)
+    rng = np.random.default_rng(5)
+    exact = 0
+    for trial in range(160):
+        codes = u.all()
+        while len(codes) > 3 and (len(codes) > 255 or rng.random() < 0.6):
+            replies = scores[rng.integers(rules.size), codes]
+            codes = codes[replies == rng.choice(replies)]
+        size = int(rng.integers(3, 40))
+        if len(codes) > size:
+            codes = np.sort(rng.choice(codes, size, replace=False))
+        guesses = u.all() if trial % 4 else np.sort(rng.choice(rules.size, 60, replace=False))
+        for depth in (len(caps) + 1, 3, 2, 1):
+            bounds, squares, solved, largest = search_kernels.guess_bounds(
+                scores, guesses, codes, valid, win, caps, depth
+            )
+            first = min(range(len(guesses)), key=lambda i: (bounds[i], squares[i], -solved[i]))
+            settled = largest[first] <= 2 and bounds[first] < INFEASIBLE
+            expected = (int(bounds[first]), first if settled else -1)
+            assert search_kernels.lowest_bound(scores, guesses, codes, valid, caps, depth) == (
+                expected
+            )
+            exact += expected[1] >= 0
+    assert exact > 20
+
+
 @pytest.mark.parametrize("spec", ["p3c4n", "p3c3r", "p2c4r"])
 def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
     """The compiled depth-first search, on sets no game reaches, with and without a cap."""

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, scan
+from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, lowest, scan
 
 #: The cost returned when no tree costs less than the limit.
 FAIL = -1
@@ -130,15 +130,24 @@ def lookahead(ctx, memo, codes, depth, guesses):
         memo[key] = (cost, codes[at], entry[2], 1)
         return cost
     child = depth - 1 if ctx[6] else depth
-    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, child)
-    first = _first(bounds, squares, solved)
-    lowest = bounds[first]
-    if lowest < INFEASIBLE and largest[first] <= 2:
-        memo[key] = (lowest, guesses[first], entry[2], 1)
-        return lowest
-    floor = max(entry[2], lowest)
+    least, first = _lowest(ctx, codes, guesses, child)
+    if least < INFEASIBLE and first >= 0:
+        memo[key] = (least, guesses[first], entry[2], 1)
+        return least
+    floor = max(entry[2], least)
     memo[key] = (-1, -1, floor, 1)
     return floor
+
+
+@njit(cache=True)
+def _lowest(ctx, codes, guesses, depth):
+    """The lowest bound over ``guesses`` at ``codes`` within ``depth``, and the first guess in
+    ``solve``'s order if its parts have at most two codes (else -1)."""
+    if len(codes) <= 255 and ctx[10] == 1 and ctx[11] == 0:
+        return lowest(ctx[0], guesses, codes, ctx[2], ctx[1], depth)
+    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
+    first = _first(bounds, squares, solved)
+    return bounds[first], (first if largest[first] <= 2 else -1)
 
 
 @njit(cache=True)
