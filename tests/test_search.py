@@ -254,6 +254,34 @@ def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
     assert exact > 20
 
 
+@pytest.mark.parametrize("spec", ["p3c4n", "p2c5r"])
+def test_known_bound_before_a_lookahead_is_a_lower_bound(spec: str) -> None:
+    """The bound a guess's part is charged before any lookahead: what the memo knows, else for
+    a set no wider than the second level one more than the ideal when no candidate splits the
+    others into single codes (never above the optimum, and reached by some sets), else the
+    ideal."""
+    rules = Rules.parse(spec)
+    best = _brute_solver(spec, False)
+    search = engine.Search(rules, "total", None, False, None, 0.0)
+    depth = search.unlimited
+    rng = np.random.default_rng(7)
+    raised = tight = 0
+    for _ in range(60):
+        codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 9)), replace=False))
+        own = search.ideal(len(codes), depth)
+        bound, looked = search_dfs._known(search.ctx, search.memo, codes, depth, own)
+        optimum = best(tuple(codes.tolist()), len(codes))
+        assert not looked and own <= bound <= optimum
+        perfect = search_kernels.perfect_candidate(search.scores, codes, rules.reply_slots)
+        narrow = len(codes) <= search.caps[2]  # no wider than the second level
+        assert bound == (own + 1 if narrow and perfect < 0 else own)
+        raised += bound > own
+        tight += own < bound == optimum
+        ahead = search_dfs.lookahead(search.ctx, search.memo, codes, depth, universe(rules).all())
+        assert search_dfs._known(search.ctx, search.memo, codes, depth, own) == (ahead, True)
+    assert raised and tight
+
+
 @pytest.mark.parametrize("spec", ["p3c4n", "p3c3r", "p2c4r"])
 def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
     """The compiled depth-first search, on sets no game reaches, with and without a cap."""
