@@ -132,15 +132,15 @@ def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "found.json"
     args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--out", str(out)]
-    code, stdout, stderr = run(*args, "--budget", "60000")
+    code, stdout, stderr = run(*args, "--budget", "20000")
     assert code == 0, stderr
     lines = stdout.splitlines()
-    assert lines[1].startswith("  optimal stopped at the budget of 60,000 sets, after ")
+    assert lines[1].startswith("  optimal stopped at the budget of 20,000 sets, after ")
     cells = {line[:15].strip(): line[15:] for line in lines[2:]}
     lower = int(cells["lower bound"].split()[0].replace(",", ""))
     assert 10795 <= lower <= 11228
     assert cells["lower bound"].endswith("(proven: no tree costs less)")
-    if cells["upper bound"] == "none yet":
+    if cells["upper bound"].strip() == "none yet":
         assert "No tree found yet: nothing written" in stderr
         return
     upper = int(cells["upper bound"].split()[0].replace(",", ""))

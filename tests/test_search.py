@@ -217,6 +217,71 @@ def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
         assert (largest == counts.max(axis=1)).all()
 
 
+@pytest.mark.parametrize("spec", ["mm", "bc", "p3c5r"])
+def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
+    """The lookahead's kernel: the lowest bound of ``guess_bounds`` and the first guess of the
+    search's order when its parts have at most two codes (and fit the depth), on sets that
+    reach both answers (parts of parts, with and without a depth cap, over every code or a
+    few)."""
+    rules = Rules.parse(spec)
+    u = universe(rules)
+    scores = u.score_matrix(u.all(), u.all())
+    win = rules.length * (rules.length + 1)
+    caps = search_kernels.level_caps(reply_count(rules), covering=rules.size)
+    valid = np.array([r for r in valid_replies(rules) if r != win], dtype=np.uint8)
+    rng = np.random.default_rng(5)
+    exact = 0
+    for trial in range(160):
+        codes = u.all()
+        while len(codes) > 3 and (len(codes) > 255 or rng.random() < 0.6):
+            replies = scores[rng.integers(rules.size), codes]
+            codes = codes[replies == rng.choice(replies)]
+        size = int(rng.integers(3, 40))
+        if len(codes) > size:
+            codes = np.sort(rng.choice(codes, size, replace=False))
+        guesses = u.all() if trial % 4 else np.sort(rng.choice(rules.size, 60, replace=False))
+        for depth in (len(caps) + 1, 3, 2, 1):
+            bounds, squares, solved, largest = search_kernels.guess_bounds(
+                scores, guesses, codes, valid, win, caps, depth
+            )
+            first = min(range(len(guesses)), key=lambda i: (bounds[i], squares[i], -solved[i]))
+            settled = largest[first] <= 2 and bounds[first] < INFEASIBLE
+            expected = (int(bounds[first]), first if settled else -1)
+            assert search_kernels.lowest_bound(scores, guesses, codes, valid, caps, depth) == (
+                expected
+            )
+            exact += expected[1] >= 0
+    assert exact > 20
+
+
+@pytest.mark.parametrize("spec", ["p3c4n", "p2c5r"])
+def test_known_bound_before_a_lookahead_is_a_lower_bound(spec: str) -> None:
+    """The bound a guess's part is charged before any lookahead: what the memo knows, else for
+    a set no wider than the second level one more than the ideal when no candidate splits the
+    others into single codes (never above the optimum, and reached by some sets), else the
+    ideal."""
+    rules = Rules.parse(spec)
+    best = _brute_solver(spec, False)
+    search = engine.Search(rules, "total", None, False, None, 0.0)
+    depth = search.unlimited
+    rng = np.random.default_rng(7)
+    raised = tight = 0
+    for _ in range(60):
+        codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 9)), replace=False))
+        own = search.ideal(len(codes), depth)
+        bound, looked = search_dfs._known(search.ctx, search.memo, codes, depth, own)
+        optimum = best(tuple(codes.tolist()), len(codes))
+        assert not looked and own <= bound <= optimum
+        perfect = search_kernels.perfect_candidate(search.scores, codes, rules.reply_slots)
+        narrow = len(codes) <= search.caps[2]  # no wider than the second level
+        assert bound == (own + 1 if narrow and perfect < 0 else own)
+        raised += bound > own
+        tight += own < bound == optimum
+        ahead = search_dfs.lookahead(search.ctx, search.memo, codes, depth, universe(rules).all())
+        assert search_dfs._known(search.ctx, search.memo, codes, depth, own) == (ahead, True)
+    assert raised and tight
+
+
 @pytest.mark.parametrize("spec", ["p3c4n", "p3c3r", "p2c4r"])
 def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
     """The compiled depth-first search, on sets no game reaches, with and without a cap."""

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.typed import Dict
 
-from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, scan
+from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, lowest, scan
 
 #: The cost returned when no tree costs less than the limit.
 FAIL = -1
@@ -130,15 +130,24 @@ def lookahead(ctx, memo, codes, depth, guesses):
         memo[key] = (cost, codes[at], entry[2], 1)
         return cost
     child = depth - 1 if ctx[6] else depth
-    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, child)
-    first = _first(bounds, squares, solved)
-    lowest = bounds[first]
-    if lowest < INFEASIBLE and largest[first] <= 2:
-        memo[key] = (lowest, guesses[first], entry[2], 1)
-        return lowest
-    floor = max(entry[2], lowest)
+    least, first = _lowest(ctx, codes, guesses, child)
+    if least < INFEASIBLE and first >= 0:
+        memo[key] = (least, guesses[first], entry[2], 1)
+        return least
+    floor = max(entry[2], least)
     memo[key] = (-1, -1, floor, 1)
     return floor
+
+
+@njit(cache=True)
+def _lowest(ctx, codes, guesses, depth):
+    """The lowest bound over ``guesses`` at ``codes`` within ``depth``, and the first guess in
+    ``solve``'s order if its parts have at most two codes (else -1)."""
+    if len(codes) <= 255 and ctx[10] == 1 and ctx[11] == 0:
+        return lowest(ctx[0], guesses, codes, ctx[2], ctx[1], depth)
+    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
+    first = _first(bounds, squares, solved)
+    return bounds[first], (first if largest[first] <= 2 else -1)
 
 
 @njit(cache=True)
@@ -405,17 +414,44 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     ordered, starts, sizes, replies = _parts(ctx, codes, guess)
     total = bound
     owns = np.empty(len(sizes), dtype=np.int64)
-    for p in range(len(sizes)):
-        own = ideal(sizes[p], depth, ctx[1], ctx[10], ctx[11])
+    looked = np.ones(len(sizes), dtype=np.bool_)
+    for p in range(len(sizes)):  # first what is known or cheap: it refutes most guesses
+        owns[p] = ideal(sizes[p], depth, ctx[1], ctx[10], ctx[11])
         if sizes[p] >= 3 and total < limit:
             part = ordered[starts[p] : starts[p] + sizes[p]]
+            known, looked[p] = _known(ctx, memo, part, depth, owns[p])
+            total += known - owns[p]
+            owns[p] = known
+    for p in range(len(sizes)):  # then the lookaheads, largest part first
+        if total >= limit:
+            return ordered, starts, sizes[:0], owns, total, replies
+        if not looked[p]:
+            part = ordered[starts[p] : starts[p] + sizes[p]]
             ahead = lookahead(ctx, memo, part, depth, _child_guesses(ctx, part))
-            total += ahead - own
-            own = ahead
-        owns[p] = own
+            total += ahead - owns[p]
+            owns[p] = ahead
     if total >= limit:
         return ordered, starts, sizes[:0], owns, total, replies
     return ordered, starts, sizes, owns, total, replies
+
+
+@njit(cache=True)
+def _known(ctx, memo, codes, depth, own):
+    """A bound on the cost of ``codes`` (of ideal cost ``own``) without scoring every guess,
+    and whether it is their ``lookahead``: what the memo knows, else for a set no wider than
+    the second level (with weight 1 and no penalty) one more than the ideal when no
+    candidate splits the others into single codes (a guess then wins at most one code and
+    leaves a part of two or more, or wins none; either way every code needs two guesses and
+    one of them three, or every code two), and the ideal itself otherwise."""
+    entry = _entry(memo, _key(ctx[4], codes, depth))
+    if entry[0] >= 0:
+        return entry[0], True
+    if entry[3]:
+        return entry[2], True
+    cheap = len(codes) <= ctx[1][2] and ctx[10] == 1 and ctx[11] == 0 and own < INFEASIBLE
+    if cheap and _perfect_candidate(ctx[0], codes, ctx[9]) < 0:
+        return max(own + 1, entry[2]), False
+    return max(own, entry[2]), False
 
 
 @njit(cache=True)

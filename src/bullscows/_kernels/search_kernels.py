@@ -10,7 +10,9 @@ traffic through the caches fourfold and the whole search's time by about a sixth
 figures of each guess are then summed in the narrowest integers that hold them (bytes and
 16-bit words while a node has at most 255 codes), four times as many in a vector as 32-bit
 sums: another sixth. The codes a guess wins are those no other reply counts (the valid replies
-are every reply a guess can get), so no pass counts them.
+are every reply a guess can get), so no pass counts them. A lookahead needs only the lowest
+bound and whether it is exact (``lowest``): one 16-bit key a guess, a quarter of the search's
+time less.
 
 The bound of a guess is ``len(codes)`` plus the ideal cost of each non-winning part
 (``search.bounds``): a part of ``c`` codes costs at least ``c + (c - 1) + sum(max(0, c - cap))``
@@ -35,13 +37,16 @@ IntArray = npt.NDArray[np.int64]
 @njit(cache=True)
 def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
     """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``; the others
-    win, since ``valid`` holds every reply but the winning one).
+    win, since ``valid`` holds every reply but the winning one). ``counts`` may hold anything
+    on entry: the first pass writes it.
 
     Four codes at a time: each pass over a row of counters adds the four codes' matches, so
     the counters (too many for the first-level cache) are read and written a quarter as often.
     """
     n = len(codes)
     whole = n - n % 4
+    if whole == 0:
+        counts[:] = 0
     for j in range(0, whole, 4):
         if full:
             a, b = scores[codes[j]], scores[codes[j + 1]]
@@ -51,7 +56,10 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
                 _gather(scores[codes[j + k]], guesses, lines[k])
             a, b, c, d = lines[0], lines[1], lines[2], lines[3]
         for q in range(len(valid)):
-            _add4(counts[q], a, b, c, d, np.uint8(valid[q]))
+            if j == 0:
+                _set4(counts[q], a, b, c, d, np.uint8(valid[q]))
+            else:
+                _add4(counts[q], a, b, c, d, np.uint8(valid[q]))
     for j in range(whole, n):
         if full:
             line = scores[codes[j]]
@@ -60,6 +68,12 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
             _gather(scores[codes[j]], guesses, line)
         for q in range(len(valid)):
             _add1(counts[q], line, np.uint8(valid[q]))
+
+
+@njit(cache=True, inline="always")
+def _set4(row, a, b, c, d, r):  # type: ignore[no-untyped-def]
+    for i in range(len(row)):
+        row[i] = (a[i] == r) + (b[i] == r) + (c[i] == r) + (d[i] == r)
 
 
 @njit(cache=True, inline="always")
@@ -96,8 +110,8 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
     largest = np.empty(m, dtype=np.int64)
     full = m == len(scores)  # every code, in order: each code's row is read as it is
     wide = n > 255
-    counts8 = np.zeros((len(valid), m if not wide else 0), dtype=np.uint8)
-    counts16 = np.zeros((len(valid), m if wide else 0), dtype=np.uint16)
+    counts8 = np.empty((len(valid), m if not wide else 0), dtype=np.uint8)
+    counts16 = np.empty((len(valid), m if wide else 0), dtype=np.uint16)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
     if wide:
         _count(scores, guesses, full, codes, valid, counts16, lines)
@@ -183,6 +197,87 @@ def _summarise(lost, n, limit, weight, penalty, last, counts, figures, sums):  #
         for i in range(m):
             if bounds[i] < INFEASIBLE:
                 bounds[i] += penalty * beyond[i]
+
+
+#: The keys of ``lowest`` for a guess leaving a part too large for the depth, and for one
+#: leaving every code in one part.
+_TOO_DEEP = np.uint16(0xFFFE)
+_SPLITS_NOTHING = np.uint16(0xFFFF)
+
+
+@njit(cache=True)
+def lowest(scores, guesses, codes, valid, caps, depth):  # type: ignore[no-untyped-def]
+    """The lowest bound of ``scan`` over the guesses at ``codes`` (at most 255 of them; weight
+    1, no penalty), and the index of the first guess of the search's order (lowest bound,
+    most even split, may win) if its parts have at most two codes and fit ``depth``, else -1.
+
+    A lookahead needs no more, so the figures are summed per guess in one pass: the bound
+    (``codes`` plus each part's ideal cost) and whether a part has three codes or more, as
+    one 16-bit key. The first guess follows from the key: among guesses of the lowest bound
+    whose parts have at most two codes each, the sum of squared part sizes is twice the
+    bound, less three times the codes, plus one for a guess that may win; any guess of that
+    bound with a larger part has a larger sum. So the first is the first such guess outside
+    ``codes``, else the first inside.
+    """
+    n = len(codes)
+    m = len(guesses)
+    full = m == len(scores)
+    counts = np.empty((len(valid), m), dtype=np.uint8)
+    lines = np.empty((4, m if not full else 0), dtype=np.uint8)
+    _count(scores, guesses, full, codes, valid, counts, lines)
+    top = 2
+    while top < depth and top < len(caps) and caps[top] < n:
+        top += 1
+    limit = min(caps[depth] if depth < len(caps) else n, 255)
+    ideal = np.zeros(m, dtype=np.uint16)  # the ideal costs of the parts, summed
+    big = np.zeros(m, dtype=np.uint8)  # the largest part
+    for q in range(len(valid)):
+        row = counts[q]
+        for i in range(m):
+            c = row[i]
+            ideal[i] += np.uint16(c) + np.uint16(c) - np.uint16(c > 0)
+            big[i] = max(big[i], c)
+        for level in range(2, top):
+            cap = np.uint8(caps[level])  # below the number of codes, so within a byte
+            for i in range(m):
+                c = row[i]
+                ideal[i] += np.uint16(c - cap if c > cap else np.uint8(0))
+    keys = ideal  # (bound, a part of three codes or more), in place; the two sentinels last
+    for i in range(m):
+        b = big[i]
+        key = (np.uint16(n) + ideal[i]) * np.uint16(2) + np.uint16(b > 2)
+        key = _TOO_DEEP if b > np.uint8(limit) else key
+        keys[i] = _SPLITS_NOTHING if b == np.uint8(n) else key
+    least = keys.min()
+    if least >= _TOO_DEEP:
+        return (INFEASIBLE if least == _TOO_DEEP else USELESS), -1
+    bound = np.int64(least >> 1)
+    if least & 1:
+        return bound, -1
+    inside = -1
+    for i in range(m):
+        if keys[i] == least:
+            if not np.any(codes == guesses[i]):
+                return bound, i
+            if inside < 0:
+                inside = i
+    return bound, inside
+
+
+def lowest_bound(
+    scores: npt.NDArray[np.uint8],
+    guesses: IntArray,
+    codes: IntArray,
+    valid: npt.NDArray[np.uint8],
+    caps: IntArray,
+    depth: int,
+) -> tuple[int, int]:
+    """The lowest of ``guess_bounds``'s bounds (weight 1, no penalty; at most 255 codes), and
+    the index of the first guess in the search's order (lowest bound, least sum of squared
+    part sizes, may win, first) if its parts have at most two codes each and fit ``depth``
+    (else -1)."""
+    bound, first = lowest(scores, guesses, codes, valid, caps, depth)
+    return int(bound), int(first)
 
 
 def level_caps(replies: int, levels: int = 2, covering: int = 0) -> IntArray:

@@ -10,7 +10,10 @@ Pruning: each part is first charged its ideal cost (the bound ``search.bounds`` 
 (ties: smallest sum of squared part sizes, then a guess that may win), so a good tree is found
 early and every guess whose bound reaches the best so far is skipped. A guess's parts are then
 charged a bound one guess deeper (the lowest such bound over every guess at the part,
-remembered per set), which alone rejects most guesses. The parts left are settled in rounds of
+remembered per set), which alone rejects most guesses; in the compiled levels a guess is
+first charged what the memo knows of its parts and, for a part no wider than the second level
+that no candidate splits into single codes, one guess more than the ideal, which rejects most
+of them without scoring any guess at their parts. The parts left are settled in rounds of
 narrow windows: each open part is asked for a tree within its bound plus an even share of the
 slack, and one that has none gets a higher bound, until all are settled or the guess is
 refuted (proving a guess no better than the best needs no part solved exactly). In the first
