@@ -316,10 +316,17 @@ class PartTasks:
         if future is None:
             return ...
         while not future.done():
-            wait([future], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+            self._wait([future])
             self._fill()
             self.done(0)
         return self._result(future)
+
+    def _wait(self, futures: list[Future[tuple[Found, int]]]) -> None:
+        """Wait until one of ``futures`` or of the tasks in flight (``active``, spare ones
+        included: a worker that finished one is to be given more at once) is done, or
+        ``WAIT_TICK`` seconds."""
+        running = {future for future in self.active if not future.done()}
+        wait([*futures, *running], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
 
     def _await(
         self,
@@ -336,8 +343,7 @@ class PartTasks:
             if i not in futures and not submit(i):
                 return ...
             while not futures[i].done():
-                running = [future for future in futures.values() if not future.done()]
-                wait(running, timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+                self._wait([future for future in futures.values() if not future.done()])
                 start()
                 self.done(0)
             answer = self._result(futures.pop(i))
