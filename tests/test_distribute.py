@@ -27,7 +27,7 @@ from bullscows.search import OptimalResult, distribute, engine, optimal_tree
 from bullscows.search.distribute import RETRIES, Checkpoint
 from bullscows.search.engine import Search
 from bullscows.search.optimal import Objective, SearchReport
-from bullscows.search.worker import solve_task
+from bullscows.search.worker import prepare, solve_task
 from bullscows.strategies.optimal_strategy import found_tree
 from bullscows.tree import Node, load_tree
 from bullscows.universe import universe
@@ -47,15 +47,18 @@ def pool() -> Iterator[ProcessPoolExecutor]:
 
 
 class Counting(Executor):
-    """An executor that counts the tasks it is given and hands them on."""
+    """An executor that counts the tasks it is given (and notes their functions) and hands
+    them on."""
 
-    def __init__(self, inner: ProcessPoolExecutor) -> None:
+    def __init__(self, inner: Executor) -> None:
         self.inner = inner
         self._max_workers = 2
         self.submitted = 0
+        self.functions: list[Callable[..., Any]] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         self.submitted += 1
+        self.functions.append(fn)
         return self.inner.submit(fn, *args, **kwargs)
 
 
@@ -68,6 +71,17 @@ def test_processes_find_the_same_tree(
     assert counting.submitted > 0  # the tasks did go to the processes
     assert spread.tree == alone[objective].tree
     assert (spread.total, spread.worst) == (alone[objective].total, alone[objective].worst)
+
+
+def test_the_workers_start_up_before_the_first_task(alone: dict[str, OptimalResult]) -> None:
+    # Each worker is sent ``prepare`` as the search starts (it loads the compiled kernels
+    # while this process gets its own search ready), then the tasks.
+    with ThreadPoolExecutor(2) as threads:
+        counting = Counting(threads)
+        spread = optimal_tree(MM, "total", executor=counting)
+    assert counting.functions[:2] == [prepare, prepare]
+    assert set(counting.functions[2:]) == {solve_task}
+    assert spread.tree == alone["total"].tree
 
 
 def test_a_dask_cluster_finds_the_same_tree(alone: dict[str, OptimalResult]) -> None:

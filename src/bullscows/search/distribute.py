@@ -70,6 +70,23 @@ Task = Callable[..., tuple[Found, int]]
 _Question = tuple[int, History, int]
 
 
+def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
+    """Send ``prepare`` (``search.worker.prepare``) to each of the executor's workers, ahead
+    of any task: a local process starts (imports, loads the compiled kernels) while this
+    one gets its own search ready, and its first task starts at once. Whether it worked does
+    not matter: a worker lost or a pool broken shows again with the first task.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     start_workers(pool, lambda: None)
+    """
+    for _ in range(workers(executor)):
+        try:
+            executor.submit(prepare)
+        except RuntimeError:  # a broken pool, or one shut down: the tasks will say so
+            return
+
+
 class Checkpoint:
     """The answers a search got about its tasks, kept in ``path`` (in memory only if ``None``).
 
