@@ -11,10 +11,13 @@ the last answer of this one, so the parts one guess above the tasks are spare wo
 stealing): while a worker would be idle it takes one, whole, from the end of its round (at most
 one fewer at a time than there are workers), while this process goes through the round from the
 start; a part it reaches that no worker took it solves itself, and one a worker took it awaits,
-so no part is solved twice. Each answer is the same wherever it is computed (the search picks,
-among equal costs, the first guess of a fixed order), so a search spread over processes or a
-Dask cluster gives the tree one process gives. Parts of fewer than ``TASK_MIN`` codes are solved
-where they are asked: sending them would cost more than solving them.
+so no part is solved twice. Awaiting an answer, this process wakes as soon as any task in
+flight is done, spare ones included, to give the worker come free more work at once; and each
+worker is sent a start-up task (``start_workers``) as the search begins. Each answer is the
+same wherever it is computed (the search picks, among equal costs, the first guess of a fixed
+order), so a search spread over processes or a Dask cluster gives the tree one process gives.
+Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them would cost
+more than solving them.
 
 Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
 which search the file belongs to; a line cut short by an interruption is ignored). A resumed
