@@ -13,7 +13,9 @@ Each search runs in this process (the kernels are loaded first: compile time is 
 or with ``--jobs N`` its parts two guesses deep on N local processes (their start-up counted).
 Beside the seconds it took, each run shows the CPU time of this process: on a machine shared
 with other work it varies less than the seconds, so two versions of the search compare best by
-it (run them alternately).
+it (run them alternately). With ``--jobs`` each run also shows, for each local process (on
+Linux), its seconds on a core, waiting for one (other work held both cores) and idle (no task
+to run, or not started yet): idle time is what the search's design loses, whatever the load.
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
 being settled (the total no tree under it can beat) and the best total found. ``--parts``
@@ -74,6 +76,7 @@ def run(
             steps.append(now)
 
     cpu = time.process_time()
+    before = _worker_clocks(pool)
     try:
         result = optimal_tree(
             Rules.parse(spec), objective, depth, consistent, progress=report, executor=pool,
@@ -92,6 +95,30 @@ def run(
     )
     trajectory = [f"{step.seconds:.1f}s:{step.bound or '-'}/{step.best or '-'}" for step in steps]
     print(f"  bound/best {' '.join(_thin(trajectory, 12))}", flush=True)
+    clocks = []
+    for pid, (ran, waited) in _worker_clocks(pool).items():
+        ran_before, waited_before = before.get(pid, (0.0, 0.0))
+        ran, waited = ran - ran_before, waited - waited_before
+        idle = result.seconds - ran - waited
+        clocks.append(f"{ran:.2f} s on a core, {waited:.2f} s waiting for one, {idle:.2f} s idle")
+    if clocks:
+        print(f"  workers: {'; '.join(clocks)}", flush=True)
+
+
+def _worker_clocks(pool: Executor | None) -> dict[int, tuple[float, float]]:
+    """Each local worker process's seconds on a core and seconds waiting for one (runnable but
+    not running: the cores were busy), from Linux's ``/proc/PID/schedstat``; none elsewhere.
+    A search's seconds less both are the seconds the worker had nothing to do (or was not
+    started yet)."""
+    clocks = {}
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            with open(f"/proc/{process.pid}/schedstat") as stat:
+                ran, waited = stat.read().split()[:2]
+        except (OSError, ValueError):
+            continue
+        clocks[process.pid] = (int(ran) / 1e9, int(waited) / 1e9)
+    return clocks
 
 
 def run_parts(spec: str, depth: int | None, consistent: bool) -> None:

@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -22,11 +23,11 @@ from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor, workers
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, engine, optimal_tree
+from bullscows.search import OptimalResult, distribute, engine, optimal_tree
 from bullscows.search.distribute import RETRIES, Checkpoint
 from bullscows.search.engine import Search
 from bullscows.search.optimal import Objective, SearchReport
-from bullscows.search.worker import solve_task
+from bullscows.search.worker import prepare, solve_task
 from bullscows.strategies.optimal_strategy import found_tree
 from bullscows.tree import Node, load_tree
 from bullscows.universe import universe
@@ -46,15 +47,18 @@ def pool() -> Iterator[ProcessPoolExecutor]:
 
 
 class Counting(Executor):
-    """An executor that counts the tasks it is given and hands them on."""
+    """An executor that counts the tasks it is given (and notes their functions) and hands
+    them on."""
 
-    def __init__(self, inner: ProcessPoolExecutor) -> None:
+    def __init__(self, inner: Executor) -> None:
         self.inner = inner
         self._max_workers = 2
         self.submitted = 0
+        self.functions: list[Callable[..., Any]] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         self.submitted += 1
+        self.functions.append(fn)
         return self.inner.submit(fn, *args, **kwargs)
 
 
@@ -67,6 +71,17 @@ def test_processes_find_the_same_tree(
     assert counting.submitted > 0  # the tasks did go to the processes
     assert spread.tree == alone[objective].tree
     assert (spread.total, spread.worst) == (alone[objective].total, alone[objective].worst)
+
+
+def test_the_workers_start_up_before_the_first_task(alone: dict[str, OptimalResult]) -> None:
+    # Each worker is sent ``prepare`` as the search starts (it loads the compiled kernels
+    # while this process gets its own search ready), then the tasks.
+    with ThreadPoolExecutor(2) as threads:
+        counting = Counting(threads)
+        spread = optimal_tree(MM, "total", executor=counting)
+    assert counting.functions[:2] == [prepare, prepare]
+    assert set(counting.functions[2:]) == {solve_task}
+    assert spread.tree == alone["total"].tree
 
 
 def test_a_dask_cluster_finds_the_same_tree(alone: dict[str, OptimalResult]) -> None:
@@ -211,7 +226,9 @@ class _LosesWorkers:
         return solve_task(*arguments)
 
 
-def _search_with(task: Callable[..., Any], executor: Executor, path: Path) -> tuple[Any, Any]:
+def _search_with(
+    task: Callable[..., Any], executor: Executor, path: Path | None
+) -> tuple[Any, Any]:
     store = Checkpoint(path, "mm", "total", None, False)
     search = Search(MM, "total", None, False, checkpoint=store, executor=executor, task=task)
     found = search.solve(universe(MM).secrets, search.unlimited, INFEASIBLE, ())
@@ -321,3 +338,43 @@ def test_idle_workers_take_parts_one_guess_above_the_tasks(
     assert stolen and solved_here  # workers took some parts, this process solved others
     assert not stolen & solved_here  # a part a worker took is not solved here too
     assert not search.tasks.spare  # none left behind
+
+
+class HoldingFirstTask(Executor):
+    """Hands tasks on to threads, but the first task two guesses deep (the one the search
+    awaits first) waits until a second spare part (one guess deep) has been sent."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+        self._max_workers = 2
+        self.spares = 0
+        self.held = False
+        self.released = threading.Event()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        if len(args[5]) == 1:  # the history of solve_task's arguments: a spare part
+            self.spares += 1
+            if self.spares >= 2:
+                self.released.set()
+        elif not self.held:
+            self.held = True
+            return self.inner.submit(self._hold, fn, *args)
+        return self.inner.submit(fn, *args, **kwargs)
+
+    def _hold(self, fn: Callable[..., Any], *args: Any) -> Any:
+        if not self.released.wait(timeout=30):
+            raise AssertionError("no second spare part was sent while this task ran")
+        return fn(*args)
+
+
+def test_a_worker_done_with_a_spare_part_gets_another_at_once(
+    alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # While this process awaits a task, a worker that finishes a spare part is given the
+    # next at once: the wait ends when any task in flight is done, not at the next tick.
+    monkeypatch.setattr(distribute, "WAIT_TICK", 600.0)
+    with ThreadPoolExecutor(2) as threads:
+        holding = HoldingFirstTask(threads)
+        tree, _ = _search_with(solve_task, holding, None)
+    assert holding.held and holding.spares >= 2
+    assert tree == alone["total"].tree

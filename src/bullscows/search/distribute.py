@@ -11,10 +11,13 @@ the last answer of this one, so the parts one guess above the tasks are spare wo
 stealing): while a worker would be idle it takes one, whole, from the end of its round (at most
 one fewer at a time than there are workers), while this process goes through the round from the
 start; a part it reaches that no worker took it solves itself, and one a worker took it awaits,
-so no part is solved twice. Each answer is the same wherever it is computed (the search picks,
-among equal costs, the first guess of a fixed order), so a search spread over processes or a
-Dask cluster gives the tree one process gives. Parts of fewer than ``TASK_MIN`` codes are solved
-where they are asked: sending them would cost more than solving them.
+so no part is solved twice. Awaiting an answer, this process wakes as soon as any task in
+flight is done, spare ones included, to give the worker come free more work at once; and each
+worker is sent a start-up task (``start_workers``) as the search begins. Each answer is the
+same wherever it is computed (the search picks, among equal costs, the first guess of a fixed
+order), so a search spread over processes or a Dask cluster gives the tree one process gives.
+Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them would cost
+more than solving them.
 
 Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
 which search the file belongs to; a line cut short by an interruption is ignored). A resumed
@@ -68,6 +71,23 @@ Request = tuple[History, IndexArray, int]
 Task = Callable[..., tuple[Found, int]]
 #: The key of a question: (weight, history, depth).
 _Question = tuple[int, History, int]
+
+
+def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
+    """Send ``prepare`` (``search.worker.prepare``) to each of the executor's workers, ahead
+    of any task: a local process starts (imports, loads the compiled kernels) while this
+    one gets its own search ready, and its first task starts at once. Whether it worked does
+    not matter: a worker lost or a pool broken shows again with the first task.
+
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     start_workers(pool, lambda: None)
+    """
+    for _ in range(workers(executor)):
+        try:
+            executor.submit(prepare)
+        except RuntimeError:  # a broken pool, or one shut down: the tasks will say so
+            return
 
 
 class Checkpoint:
@@ -316,10 +336,17 @@ class PartTasks:
         if future is None:
             return ...
         while not future.done():
-            wait([future], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+            self._wait([future])
             self._fill()
             self.done(0)
         return self._result(future)
+
+    def _wait(self, futures: list[Future[tuple[Found, int]]]) -> None:
+        """Wait until one of ``futures`` or of the tasks in flight (``active``, spare ones
+        included: a worker that finished one is to be given more at once) is done, or
+        ``WAIT_TICK`` seconds."""
+        running = {future for future in self.active if not future.done()}
+        wait([*futures, *running], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
 
     def _await(
         self,
@@ -336,8 +363,7 @@ class PartTasks:
             if i not in futures and not submit(i):
                 return ...
             while not futures[i].done():
-                running = [future for future in futures.values() if not future.done()]
-                wait(running, timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+                self._wait([future for future in futures.values() if not future.done()])
                 start()
                 self.done(0)
             answer = self._result(futures.pop(i))

@@ -57,7 +57,7 @@ from pathlib import Path
 
 from bullscows._kernels.search_kernels import INFEASIBLE
 from bullscows.rules import Rules
-from bullscows.search.distribute import Checkpoint
+from bullscows.search.distribute import Checkpoint, start_workers
 from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
 from bullscows.search.frontier import root_bound
 from bullscows.search.progress import (
@@ -70,7 +70,7 @@ from bullscows.search.progress import (
     Standing,
 )
 from bullscows.search.tree import distribution
-from bullscows.search.worker import solve_task
+from bullscows.search.worker import prepare, solve_task
 from bullscows.tree.model import Node
 from bullscows.universe import universe
 
@@ -142,6 +142,8 @@ def optimal_tree(
     if budget is not None:
         progress = budget.watch(progress)
     start = time.perf_counter()
+    if executor is not None:
+        start_workers(executor, prepare)
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     task = None if executor is None else solve_task
 
