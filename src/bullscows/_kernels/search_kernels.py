@@ -99,6 +99,16 @@ def _gather(source, guesses, line):  # type: ignore[no-untyped-def]
         line[i] = source[guesses[i]]
 
 
+@njit(cache=True, inline="always")
+def _levels(caps, depth, n):  # type: ignore[no-untyped-def]
+    """The level past the second up to which capacities can matter (below ``n`` codes, within
+    ``depth`` guesses), and the most codes a part may hold to be settled within ``depth``."""
+    top = 2
+    while top < depth and top < len(caps) and caps[top] < n:
+        top += 1
+    return top, caps[depth] if depth < len(caps) else n
+
+
 @njit(cache=True)
 def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # type: ignore[no-untyped-def]
     """``guess_bounds``, callable from compiled code."""
@@ -117,11 +127,7 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
         _count(scores, guesses, full, codes, valid, counts16, lines)
     else:
         _count(scores, guesses, full, codes, valid, counts8, lines)
-    # Levels past the second that can matter: capacity below n, within the depth left.
-    top = 2
-    while top < depth and top < len(caps) and caps[top] < n:
-        top += 1
-    limit = caps[depth] if depth < len(caps) else n
+    top, limit = _levels(caps, depth, n)
     # A part's codes beyond what ``depth - 1`` guesses settle end at its last level.
     last = caps[depth - 1] if penalty and 1 <= depth <= len(caps) else -1
     figures = (bounds, squares, solved, largest)
@@ -225,10 +231,8 @@ def lowest(scores, guesses, codes, valid, caps, depth):  # type: ignore[no-untyp
     counts = np.empty((len(valid), m), dtype=np.uint8)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
     _count(scores, guesses, full, codes, valid, counts, lines)
-    top = 2
-    while top < depth and top < len(caps) and caps[top] < n:
-        top += 1
-    limit = min(caps[depth] if depth < len(caps) else n, 255)
+    top, limit = _levels(caps, depth, n)
+    limit = min(limit, 255)
     ideal = np.zeros(m, dtype=np.uint16)  # the ideal costs of the parts, summed
     big = np.zeros(m, dtype=np.uint8)  # the largest part
     for q in range(len(valid)):
