@@ -2,7 +2,7 @@
 sets searched and how the lower bound of each first guess climbs as its parts are settled.
 
 Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then bc (2 ways)
-     .venv/bin/python benchmarks/optimal.py --jobs 2         # the same, bc's parts on 2 processes
+     .venv/bin/python benchmarks/optimal.py --jobs 2         # the same, bc's parts on 2 threads
      .venv/bin/python benchmarks/optimal.py p4c9n --objective worst
      .venv/bin/python benchmarks/optimal.py bc --parts     # each part under the first guess
      .venv/bin/python benchmarks/optimal.py bc --objective worst-count --jobs 2   # Slovesnov's
@@ -10,12 +10,14 @@ Run: .venv/bin/python benchmarks/optimal.py                  # mm (3 ways), then
          --checkpoint bc-wc.ckpt --time-limit 3600   # resumable, stopped with its bounds
 
 Each search runs in this process (the kernels are loaded first: compile time is not counted),
-or with ``--jobs N`` its parts two guesses deep on N local processes (their start-up counted).
-Beside the seconds it took, each run shows the CPU time of this process: on a machine shared
-with other work it varies less than the seconds, so two versions of the search compare best by
-it (run them alternately). With ``--jobs`` each run also shows, for each local process (on
-Linux), its seconds on a core, waiting for one (other work held both cores) and idle (no task
-to run, or not started yet): idle time is what the search's design loses, whatever the load.
+or with ``--jobs N`` its parts two guesses deep on N threads of it (``executors.Threads``,
+made for each run: their start counted), or N local processes with ``--processes``. Beside
+the seconds it took, each run shows the CPU time of this process (its threads included) and of
+the searching thread: on a machine shared with other work it varies less than the seconds, so
+two versions of the search compare best by it (run them alternately). With ``--jobs`` each run
+also shows, for each worker thread or process (on Linux), its seconds on a core, waiting for
+one (other work held both cores) and idle (no task to run, or not started yet): idle time is
+what the search's design loses, whatever the load.
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
 being settled (the total no tree under it can beat) and the best total found. ``--parts``
@@ -35,13 +37,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
-from multiprocessing import get_context
+from concurrent.futures import Executor
 from pathlib import Path
 
 import numpy as np
 
 from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows.executors import Threads, make_executor
 from bullscows.feedback import Feedback
 from bullscows.rules import Rules
 from bullscows.search import Objective, engine, optimal_tree
@@ -75,7 +77,7 @@ def run(
         if not steps or (now.bound, now.best) != (steps[-1].bound, steps[-1].best):
             steps.append(now)
 
-    cpu = time.process_time()
+    cpu, own = time.process_time(), time.thread_time()
     before = _worker_clocks(pool)
     try:
         result = optimal_tree(
@@ -85,11 +87,11 @@ def run(
     except SearchStopped as stopped:
         print(f"{label}: {stopped.standing}", flush=True)
         return
-    cpu = time.process_time() - cpu
+    cpu, own = time.process_time() - cpu, time.thread_time() - own
     print(
         f"{label}: total {result.total} (avg {result.total / result.rules.size:.4f}), "
         f"worst {result.worst}, {result.nodes:,} sets, {result.seconds:.2f} s "
-        f"(CPU {cpu:.2f} s in this process)\n"
+        f"(CPU {cpu:.2f} s in this process, {own:.2f} s in its searching thread)\n"
         f"  distribution {result.distribution}",
         flush=True,
     )
@@ -106,18 +108,23 @@ def run(
 
 
 def _worker_clocks(pool: Executor | None) -> dict[int, tuple[float, float]]:
-    """Each local worker process's seconds on a core and seconds waiting for one (runnable but
-    not running: the cores were busy), from Linux's ``/proc/PID/schedstat``; none elsewhere.
-    A search's seconds less both are the seconds the worker had nothing to do (or was not
-    started yet)."""
+    """Each worker thread's or local process's seconds on a core and seconds waiting for one
+    (runnable but not running: the cores were busy), from Linux's ``schedstat``; none
+    elsewhere. A search's seconds less both are the seconds the worker had nothing to do (or
+    was not started yet)."""
     clocks = {}
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    if isinstance(pool, Threads):
+        paths = {tid: f"/proc/self/task/{tid}/schedstat" for tid in pool.native_ids()}
+    else:
+        processes = (getattr(pool, "_processes", None) or {}).values()
+        paths = {process.pid: f"/proc/{process.pid}/schedstat" for process in list(processes)}
+    for pid, path in paths.items():
         try:
-            with open(f"/proc/{process.pid}/schedstat") as stat:
+            with open(path) as stat:
                 ran, waited = stat.read().split()[:2]
         except (OSError, ValueError):
             continue
-        clocks[process.pid] = (int(ran) / 1e9, int(waited) / 1e9)
+        clocks[pid] = (int(ran) / 1e9, int(waited) / 1e9)
     return clocks
 
 
@@ -157,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--objective", choices=OBJECTIVES, default="total")
     parser.add_argument("--max-depth", type=int, default=None)
     parser.add_argument("--consistent-only", action="store_true")
-    parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")
+    parser.add_argument("--jobs", type=int, default=1, help="threads for the parts")
+    parser.add_argument("--processes", action="store_true", help="--jobs as local processes")
     parser.add_argument("--parts", action="store_true", help="time each first-level part alone")
     parser.add_argument("--checkpoint", type=Path, help="keep (and resume from) the answers")
     parser.add_argument("--time-limit", type=float, help="stop each search; print its bounds")
@@ -175,13 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         for spec, _, depth in plan:
             run_parts(spec, depth, args.consistent_only)
         return 0
-    pool = ProcessPoolExecutor(args.jobs, get_context("spawn")) if args.jobs > 1 else None
-    try:
-        for spec, objective, depth in plan:
+    for spec, objective, depth in plan:
+        # A pool a run (as the tree command makes one): its start is counted, and a run
+        # stopped by its time limit has its tasks stopped.
+        with make_executor(None, args.jobs, None, threads=not args.processes) as pool:
             run(spec, objective, depth, args.consistent_only, pool, args.checkpoint, budget)
-    finally:
-        if pool is not None:
-            pool.shutdown()
     print(f"all runs: {time.perf_counter() - start:.1f} s")
     return 0
 

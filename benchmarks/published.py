@@ -6,7 +6,7 @@ Run: .venv/bin/python benchmarks/published.py                     # every group 
      .venv/bin/python benchmarks/published.py --jobs 2 --group slovesnov
      .venv/bin/python benchmarks/published.py --group open --time-limit 600 --only bc5 logik
 
-Each row is one exhaustive search in this process (``--jobs N``: its parts on N processes), so
+Each row is one exhaustive search in this process (``--jobs N``: its parts on N threads), so
 every value printed is proven optimal for its objective; the time includes nothing but the
 search (the kernels are compiled first). Groups: ``goddard`` (Goddard 2004's small Mastermind
 table), ``consistent`` (consistent-only optima), ``lexicographic`` (Mastermind under the
@@ -27,10 +27,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from bullscows.executors import make_executor, stop_workers
+from bullscows.executors import make_executor
 from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
@@ -117,8 +117,6 @@ def run(row: Row, pool: Executor | None, limit: float | None) -> str:
             budget=budget,
         )  # fmt: skip
     except SearchStopped as stopped:
-        if isinstance(pool, ProcessPoolExecutor):
-            stop_workers(pool)  # their tasks' answers are no longer wanted
         standing = stopped.standing
         return bounded(row, standing.lower, standing.nodes, standing.seconds, standing.upper)
     seconds = time.perf_counter() - start
@@ -173,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     groups = sorted({row.group for row in ROWS})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--group", nargs="+", choices=groups, help="some groups only")
-    parser.add_argument("--jobs", type=int, default=1, help="local processes for the parts")
+    parser.add_argument("--jobs", type=int, default=1, help="threads for the parts")
     parser.add_argument(
         "--time-limit", type=float, metavar="SECONDS", help="stop each search; print its bounds"
     )
@@ -186,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         if (args.group is None or row.group in args.group) and (
             args.only is None or row.spec in args.only
         ):
-            # A pool a row: one whose search was stopped has its processes stopped too.
-            with make_executor(None, args.jobs, None) as pool:
+            # A pool a row: one whose search was stopped has its tasks stopped too.
+            with make_executor(None, args.jobs, None, threads=True) as pool:
                 print(run(row, pool, args.time_limit), flush=True)
     return 0
 

@@ -1,9 +1,10 @@
-"""Long searches: spread over processes or a Dask cluster, interrupted and resumed from a
-checkpoint; the tree is the one a single uninterrupted search finds."""
+"""Long searches: spread over threads, processes or a Dask cluster, interrupted and resumed
+from a checkpoint; the tree is the one a single uninterrupted search finds."""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import shutil
 import signal
@@ -18,10 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from bullscows import executors
+from bullscows._kernels import drivers
 from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows.cli import main
 from bullscows.errors import BullsCowsError
-from bullscows.executors import make_executor, workers
+from bullscows.executors import TaskStopped, Threads, make_executor, workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, distribute, engine, optimal_tree
 from bullscows.search.distribute import RETRIES, Checkpoint
@@ -378,3 +383,114 @@ def test_a_worker_done_with_a_spare_part_gets_another_at_once(
         tree, _ = _search_with(solve_task, holding, None)
     assert holding.held and holding.spares >= 2
     assert tree == alone["total"].tree
+
+
+def _threads_of_tasks() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name.startswith("bullscows-task")]
+
+
+def test_jobs_run_the_search_on_threads_of_this_process(
+    alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Threads start at once (a process imports numba and loads the kernels first); the
+    # compiled search releases the GIL, so they search side by side.
+    def no_process(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a search with --jobs starts no process")
+
+    monkeypatch.setattr(executors, "ProcessPoolExecutor", no_process)
+    ran_on: set[str] = set()
+    processes = set(multiprocessing.active_children())  # other tests' pools
+
+    def noting(*arguments: Any) -> Any:
+        ran_on.add(threading.current_thread().name)
+        return solve_task(*arguments)
+
+    with make_executor(None, 2, None, threads=True) as pool:
+        assert isinstance(pool, Threads) and workers(pool) == 2
+        tree, search = _search_with(noting, pool, None)
+    assert tree == alone["total"].tree
+    assert ran_on and all(name.startswith("bullscows-task") for name in ran_on)
+    assert search.far_nodes > 0  # the threads' sets are counted
+    assert set(multiprocessing.active_children()) <= processes
+    for thread in _threads_of_tasks():
+        thread.join(timeout=60)
+    assert not _threads_of_tasks()  # shut down with the pool
+
+
+def test_the_tree_command_with_jobs_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_process(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a search with --jobs starts no process")
+
+    monkeypatch.setattr(executors, "ProcessPoolExecutor", no_process)
+    result = CliRunner().invoke(
+        main, ["tree", "--rules", "p4c4r", "--strategy", "optimal", "--jobs", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "total" in result.stdout
+
+
+def _endless_task() -> tuple[Any, ...]:
+    """``solve_task``'s arguments for a task that runs for minutes in compiled code: every
+    ``bc`` code, deep enough to be searched there at once."""
+    bc = Rules.parse("bc")
+    codes = universe(bc).secrets.copy()
+    return (bc, "total", None, False, 1, ((0, 0), (1, 0)), codes, len(codes) + 1, INFEASIBLE)
+
+
+def _await_start(future: Future[Any]) -> None:
+    for _ in range(6000):
+        if future.running():
+            return
+        time.sleep(0.01)
+    raise AssertionError("the task did not start")
+
+
+def test_a_task_on_threads_stops_when_its_future_is_cancelled() -> None:
+    with Threads(1) as team:
+        future = team.submit(solve_task, *_endless_task())
+        _await_start(future)
+        time.sleep(0.2)  # well into the compiled search
+        assert future.cancel() is False  # under way: told to stop, not cancelled
+        assert isinstance(future.exception(timeout=120), TaskStopped)
+        # The thread's search kept only what it settled before: it answers as a fresh one.
+        bc, history = Rules.parse("bc"), ((0, 0), (1, 0))
+        codes = universe(bc).secrets[:80].copy()
+        asked = (bc, "total", None, False, 1, history, codes, 8, INFEASIBLE)
+        fresh = Search(bc, "total", None, False).solve(codes, 8, INFEASIBLE, history)
+        assert team.submit(solve_task, *asked).result()[0] == fresh
+
+
+def test_an_interrupt_stops_the_tasks_on_threads() -> None:
+    # A task in compiled code does not see Ctrl-C: it is told to stop, and does, while the
+    # interrupt goes on at once (the threads do not hold up the interpreter's exit).
+    with pytest.raises(KeyboardInterrupt), make_executor(None, 2, None, threads=True) as pool:
+        assert pool is not None
+        future = pool.submit(solve_task, *_endless_task())
+        waiting = pool.submit(solve_task, *_endless_task())
+        queued = pool.submit(solve_task, *_endless_task())
+        _await_start(future)
+        _await_start(waiting)
+        raise KeyboardInterrupt
+    assert queued.cancelled()
+    for task in (future, waiting):
+        assert isinstance(task.exception(timeout=120), TaskStopped)
+    assert all(thread.daemon for thread in _threads_of_tasks())
+
+
+def test_tasks_on_threads_run_their_kernels_on_their_own_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two tasks calling numba's parallel drivers at once is not safe with every threading
+    # layer, and the threads keep the cores busy already.
+    seen: list[int] = []
+    solve = Search.solve
+
+    def noting(self: Search, *arguments: Any) -> Any:
+        seen.append(drivers.threads_for(1 << 40, 1))
+        return solve(self, *arguments)
+
+    monkeypatch.setattr(Search, "solve", noting)
+    codes = universe(MM).secrets[:100].copy()
+    with Threads(2) as team:
+        team.submit(solve_task, MM, "total", None, False, 1, (), codes, 9, INFEASIBLE).result()
+    assert seen and set(seen) == {1}

@@ -1,8 +1,10 @@
-"""Where work runs: in this process, in local processes, or on a Dask cluster.
+"""Where work runs: in this process, on its threads, in local processes, or on a Dask cluster.
 
 Both the benchmark and the optimal search split their work into independent tasks (a
 function and its arguments) and hand them to a ``concurrent.futures.Executor``; results do
-not depend on which executor ran them.
+not depend on which executor ran them. Tasks that spend their time in compiled code that
+releases the GIL (the optimal search's) run on threads of this process (``Threads``), which
+start at once; the others (the benchmark's strategies, much of them Python) on processes.
 
 >>> with make_executor(None, 1, None) as pool:
 ...     sorted(run_tasks([(abs, (-2,)), (abs, (3,))], pool))
@@ -12,11 +14,16 @@ not depend on which executor ran them.
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote
@@ -28,15 +35,27 @@ SCHEDULER_TIMEOUT = "10s"
 
 @contextmanager
 def make_executor(
-    given: Executor | None, jobs: int, scheduler: str | None
+    given: Executor | None, jobs: int, scheduler: str | None, threads: bool = False
 ) -> Iterator[Executor | None]:
-    """The executor to use; one made here is shut down on the way out (a given one is not)."""
+    """The executor to use: for ``jobs > 1``, that many ``Threads`` if ``threads`` (tasks that
+    release the GIL), else processes. One made here is shut down on the way out, its tasks
+    under way stopped (threads) or its processes terminated on an interruption (a given one
+    is left alone)."""
     if jobs < 1:
         raise BullsCowsError(f"jobs {jobs}: give at least 1")
     if sum((given is not None, jobs > 1, scheduler is not None)) > 1:
         raise BullsCowsError("give one of an executor, jobs > 1 or a Dask scheduler")
     if given is not None or (jobs == 1 and scheduler is None):
         yield given
+        return
+    if scheduler is None and threads:
+        team = Threads(jobs)
+        try:
+            yield team
+        except BaseException:
+            team.shutdown(wait=False, cancel_futures=True)  # daemon threads, told to stop
+            raise
+        team.shutdown(cancel_futures=True)  # tasks started in vain stop, not run to the end
         return
     if scheduler is None:
         # Spawned, not forked: forking a process whose compiled kernels run threads is unsafe.
@@ -62,6 +81,139 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
     processes = getattr(pool, "_processes", None) or {}  # no public handle before 3.14
     for process in list(processes.values()):
         process.terminate()
+
+
+class TaskStopped(Exception):
+    """A task on ``Threads`` that gave up when told to stop (its future was cancelled)."""
+
+
+#: The task running on this thread, when it is one of ``Threads``' (``stop_flag``).
+_CURRENT = threading.local()
+
+
+def stop_flag() -> npt.NDArray[np.int64] | None:
+    """The stop flag of the task running on this thread, if it runs on ``Threads``: a
+    one-element array set to 1 when the task is to give up (then it should raise
+    ``TaskStopped``); ``None`` elsewhere.
+
+    >>> stop_flag() is None
+    True
+    >>> with Threads(1) as team:
+    ...     team.submit(lambda: stop_flag().tolist()).result()
+    [0]
+    """
+    return getattr(_CURRENT, "flag", None)
+
+
+class Threads(Executor):
+    """An executor of ``workers`` daemon threads of this process, for tasks that release the
+    GIL. Unlike ``ThreadPoolExecutor``, a task under way can be stopped: cancelling its future
+    sets the task's ``stop_flag`` (``cancel`` still answers ``False``: the task ends, with
+    ``TaskStopped``, when it next looks at the flag), and so does ``shutdown`` with
+    ``cancel_futures``. Its threads never hold up the interpreter's exit.
+
+    >>> with Threads(2) as team:
+    ...     sorted(team.submit(abs, n).result() for n in (-2, 3))
+    [2, 3]
+    """
+
+    def __init__(self, workers: int) -> None:
+        self._max_workers = workers
+        # The tasks not started, each a future and its call; ``None`` ends a thread.
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None]
+        self._queue = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._closed = False
+        self._running: dict[Future[Any], npt.NDArray[np.int64]] = {}  # each task's flag
+        self._threads = [
+            threading.Thread(target=self._work, name=f"bullscows-task-{i}", daemon=True)
+            for i in range(workers)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = _StoppableFuture(self)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("cannot schedule new tasks after shutdown")
+            self._queue.put((future, lambda: fn(*args, **kwargs)))
+        return future
+
+    def native_ids(self) -> list[int]:
+        """The operating system's ids of the threads (Linux: ``/proc/self/task/ID``)."""
+        return [thread.native_id for thread in self._threads if thread.native_id is not None]
+
+    def stop(self, future: Future[Any]) -> None:
+        """Tell the task of ``future`` to stop, if it is under way."""
+        with self._lock:
+            flag = self._running.get(future)
+            if flag is not None:
+                flag[0] = 1
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Take no more tasks; with ``cancel_futures``, cancel those not started and stop those
+        under way; with ``wait``, wait for the threads to end."""
+        with self._lock:
+            first, self._closed = not self._closed, True
+            if cancel_futures:
+                for flag in self._running.values():
+                    flag[0] = 1
+        ends = len(self._threads) if first else 0
+        while cancel_futures:
+            try:
+                waiting = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if waiting is None:
+                ends += 1  # put back: a thread still needs it
+            else:
+                waiting[0].cancel()
+        for _ in range(ends):
+            self._queue.put(None)
+        if wait:
+            for thread in self._threads:
+                thread.join()
+
+    def _work(self) -> None:
+        flag = np.zeros(1, dtype=np.int64)
+        _CURRENT.flag = flag
+        while True:
+            task = self._queue.get()
+            if task is None:
+                return
+            future, call = task
+            with self._lock:
+                if not future.set_running_or_notify_cancel():
+                    continue
+                flag[0] = 0
+                self._running[future] = flag
+            try:
+                result = call()
+            except BaseException as error:  # the future carries it to whoever waits
+                self._done(future)
+                future.set_exception(error)
+            else:
+                self._done(future)
+                future.set_result(result)
+
+    def _done(self, future: Future[Any]) -> None:
+        with self._lock:
+            del self._running[future]
+
+
+class _StoppableFuture(Future[T]):
+    """A future of ``Threads``: cancelling it once its task is under way stops the task."""
+
+    def __init__(self, team: Threads) -> None:
+        super().__init__()
+        self._team = team
+
+    def cancel(self) -> bool:
+        if super().cancel():
+            return True
+        self._team.stop(self)
+        return False
 
 
 def dask_client(address: str) -> Any:

@@ -5,7 +5,9 @@ another process on its core holds up one block, not a fixed share of the work.""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numba
@@ -29,10 +31,34 @@ def cores() -> int:
     return max(1, min(usable, numba.get_num_threads()))
 
 
+#: Whether the kernels called on this thread run on it alone (``serial``).
+_HERE = threading.local()
+
+
+@contextmanager
+def serial() -> Iterator[None]:
+    """Run every kernel called on this thread meanwhile on this thread alone: tasks that run
+    side by side on threads of one process (``search.worker``) keep the cores busy already,
+    and numba's thread pools are not all safe to enter from two threads at once.
+
+    >>> with serial():
+    ...     threads_for(1 << 40, 1)
+    1
+    """
+    before = getattr(_HERE, "serial", False)
+    _HERE.serial = True
+    try:
+        yield
+    finally:
+        _HERE.serial = before
+
+
 def threads_for(work: int, parallel_work: int) -> int:
-    """Threads for ``work`` (in the kernel's units): one below ``parallel_work``, else every
-    core this process may run on."""
-    return 1 if work < parallel_work else cores()
+    """Threads for ``work`` (in the kernel's units): one below ``parallel_work`` or on a
+    thread in ``serial``, else every core this process may run on."""
+    if work < parallel_work or getattr(_HERE, "serial", False):
+        return 1
+    return cores()
 
 
 def run_kernel(

@@ -10,12 +10,16 @@ Sets are keyed by two 64-bit sums of random per-code keys (``code_keys``) and th
 different sets share a key with probability about 2**-128.
 
 A context tuple carries what every call reads: ``(scores, caps, valid, win, keys, stats,
-capped, consistent, everything, slots, weight, penalty)``; ``stats[0]`` counts sets branched on
-and ``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a tree fits
-within the depth (every feasible cost is then 0); ``penalty`` (0, or with a depth cap more than
-any total under it) is added for every secret settled by the last guess the cap allows, so the
-cost orders trees by how many secrets need the whole cap, then by their total. The algorithm is
-the one ``search.optimal`` documents.
+capped, consistent, everything, slots, weight, penalty, stop)``; ``stats[0]`` counts sets
+branched on and ``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a
+tree fits within the depth (every feasible cost is then 0); ``penalty`` (0, or with a depth cap
+more than any total under it) is added for every secret settled by the last guess the cap
+allows, so the cost orders trees by how many secrets need the whole cap, then by their total;
+``stop`` is a one-element array that another thread sets to make ``solve`` give up
+(``STOPPED``). The algorithm is the one ``search.optimal`` documents.
+
+``solve`` (and the kernels the Python levels call) release the GIL: searches with memos of
+their own run at once on threads of one process (``search.worker``).
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, lo
 
 #: The cost returned when no tree costs less than the limit.
 FAIL = -1
+#: What ``solve`` returns when told to stop (``ctx[12][0]`` set): no answer, and the memo
+#: holds only sets settled before.
+STOPPED = -3
 #: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
 _SQUARES_BITS = 28
 
@@ -163,7 +170,7 @@ def _first(bounds, squares, solved):
     return first
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _parts(ctx, codes, guess):
     """The codes grouped by reply to ``guess``, and each group's start, size and reply,
     largest group first (the winning reply left out)."""
@@ -202,14 +209,15 @@ def _parts(ctx, codes, guess):
 _PENDING = -2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve(ctx, memo, codes, depth, limit, guesses):
     """The optimal cost of ``codes`` within ``depth`` guesses if below ``limit``, else FAIL
     (then no tree costs less than ``limit``). ``guesses`` are the guesses worth trying at
     ``codes`` itself (below it: every code, or the candidates when consistent only).
 
     Depth first with an explicit stack (numba cannot cache recursive functions): frames live in
-    ``frames`` and their arrays in one ``arena``.
+    ``frames`` and their arrays in one ``arena``. Gives ``STOPPED`` once ``ctx[12][0]`` is set,
+    leaving the frames under way out of the memo.
     """
     slots = ctx[9]
     arena = np.empty(max(8 * len(codes), 1 << 14), dtype=np.int64)
@@ -221,7 +229,10 @@ def solve(ctx, memo, codes, depth, limit, guesses):
         return value
     stacked = 1
     settled = _PENDING  # the cost (or FAIL) of the part the top frame is waiting for
+    stop = ctx[12]
     while True:
+        if stop[0]:
+            return STOPPED
         top = stacked - 1
         if settled != _PENDING:
             _settle_part(arena, frames[top], slots, settled)
@@ -381,7 +392,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     return _PENDING, arena, frames
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _order(ctx, codes, guesses, depth, limit):
     """The guesses of bound below ``limit``, lowest bound first, then the most even split,
     then one that may win; and the first if its bound is exact (parts of at most two codes
@@ -406,7 +417,7 @@ def _split_key(ctx, codes, guess):
     return split
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     """The parts of ``guess`` (largest first), each part's bound one guess ahead, and the
     guess's bound with them: ``limit`` or more once the guess cannot beat ``limit``; and the
@@ -504,6 +515,6 @@ def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, 
 
 
 __all__ = [
-    "FAIL", "ahead", "best_guess", "code_keys", "guess_order", "ideal", "lookahead",
+    "FAIL", "STOPPED", "ahead", "best_guess", "code_keys", "guess_order", "ideal", "lookahead",
     "new_memo", "parts", "solve",
 ]  # fmt: skip

@@ -98,7 +98,8 @@ def build_rules(
 
 #: ``--max-depth``, shared by every command that makes a strategy (``strategy_option``, bench).
 def executor_options(function: F) -> F:
-    """``--jobs N`` (local processes) and ``--scheduler ADDRESS`` (a Dask cluster)."""
+    """``--jobs N`` (local workers: threads for a search, processes for the bench) and
+    ``--scheduler ADDRESS`` (a Dask cluster)."""
     function = click.option(
         "--scheduler", metavar="ADDRESS", help="Run on the Dask cluster of this scheduler."
     )(function)
@@ -107,7 +108,7 @@ def executor_options(function: F) -> F:
         type=click.IntRange(min=1),
         default=1,
         show_default=True,
-        help="Run on this many local processes.",
+        help="Run on this many local workers (a search's threads, the bench's processes).",
     )(function)
 
 

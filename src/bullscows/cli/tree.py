@@ -128,7 +128,7 @@ def tree(
 
     An optimal strategy's tree is searched for (proven) here, showing progress, and kept in
     the cache so that solve and play use it at once; --jobs and --scheduler spread the search
-    over processes or a Dask cluster (same tree), --checkpoint makes it resumable;
+    over threads of this process or a Dask cluster (same tree), --checkpoint makes it resumable;
     --time-limit and --budget stop it with its bounds (resume it with the same checkpoint).
     """
     if check is not None or compare is not None:
@@ -195,7 +195,7 @@ def _search(
 ) -> DecisionTree | Standing:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
     A search stopped by its ``budget`` gives where it stood."""
-    from bullscows.executors import make_executor  # processes or a cluster: for searches only
+    from bullscows.executors import make_executor  # threads or a cluster: for searches only
     from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
     from bullscows.search.progress import SearchStopped
 
@@ -204,7 +204,7 @@ def _search(
         return beyond_limit(rules)  # the bound the search would start from
     show = _progress_line()
     try:
-        with make_executor(None, jobs, scheduler) as pool:
+        with make_executor(None, jobs, scheduler, threads=True) as pool:
             watch = show if budget is None else budget.watch(show)
             built = strategy_tree(rules, strategy, watch, pool, checkpoint)
     except SearchStopped as stopped:

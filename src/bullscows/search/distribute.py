@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from bullscows.errors import BullsCowsError
-from bullscows.executors import workers
+from bullscows.executors import Threads, workers
 from bullscows.readers import load_json, quote, quote_path, quote_value, read_file, read_text
 from bullscows.rules import Rules
 from bullscows.tree.model import Node
@@ -77,12 +77,15 @@ def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
     """Send ``prepare`` (``search.worker.prepare``) to each of the executor's workers, ahead
     of any task: a local process starts (imports, loads the compiled kernels) while this
     one gets its own search ready, and its first task starts at once. Whether it worked does
-    not matter: a worker lost or a pool broken shows again with the first task.
+    not matter: a worker lost or a pool broken shows again with the first task. Threads of
+    this process (``executors.Threads``) need no start: this process loads the kernels.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> with ThreadPoolExecutor(2) as pool:
     ...     start_workers(pool, lambda: None)
     """
+    if isinstance(executor, Threads):
+        return
     for _ in range(workers(executor)):
         try:
             executor.submit(prepare)

@@ -9,6 +9,7 @@ which ``search.worker.solve_task`` answers wherever they are sent. Progress is r
 from __future__ import annotations
 
 import time
+import weakref
 from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any, Literal
@@ -17,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_dfs, search_kernels
+from bullscows.executors import TaskStopped
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks, Task
@@ -56,10 +58,12 @@ class Search:
         executor: Executor | None = None,
         weight: int = 1,
         task: Task | None = None,
+        stop: npt.NDArray[np.int64] | None = None,
     ) -> None:
         """A search for ``rules`` with these options, reporting to ``progress`` the seconds
         since ``start``; its tasks answered by ``checkpoint`` (else kept in memory) and sent
-        to ``executor`` as calls of ``task`` (``search.worker.solve_task``), else run here."""
+        to ``executor`` as calls of ``task`` (``search.worker.solve_task``), else run here.
+        Once ``stop[0]`` is set (by another thread), ``solve`` raises ``TaskStopped``."""
         if executor is not None and task is None:
             raise ValueError("a search on an executor needs the task its workers run")
         u = universe(rules)
@@ -68,7 +72,7 @@ class Search:
         # "worst-count": every secret that needs the whole cap costs more than any total of a
         # tree within PENALTY_DEPTH guesses, so the cost counts them first (search_dfs).
         self.penalty = PENALTY_DEPTH * len(u) if objective == "worst-count" and weight else 0
-        self.scores: npt.NDArray[np.uint8] = u.score_matrix(u.all(), u.all())
+        self.scores = _score_matrix(rules)
         self.win = rules.length * (rules.length + 1)
         self.slots = rules.reply_slots
         self.capped = max_depth is not None or objective in CAPPED
@@ -86,6 +90,7 @@ class Search:
         self.ctx = (
             self.scores, self.caps, self.valid, self.win, search_dfs.code_keys(len(u)),
             self.stats, self.capped, consistent_only, u.all(), self.slots, weight, self.penalty,
+            np.zeros(1, dtype=np.int64) if stop is None else stop,
         )  # fmt: skip
         self.memo = search_dfs.new_memo()
         self.root_bound: int | None = None
@@ -214,6 +219,8 @@ class Search:
         guesses = self.guesses(codes, history)
         cost = search_dfs.solve(self.ctx, self.memo, codes, depth, limit, guesses)
         self.report()
+        if cost == search_dfs.STOPPED:
+            raise TaskStopped("told to stop")
         if cost == search_dfs.FAIL:
             return None
         return int(cost), self._rebuild(codes, depth)
@@ -411,6 +418,27 @@ class Search:
         floor = max(floor, int(bounds.min()))
         self.floor[key] = floor
         return floor
+
+
+#: The score matrix of each variant some search of this process holds (its threads share it).
+_SCORES: weakref.WeakValueDictionary[Rules, npt.NDArray[np.uint8]]
+_SCORES = weakref.WeakValueDictionary()
+
+
+def _score_matrix(rules: Rules) -> npt.NDArray[np.uint8]:
+    """Every code's reply to every guess, computed once while a search of ``rules`` holds it:
+    the searches of a search's tasks on threads of its process (``search.worker``) share it.
+
+    >>> held = _score_matrix(Rules.parse("mm"))
+    >>> held is _score_matrix(Rules.parse("mm"))
+    True
+    """
+    scores = _SCORES.get(rules)
+    if scores is None:
+        u = universe(rules)
+        scores = u.score_matrix(u.all(), u.all())
+        _SCORES[rules] = scores
+    return scores
 
 
 def _no_task(*arguments: object) -> Any:

@@ -1,21 +1,35 @@
-"""The tasks of a search, answered wherever an executor sends them (a process of this machine
-or a Dask worker): each process keeps one ``Search`` for the tasks it is given, so that its
-memo serves them all."""
+"""The tasks of a search, answered wherever an executor sends them (a thread of the searching
+process, another process of this machine or a Dask worker): each thread keeps one ``Search``
+for the tasks it is given, so that its memo serves them all. The compiled search releases the
+GIL, so the threads of one process search at once, each with a memo of its own (a memo is no
+place for two threads); their kernels run serially (``drivers.serial``), and a task on
+``executors.Threads`` gives up, raising ``TaskStopped``, when told to stop.
+
+>>> from bullscows.executors import Threads
+>>> mm = Rules.parse("mm")
+>>> codes = universe(mm).secrets[::7]
+>>> with Threads(2) as team:
+...     found, sets = team.submit(solve_task, mm, "total", None, False, 1, (), codes, 9,
+...                               INFEASIBLE).result()
+>>> found[0], found[1] == Search(mm, "total", None, False).solve(codes, 9, INFEASIBLE, ())[1]
+(654, True)
+"""
 
 from __future__ import annotations
 
 import threading
 from typing import Any
 
+from bullscows._kernels import drivers
 from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows.executors import stop_flag
 from bullscows.rules import Rules
 from bullscows.search.engine import Objective, Search
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
-#: The searches of this process, kept for the tasks it is given (``solve_task``); the lock
-#: lets workers that are threads of one process (as some Dask clusters run) take turns.
-_WORKER_SEARCHES: dict[tuple[Any, ...], Search] = {}
+#: The search of each thread, kept for the tasks it is given (``solve_task``).
+_HERE = threading.local()
 _WORKER_LOCK = threading.Lock()
 #: A small variant whose search calls every compiled kernel that a search's tasks call, with
 #: the same types: searching it loads them from numba's cache (``prepare``).
@@ -52,12 +66,15 @@ def solve_task(
 ) -> tuple[tuple[int, Node] | None, int]:
     """One task, solved where it is sent: the answer and the sets searched."""
     options = (rules, objective, max_depth, consistent_only, weight)
-    with _WORKER_LOCK:
-        search = _WORKER_SEARCHES.get(options)
-        if search is None:
-            search = Search(rules, objective, max_depth, consistent_only, weight=weight)
-            _WORKER_SEARCHES.clear()  # one search at a time: its memo can be large
-            _WORKER_SEARCHES[options] = search
-        before = search.nodes
+    kept: tuple[tuple[Any, ...], Search] | None = getattr(_HERE, "search", None)
+    if kept is None or kept[0] != options:
+        kept = None
+        _HERE.search = None  # one search at a time: its memo can be large
+        search = Search(rules, objective, max_depth, consistent_only, weight=weight,
+                        stop=stop_flag())  # fmt: skip
+        _HERE.search = kept = (options, search)
+    search = kept[1]
+    before = search.nodes
+    with drivers.serial():
         found = search.solve(codes, depth, limit, history)
-        return found, search.nodes - before
+    return found, search.nodes - before
