@@ -29,6 +29,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.executors import TaskStopped, Threads, make_executor, workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, distribute, engine, optimal_tree
+from bullscows.search import optimal as search_optimal
 from bullscows.search.distribute import RETRIES, Checkpoint
 from bullscows.search.engine import Search
 from bullscows.search.optimal import Objective, SearchReport
@@ -494,3 +495,16 @@ def test_tasks_on_threads_run_their_kernels_on_their_own_thread(
     with Threads(2) as team:
         team.submit(solve_task, MM, "total", None, False, 1, (), codes, 9, INFEASIBLE).result()
     assert seen and set(seen) == {1}
+
+
+def test_threads_of_this_process_get_no_start_up_task(
+    alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The searching process has loaded the kernels: its threads need no search of their own
+    # to load them (a process's workers do, ``test_the_workers_start_up_before_the_first_task``).
+    started: list[str] = []
+    monkeypatch.setattr(search_optimal, "prepare", lambda: started.append("prepare"))
+    with make_executor(None, 2, None, threads=True) as pool:
+        spread = optimal_tree(MM, "total", executor=pool)
+    assert spread.tree == alone["total"].tree
+    assert not started

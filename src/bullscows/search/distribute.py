@@ -5,19 +5,20 @@ The search settles the parts of a guess in rounds of narrow windows (``Search._s
 ``search.engine``). Two guesses into the game every part of a round is an independent task,
 ``(part, window)``: find the part's optimal tree if it costs less than ``window``, or prove that
 none does. On an executor a round's tasks start in order, as many at once as it has workers (a
-guess refuted early wastes at most the tasks already started); the search above them stays in
-this process. A round's tasks alone would leave workers idle whenever the next round waits on
-the last answer of this one, so the parts one guess above the tasks are spare work (work
-stealing): while a worker would be idle it takes one, whole, from the end of its round (at most
-one fewer at a time than there are workers), while this process goes through the round from the
-start; a part it reaches that no worker took it solves itself, and one a worker took it awaits,
-so no part is solved twice. Awaiting an answer, this process wakes as soon as any task in
-flight is done, spare ones included, to give the worker come free more work at once; and each
-worker is sent a start-up task (``start_workers``) as the search begins. Each answer is the
+guess refuted early wastes at most the tasks already started, and on ``executors.Threads``
+closing the round stops them); the search above them stays in this process. A round's tasks
+alone would leave workers idle whenever the next round waits on the last answer of this one, so
+the parts one guess above the tasks are spare work (work stealing): while a worker would be idle
+it takes one, whole, from the end of its round (at most one fewer at a time than there are
+workers), while this process goes through the round from the start; a part it reaches that no
+worker took it solves itself, and one a worker took it awaits, so no part is solved twice.
+Awaiting an answer, this process wakes as soon as any task in flight is done, spare ones
+included, to give the worker come free more work at once; and each worker that is another
+process is sent a start-up task (``start_workers``) as the search begins. Each answer is the
 same wherever it is computed (the search picks, among equal costs, the first guess of a fixed
-order), so a search spread over processes or a Dask cluster gives the tree one process gives.
-Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them would cost
-more than solving them.
+order), so a search spread over threads, processes or a Dask cluster gives the tree one process
+gives. Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them
+would cost more than solving them.
 
 Each answer is appended to the checkpoint file as it comes, one JSON line (the first line says
 which search the file belongs to; a line cut short by an interruption is ignored). A resumed

@@ -94,7 +94,7 @@ class Search:
         )  # fmt: skip
         self.memo = search_dfs.new_memo()
         self.root_bound: int | None = None
-        self.far_nodes = 0  # searched in other processes
+        self.far_nodes = 0  # searched by the tasks (other threads or processes)
         self.prior = 0  # sets searched before this search by the run it belongs to (reported)
         if checkpoint is None:
             checkpoint = Checkpoint(None, rules.spec, objective, max_depth, consistent_only)
