@@ -32,7 +32,7 @@ from bullscows.search import OptimalResult, distribute, engine, optimal_tree
 from bullscows.search import optimal as search_optimal
 from bullscows.search.distribute import RETRIES, Checkpoint
 from bullscows.search.engine import Search
-from bullscows.search.optimal import Objective, SearchReport
+from bullscows.search.optimal import Budget, Objective, SearchReport, SearchStopped
 from bullscows.search.worker import prepare, solve_task
 from bullscows.strategies.optimal_strategy import found_tree
 from bullscows.tree import Node, load_tree
@@ -508,3 +508,33 @@ def test_threads_of_this_process_get_no_start_up_task(
         spread = optimal_tree(MM, "total", executor=pool)
     assert spread.tree == alone["total"].tree
     assert not started
+
+
+def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
+    # The budget is seen in this thread, between its waits; the tasks under way are told to
+    # stop and the threads end (they would run on for seconds: bc's parts are large).
+    stopped: list[Future[Any]] = []
+    with (
+        pytest.raises(SearchStopped) as raised,
+        make_executor(None, 2, None, threads=True) as pool,
+    ):
+        assert isinstance(pool, Threads)
+        submit = pool.submit
+
+        def noting(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            future = submit(fn, *args, **kwargs)
+            stopped.append(future)
+            return future
+
+        pool.submit = noting  # type: ignore[method-assign]
+        optimal_tree(Rules.parse("bc"), "total", executor=pool, budget=Budget(sets=2000))
+    assert raised.value.standing.lower == 24575  # the root's bound: no part settled yet
+    for thread in _threads_of_tasks():
+        thread.join(timeout=120)
+    assert not _threads_of_tasks()
+    assert stopped and all(future.done() for future in stopped)
+    # Those not done yet were cancelled, or stopped under way (both workers were busy).
+    ended = [
+        future.cancelled() or isinstance(future.exception(), TaskStopped) for future in stopped
+    ]
+    assert any(ended)
