@@ -24,12 +24,13 @@ being settled (the total no tree under it can beat) and the best total found. ``
 times the parts under the first code as first guess instead, each searched alone (a search of
 its own, nothing remembered from the others), smallest first.
 
-Measured on the 2-core development machine, one process / ``--jobs 2``: mm 5625 in 0.3 / 0.9
-s; mm within 5 guesses 5626 in 0.2 / 0.2 s; mm optimal-worst (5, 5626) in 0.3 / 0.4 s; bc 26274
-(worst 7) in 27 / 19 s; bc optimal-worst (7, 26274) in 25 / 20 s (runs vary by about 10%).
-``bc --parts``: the 1,440-code part "0 bulls, 1 cow" takes 21 s, the other twelve 4 s; since
-the lookahead's own kernel and the cheap bounds before lookaheads, bc takes 9.5-9.8 s on one
-process (CPU 6.6 s) and ``--parts`` 8.2 s and 2.5 s, on a machine busy with other work.
+Measured on the 2-core development machine, one process / ``--jobs 2`` (2 processes, as
+``--processes`` gives now): mm 5625 in 0.3 / 0.9 s; mm within 5 guesses 5626 in 0.2 / 0.2 s; mm
+optimal-worst (5, 5626) in 0.3 / 0.4 s; bc 26274 (worst 7) in 27 / 19 s; bc optimal-worst (7,
+26274) in 25 / 20 s (runs vary by about 10%). ``bc --parts``: the 1,440-code part "0 bulls, 1
+cow" takes 21 s, the other twelve 4 s; since the lookahead's own kernel and the cheap bounds
+before lookaheads, bc takes 9.5-9.8 s on one process (CPU 6.6 s) and ``--parts`` 8.2 s and 2.5
+s, on a machine busy with other work.
 """
 
 from __future__ import annotations
