@@ -538,3 +538,26 @@ def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
         future.cancelled() or isinstance(future.exception(), TaskStopped) for future in stopped
     ]
     assert any(ended)
+
+
+def test_ctrl_c_ends_a_search_on_threads_at_once(tmp_path: Path) -> None:
+    # The tasks in compiled code are told to stop and the threads do not hold up the exit:
+    # the command says where the answers are and exits 130 (interrupted).
+    path = tmp_path / "bc.ckpt"
+    env = {**os.environ, "BULLSCOWS_CACHE": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "bullscows", "tree", "--rules", "bc", "--strategy",
+               "optimal", "--jobs", "2", "--checkpoint", str(path)]  # fmt: skip
+    with subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    ) as search:
+        for _ in range(6000):  # until the search has begun (it makes the file), and a while
+            if path.exists() or search.poll() is not None:
+                break
+            time.sleep(0.01)
+        time.sleep(1.0)  # the tasks under way in compiled code
+        assert search.poll() is None, "the search ended before it was interrupted"
+        search.send_signal(signal.SIGINT)
+        _, stderr = search.communicate(timeout=120)
+    assert search.returncode == 130, stderr
+    assert f"the answers so far are in {path}" in stderr
+    assert "Traceback" not in stderr
