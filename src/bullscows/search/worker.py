@@ -68,8 +68,7 @@ def solve_task(
     options = (rules, objective, max_depth, consistent_only, weight)
     kept: tuple[tuple[Any, ...], Search] | None = getattr(_HERE, "search", None)
     if kept is None or kept[0] != options:
-        kept = None
-        _HERE.search = None  # one search at a time: its memo can be large
+        kept = _HERE.search = None  # one search at a time: let its memo go before the next
         search = Search(rules, objective, max_depth, consistent_only, weight=weight,
                         stop=stop_flag())  # fmt: skip
         _HERE.search = kept = (options, search)
