@@ -17,7 +17,10 @@ the searching thread: on a machine shared with other work it varies less than th
 two versions of the search compare best by it (run them alternately). With ``--jobs`` each run
 also shows, for each worker thread or process (on Linux), its seconds on a core, waiting for
 one (other work held both cores) and idle (no task to run, or not started yet): idle time is
-what the search's design loses, whatever the load.
+what the search's design loses, whatever the load. On threads each run also accounts for its
+tasks' CPU time: tasks whose answer the search used, and tasks started ahead in a round whose
+guess was refuted meanwhile (answered but not used, stopped under way, or cancelled before
+they started).
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
 being settled (the total no tree under it can beat) and the best total found. ``--parts``
@@ -38,13 +41,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from concurrent.futures import Executor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from bullscows._kernels.search_kernels import INFEASIBLE
-from bullscows.executors import Threads, make_executor
+from bullscows.executors import TaskStopped, Threads, make_executor
 from bullscows.feedback import Feedback
 from bullscows.rules import Rules
 from bullscows.search import Objective, engine, optimal_tree
@@ -106,6 +111,57 @@ def run(
         clocks.append(f"{ran:.2f} s on a core, {waited:.2f} s waiting for one, {idle:.2f} s idle")
     if clocks:
         print(f"  workers: {'; '.join(clocks)}", flush=True)
+    if isinstance(pool, Accounted):
+        print(f"  tasks: {pool.account()}", flush=True)
+        pool.tasks.clear()
+
+
+class Accounted(Threads):
+    """``Threads`` that note each task's CPU time and whether the search wanted its answer
+    (a task whose future the search cancels was started in vain)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.tasks: list[tuple[list[Any], Future[Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        note: list[Any] = [0.0, False]  # CPU seconds, unwanted
+
+        def timed() -> Any:
+            start = time.thread_time()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                note[0] = time.thread_time() - start
+
+        future = super().submit(timed)
+        cancel = future.cancel
+
+        def unwanted() -> bool:
+            note[1] = True
+            return cancel()
+
+        future.cancel = unwanted  # type: ignore[method-assign]
+        self.tasks.append((note, future))
+        return future
+
+    def account(self) -> str:
+        """How many tasks ran and their CPU seconds: used, and started in vain."""
+        kinds = ("answer used", "answered, not used", "stopped under way", "cancelled before start")
+        counts = dict.fromkeys(kinds, 0)
+        seconds = dict.fromkeys(kinds, 0.0)
+        for (cpu, unwanted), future in self.tasks:
+            if future.cancelled():
+                kind = kinds[3]
+            elif not future.done():
+                continue
+            elif isinstance(future.exception(), TaskStopped):
+                kind = kinds[2]
+            else:
+                kind = kinds[1] if unwanted else kinds[0]
+            counts[kind] += 1
+            seconds[kind] += cpu
+        return "; ".join(f"{kind} {counts[kind]} ({seconds[kind]:.2f} s CPU)" for kind in kinds)
 
 
 def _worker_clocks(pool: Executor | None) -> dict[int, tuple[float, float]]:
@@ -187,7 +243,14 @@ def main(argv: list[str] | None = None) -> int:
     for spec, objective, depth in plan:
         # A pool a run (as the tree command makes one): its start is counted, and a run
         # stopped by its time limit has its tasks stopped.
-        with make_executor(None, args.jobs, None, threads=not args.processes) as pool:
+        if args.jobs > 1 and not args.processes:
+            team = Accounted(args.jobs)
+            try:
+                run(spec, objective, depth, args.consistent_only, team, args.checkpoint, budget)
+            finally:
+                team.shutdown(cancel_futures=True)
+            continue
+        with make_executor(None, args.jobs, None) as pool:
             run(spec, objective, depth, args.consistent_only, pool, args.checkpoint, budget)
     print(f"all runs: {time.perf_counter() - start:.1f} s")
     return 0
