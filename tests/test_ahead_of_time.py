@@ -4,6 +4,7 @@ loads no numba at all."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -130,3 +131,20 @@ def test_a_small_heuristic_tree_loads_no_numba(args: list[str]) -> None:
     assert completed.returncode == 0, completed.stderr
     assert completed.stderr.splitlines()[-1] == "[]"
     assert "total" in completed.stdout or "\n" in completed.stdout
+
+
+WITHOUT_PYCC = """
+import sys
+sys.modules["numba.pycc"] = None  # a numba without pycc
+from bullscows.precompile import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_build_that_cannot_compile_says_why(tmp_path: Path) -> None:
+    """``setup.py`` goes on without the module when this fails (exit 1 and the reason)."""
+    output = tmp_path / "_trees_aot.so"
+    completed = python("-c", WITHOUT_PYCC, str(output), timeout=300)
+    assert completed.returncode == 1
+    assert "the ahead-of-time tree builder was not compiled: " in completed.stderr
+    assert "numba.pycc" in completed.stderr and not output.exists()

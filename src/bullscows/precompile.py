@@ -1,5 +1,5 @@
 """Compile a heuristic tree's serial builder (``trees.build_serial``) ahead of time, into an
-extension module that loads without numba (``tree_build`` says when it is used).
+extension module that loads without numba (``_kernels.tree_build`` says when it is used).
 
 Installing the package runs this (``setup.py``), in a process of its own:
 
