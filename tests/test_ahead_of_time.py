@@ -81,6 +81,10 @@ def test_a_stale_or_missing_module_leaves_the_trees_to_numba(
         for a, b in zip(expected, tree_build.build(*args), strict=True):
             assert np.array_equal(a, b)
         assert ran == [1]
+        tree_build.ahead_of_time.cache_clear()  # a module that is not one compiled here
+        monkeypatch.setattr(tree_build, "AHEAD_MODULE", "bullscows._kernels.tables")
+        module, why = tree_build.ahead_of_time()
+        assert module is None and why.startswith("not usable")
     finally:
         tree_build.ahead_of_time.cache_clear()
 

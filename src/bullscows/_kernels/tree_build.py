@@ -52,11 +52,11 @@ def ahead_of_time() -> tuple[ModuleType | None, str]:
         module = importlib.import_module(AHEAD_MODULE)
     except ImportError as error:
         return None, f"not built ({error})"
-    names, _, digest = module.sources().rpartition(" ")
     try:
+        names, _, digest = module.sources().rpartition(" ")
         current = source_digest(names.split()) == digest
-    except OSError as error:
-        return None, f"its sources are not readable ({error})"
+    except (AttributeError, OSError) as error:  # not one this version compiled
+        return None, f"not usable ({error})"
     if not current:
         return None, "stale: compiled from kernels since edited (install the package again)"
     return module, f"compiled from {names}"
