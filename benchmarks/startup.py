@@ -8,7 +8,9 @@ numba's cache, as an installed copy has them: the variable PYTHONDONTWRITEBYTECO
 * the floor under any command that runs a compiled kernel: Python itself, NumPy, numba, and
   one minimal cached numba function called once (numba readies its compiler's registries on
   the first call, even when the code comes from its cache);
-* ``bullscows --help`` and ``bullscows tree --rules bc --strategy entropy``;
+* ``bullscows --help`` and ``bullscows tree --rules bc --strategy H`` for the four heuristics
+  (built by the serial builder compiled ahead of time at installation, when it is there: the
+  first line printed says whether it is; without it, by numba's compilation);
 * the whole-process pairs of ``benchmarks/versus.py`` that start-up weighs on most: the
   ``entropy`` tree of ``p5c10n`` and the ``p4c9n`` optimum (a search of about a second), each
   with an empty cache folder, as there.
@@ -39,6 +41,19 @@ def total(a):
 
 total(np.arange(3))
 """
+
+
+HEURISTICS = ("minimax", "expected-size", "entropy", "most-parts")
+
+
+def ahead_of_time() -> str:
+    """Whether this copy's small heuristic trees are built without numba, and why not."""
+    try:
+        from bullscows._kernels.tree_build import ahead_of_time
+    except ImportError:
+        return "none in this version"
+    module, why = ahead_of_time()
+    return ("in use, " if module is not None else "not in use: ") + why
 
 
 def whole(command: list[str], env: dict[str, str], repeats: int) -> tuple[float, float]:
@@ -84,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     bullscows = str(Path(python).with_name("bullscows"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     load = os.getloadavg()[0]
+    print(f"the ahead-of-time tree builder: {ahead_of_time()}")
     print(f"{os.cpu_count()} cores, load average {load:.1f} at the start; whole processes, best of "
           f"{args.repeats}\n")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="startup-") as scratch:
@@ -96,9 +112,12 @@ def main(argv: list[str] | None = None) -> int:
             ("import numpy, numba", [python, "-c", "import numpy, numba"]),
             ("one cached numba function", [python, str(floor)]),
             ("bullscows --help", [bullscows, "--help"]),
-            (
-                "bullscows tree --rules bc --strategy entropy",
-                [bullscows, "tree", "--rules", "bc", "--strategy", "entropy"],
+            *(
+                (
+                    f"bullscows tree --rules bc --strategy {name}",
+                    [bullscows, "tree", "--rules", "bc", "--strategy", name],
+                )
+                for name in HEURISTICS
             ),
             (
                 "bullscows tree --rules p5c10n --strategy entropy",
@@ -115,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {label} | {seconds:.3f} | {cpu:.3f} |", flush=True)
     print("\nin one process, best of", args.repeats)
     print("| tree | total | seconds |\n|---|---|---|")
-    for spec, name in [("bc", h) for h in ("minimax", "expected-size", "entropy", "most-parts")]:
+    for spec, name in [("bc", h) for h in HEURISTICS]:
         total, seconds = in_process(spec, name, args.repeats)
         print(f"| {spec} {name} | {total:,} | {seconds:.3f} |", flush=True)
     total, seconds = in_process("p5c10n", "entropy", max(1, args.repeats // 2))

@@ -88,12 +88,12 @@ def where_the_time_goes(spec: str, name: str) -> tuple[float, float]:
 
         return run
 
-    from bullscows._kernels import trees
+    from bullscows._kernels import tree_build
 
     for attribute, method in methods.items():
         setattr(Universe, attribute, timed(method))
-    build = trees.build  # a heuristic's whole tree, in one compiled pass
-    trees.build = timed(build)
+    build = tree_build.build  # a heuristic's whole tree, in one compiled pass
+    tree_build.build = timed(build)
     try:
         start = time.perf_counter()
         guess_counts(rules, get_strategy(name))
@@ -101,7 +101,7 @@ def where_the_time_goes(spec: str, name: str) -> tuple[float, float]:
     finally:
         for attribute, method in methods.items():
             setattr(Universe, attribute, method)
-        trees.build = build
+        tree_build.build = build
     return total, spent[0]
 
 

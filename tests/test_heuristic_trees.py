@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bullscows import Code, Feedback, Rules
-from bullscows._kernels import drivers, trees
+from bullscows._kernels import drivers, tree_build
 from bullscows.knowledge import Knowledge
 from bullscows.outcomes import build_tree, guess_counts, walk
 from bullscows.strategies import get_strategy
@@ -112,7 +112,7 @@ def test_a_walk_from_a_position_counts_as_the_moves_do() -> None:
 def test_threads_taking_parts_in_turn_build_the_same_tree(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = Rules.parse("mm")
     serial = build_tree(rules, get_strategy("entropy"))
-    monkeypatch.setattr(trees, "PARALLEL_WORK", 0)
+    monkeypatch.setattr(tree_build, "PARALLEL_WORK", 0)
     monkeypatch.setattr(drivers, "cores", lambda: 2)
     assert build_tree(rules, get_strategy("entropy")) == serial
     counts = guess_counts(rules, get_strategy("most-parts"))

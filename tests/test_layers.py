@@ -27,7 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("outcomes", "hints"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),
     ("records", "sessions", "analysis"),  # games as state machines, and their analysis
-    ("cli", "web", "__main__", ""),  # front ends, and the package's own entry point
+    ("cli", "web", "__main__", "precompile", ""),  # front ends, entry points, the package
 ]
 
 

@@ -1,7 +1,9 @@
 """Scoring kernels over integer arrays.
 
 This package holds the only modules of the project that import numba (``compiled`` gathers
-the scoring kernels, ``search_dfs`` the optimal search); ``reference`` is their pure-Python
+the scoring kernels, ``search_dfs`` the optimal search; ``bullscows.precompile``, run at
+installation, compiles the tree builder ahead of time); ``reference`` is their pure-Python
 twin, the definition the tests hold the compiled kernels to. Import ``compiled`` only where a
-command needs it, so that ``bullscows --help`` stays fast.
+command needs it, so that ``bullscows --help`` stays fast; ``tables`` and ``tree_build`` load
+no numba (a small heuristic tree needs none).
 """

@@ -13,18 +13,16 @@ import numpy as np
 from bullscows._kernels.bits import counter
 from bullscows._kernels.canonical import _canonical_block, _canonical_parallel, canonical_keys
 from bullscows._kernels.partitions import (
-    HEURISTICS,
     PAIRWISE_MAX,
     _pairwise_block_1,
     _pairwise_parallel_1,
     _partition_block_1,
     _partition_parallel_1,
     guess_costs,
-    log_table,
-    nlogn_table,
     partition_sizes,
 )
 from bullscows._kernels.scoring import _score_block_1, _score_parallel_1, score_matrix
+from bullscows._kernels.tables import HEURISTICS, log_table, nlogn_table
 
 __all__ = [
     "HEURISTICS",

@@ -3,22 +3,18 @@ the split (lower is better), for many guesses at once."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import numpy.typing as npt
 from numba import njit, prange
 
 from bullscows._kernels import drivers
 from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount, span
-from bullscows._kernels.reference import ENTROPY_SCALE
+from bullscows._kernels.tables import HEURISTICS, log_table, nlogn_table
 
 # Partitions: the reply indices of one guess against the candidates go to a byte buffer (a loop
 # that vectorises), then into four interleaved histograms, so consecutive increments of the same
 # counter do not wait on each other: about twice as fast as one histogram.
 
-#: Heuristics by number; each is a cost to minimise, an exact integer.
-HEURISTICS = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}
 _LANES = 4
 _FEW = 64
 
@@ -276,25 +272,6 @@ def partition_sizes(
     unused = np.zeros(1, dtype=np.int64)
     _partitions(pos_g, sym_g, pos_c, sym_c, length, slots, -1, _NO_TABLE, sizes, unused)
     return sizes
-
-
-@lru_cache(maxsize=64)
-def log_table(largest: int) -> npt.NDArray[np.int64]:
-    """``round(log2(n) * ENTROPY_SCALE)`` for n = 0 .. largest (0 for n = 0); read-only."""
-    n = np.arange(largest + 1, dtype=np.float64)
-    table = np.round(np.log2(np.maximum(n, 1)) * ENTROPY_SCALE).astype(np.int64)
-    table.flags.writeable = False
-    return table
-
-
-@lru_cache(maxsize=64)
-def nlogn_table(largest: int) -> npt.NDArray[np.int64]:
-    """``n * log_table(n)``: a part of n codes adds this to the entropy cost; summed over the
-    codes rather than the parts (each adds ``log_table`` of its part's size), it is the same
-    integer, so both kernels' costs tie exactly."""
-    table = np.arange(largest + 1, dtype=np.int64) * log_table(largest)
-    table.flags.writeable = False
-    return table
 
 
 def guess_costs(

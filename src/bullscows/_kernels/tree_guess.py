@@ -27,6 +27,14 @@ from numba import njit
 
 from bullscows._kernels.bits import popcount
 from bullscows._kernels.partitions import strip_costs
+from bullscows._kernels.tables import (  # the parameters' places in ``params``
+    CONSISTENT,
+    HEURISTIC,
+    LENGTH,
+    REPLIES,
+    SLOTS,
+    SYMMETRIC,
+)
 
 #: Candidates below which a cost is kept up to date code by code (one histogram), rather
 #: than tallied in four interleaved histograms.
@@ -45,9 +53,6 @@ _CLASSES_FROM = 97
 #: its symbols.
 _DEAD_FROM = 16
 _HUGE = np.iinfo(np.int64).max
-
-# The integer parameters every kernel reads, in one array (``params``).
-(LENGTH, HEURISTIC, REPLIES, WIN, CONSISTENT, SLOTS, SYMMETRIC, LEVEL_AT_ROOT, PARAMS) = range(9)
 
 
 @njit(cache=True)

@@ -17,20 +17,11 @@ subtree it is on (``build_parallel``).
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit, prange
 
-from bullscows._kernels import drivers
 from bullscows._kernels.bits import claim, popcount
-from bullscows._kernels.tree_guess import (
-    LENGTH,
-    LEVEL_AT_ROOT,
-    PAIRWISE,
-    SLOTS,
-    STRIP,
-    WIN,
-    choose,
-)
+from bullscows._kernels.tables import LENGTH, LEVEL_AT_ROOT, SLOTS, WIN
+from bullscows._kernels.tree_guess import PAIRWISE, STRIP, choose
 
 
 @njit(cache=True)
@@ -248,32 +239,3 @@ def _worker(order, tasks, regions, taken, pos, sym, params, logs, history, digit
         if t >= len(tasks):
             return
         _subtree(order, tasks[t], ctx, tree, counts, regions[t])
-
-
-#: Work (guesses times candidates at the root) from which a tree is built on several threads.
-PARALLEL_WORK = 50_000_000
-#: Parts open before the threads start, per thread (several, so that none waits long).
-PARTS_PER_THREAD = 8
-
-
-def build(
-    pos: npt.NDArray[np.uint64], sym: npt.NDArray[np.uint64], candidates: npt.NDArray[np.int64],
-    params: npt.NDArray[np.int64], logs: npt.NDArray[np.int64],
-    history: npt.NDArray[np.int64], symmetry: tuple[npt.NDArray[np.int64], ...],
-) -> tuple[npt.NDArray[np.int64], ...]:  # fmt: skip
-    """The tree below ``candidates`` (sorted): each node's guess, parent row (-1 at the root)
-    and the reply leading to it, in rows (parents before children; a row of guess -1 is
-    unused), and the guesses each code needs (indexed by code)."""
-    order = np.array(candidates, dtype=np.int64)
-    size = 2 * len(order)
-    guesses = np.full(size, -1, dtype=np.int64)
-    tree = (guesses, np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
-            np.zeros(1, dtype=np.int64))  # fmt: skip
-    counts = np.zeros(len(pos), dtype=np.int64)
-    ctx = (pos, sym, params, logs, history, symmetry)
-    threads = drivers.threads_for(len(pos) * len(order), PARALLEL_WORK)
-    if threads > 1:
-        build_parallel(order, ctx, tree, counts, threads, PARTS_PER_THREAD * threads)
-    else:
-        build_serial(order, ctx, tree, counts)
-    return guesses, tree[1], tree[2], counts

@@ -124,7 +124,7 @@ class PartitionHeuristic(Strategy):
         return best_guess(guesses, every, is_candidate)
 
     def subtree(self, knowledge: Knowledge) -> Subtree | None:
-        """The whole tree from ``knowledge`` in one compiled pass (``_kernels.trees``), the
+        """The whole tree from ``knowledge`` in one compiled pass (``_kernels.tree_build``), the
         guesses of ``choose`` at every node; ``None`` when the codes need masks of more than one
         word or a move would narrow its guesses (``PAIR_BUDGET``)."""
         universe, candidates = knowledge.universe, knowledge.candidates
@@ -132,21 +132,20 @@ class PartitionHeuristic(Strategy):
             return None
         if len(universe) * len(candidates) > PAIR_BUDGET or not len(candidates):
             return None
-        from bullscows._kernels import tree_guess as t
-        from bullscows._kernels import trees
-        from bullscows._kernels.partitions import HEURISTICS, log_table
+        from bullscows._kernels import tables as t
+        from bullscows._kernels.tree_build import build
         from bullscows.tree.model import Node
 
         rules, length = knowledge.rules, knowledge.rules.length
         params = np.zeros(t.PARAMS, dtype=np.int64)
-        params[t.LENGTH], params[t.HEURISTIC] = length, HEURISTICS[self.name]
+        params[t.LENGTH], params[t.HEURISTIC] = length, t.HEURISTICS[self.name]
         params[t.REPLIES], params[t.WIN] = reply_count(rules), length * (length + 1)
         params[t.CONSISTENT], params[t.SLOTS] = self.consistent_only, rules.reply_slots
         params[t.SYMMETRIC], params[t.LEVEL_AT_ROOT] = 1, 1
         history = np.array([step.guess.index for step in knowledge.history], dtype=np.int64)
-        guesses, parents, replies, counts = trees.build(
+        guesses, parents, replies, counts = build(
             universe.pos_masks[:, 0], universe.sym_masks[:, 0], candidates, params,
-            log_table(len(candidates)), history,
+            t.log_table(len(candidates)), history,
             (universe.codes.astype(np.int64), *symmetry_arrays(rules)),
         )  # fmt: skip
         rows = np.flatnonzero(guesses >= 0)

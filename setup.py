@@ -1,0 +1,45 @@
+"""Installs bullscows (pyproject.toml says what); this file adds one optional extension module.
+
+``bullscows._kernels._trees_aot``: a heuristic tree's serial builder compiled ahead of time by
+``numba.pycc`` (``python -m bullscows.precompile``, in a process of its own), so that a
+small tree is built without loading numba. When it cannot be compiled (no C compiler, a numba
+without pycc), the installation goes on without it and the package uses numba's compilation.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+SOURCE = Path(__file__).resolve().parent / "src"
+MAIN = "from bullscows.precompile import main; sys.exit(main(sys.argv[1:]))"
+
+
+class AheadOfTime(build_ext):
+    """Compiles the module with pycc rather than a C compiler's sources; leaves out a module
+    whose compilation fails."""
+
+    def build_extensions(self) -> None:
+        for ext in list(self.extensions):
+            output = Path(self.get_ext_fullpath(ext.name)).resolve()
+            output.parent.mkdir(parents=True, exist_ok=True)
+            # The build's own environment drops PYTHONPATH from the path: the source goes in here.
+            run = f"import sys; sys.path.insert(0, {str(SOURCE)!r}); {MAIN}"
+            completed = subprocess.run(
+                [sys.executable, "-c", run, str(output)], capture_output=True, text=True
+            )
+            print(completed.stdout + completed.stderr, file=sys.stderr)
+            if completed.returncode or not output.exists():
+                print(f"warning: {ext.name} not compiled; numba's compilation will be used",
+                      file=sys.stderr)  # fmt: skip
+                self.extensions.remove(ext)
+
+
+setup(
+    ext_modules=[Extension("bullscows._kernels._trees_aot", sources=[], optional=True)],
+    cmdclass={"build_ext": AheadOfTime},
+)

@@ -1,0 +1,154 @@
+"""The heuristic tree's serial builder compiled ahead of time at installation (by
+``bullscows.precompile``) builds the trees numba's compilation builds, and a small tree then
+loads no numba at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bullscows import Rules, score
+from bullscows._kernels import tree_build, trees
+from bullscows.cli import main
+from bullscows.knowledge import Knowledge
+from bullscows.strategies import get_strategy
+from cli.conftest import python
+
+
+def test_the_ahead_of_time_builder_is_installed() -> None:
+    """Installing the package (``pip install -e .``) compiles it: a failed or stale build would
+    otherwise go unnoticed, every tree then built by numba's compilation."""
+    module, why = tree_build.ahead_of_time()
+    assert module is not None, f"the ahead-of-time tree builder is {why}"
+    assert "bullscows._kernels.tree_guess" in why and "bullscows._kernels.trees" in why
+
+
+def arguments(knowledge: Knowledge, name: str, consistent_only: bool) -> tuple[Any, ...]:
+    """What the strategy gives ``tree_build.build`` for the tree below ``knowledge``."""
+    given: list[tuple[Any, ...]] = []
+
+    def keep(*args: Any) -> tuple[Any, ...]:
+        given.append(args)
+        return build(*args)
+
+    build = tree_build.build
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree_build, "build", keep)
+        get_strategy(name, consistent_only=consistent_only).subtree(knowledge)
+    (args,) = given
+    return args
+
+
+def refuse(*args: Any) -> None:
+    raise AssertionError("numba's compilation ran")
+
+
+@pytest.mark.parametrize("name", ["minimax", "expected-size", "entropy", "most-parts"])
+@pytest.mark.parametrize("spec", ["bc", "mm", "p5c7n", "p3c5n:guesses=p3c5r", "bc-nolead"])
+def test_ahead_of_time_and_numba_build_the_same_trees(spec: str, name: str) -> None:
+    start = Knowledge.start(Rules.parse(spec))
+    guess = start.code(int(start.candidates[-1]))
+    later = start.after(guess, score(start.code(int(start.candidates[0])), guess))
+    for knowledge, consistent_only in [(start, False), (start, True), (later, False)]:
+        args = arguments(knowledge, name, consistent_only)
+        jit = tree_build.build(*args, ahead=False)
+        with pytest.MonkeyPatch.context() as patch:  # the compiled module alone, no numba
+            patch.setattr(trees, "build_serial", refuse)
+            patch.setattr(trees, "build_parallel", refuse)
+            aot = tree_build.build(*args)
+        assert len(jit) == len(aot) == 4
+        for a, b in zip(jit, aot, strict=True):
+            assert np.array_equal(a, b)
+
+
+def test_a_stale_or_missing_module_leaves_the_trees_to_numba(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module compiled from kernels since edited is not used, and the trees are the same."""
+    args = arguments(Knowledge.start(Rules.parse("mm")), "entropy", False)
+    expected = tree_build.build(*args)
+    tree_build.ahead_of_time.cache_clear()
+    monkeypatch.setattr(tree_build, "source_digest", lambda modules: "edited since")
+    try:
+        module, why = tree_build.ahead_of_time()
+        assert module is None and why.startswith("stale")
+        ran: list[int] = []
+        serial = trees.build_serial
+        monkeypatch.setattr(trees, "build_serial", lambda *a: ran.append(1) or serial(*a))
+        for a, b in zip(expected, tree_build.build(*args), strict=True):
+            assert np.array_equal(a, b)
+        assert ran == [1]
+        tree_build.ahead_of_time.cache_clear()  # a module that is not one compiled here
+        monkeypatch.setattr(tree_build, "AHEAD_MODULE", "bullscows._kernels.tables")
+        module, why = tree_build.ahead_of_time()
+        assert module is None and why.startswith("not usable")
+    finally:
+        tree_build.ahead_of_time.cache_clear()
+
+
+MISSING = """
+import sys
+sys.modules["bullscows._kernels._trees_aot"] = None  # as if it could not be compiled
+from bullscows._kernels import tree_build
+from bullscows.cli import main
+main({args!r}, standalone_mode=False)
+from bullscows._kernels import trees
+print(tree_build.ahead_of_time()[1], bool(trees.build_serial.signatures), file=sys.stderr)
+"""
+
+COMMANDS = [
+    ["tree", "--rules", "bc", "--strategy", "entropy"],
+    ["tree", "--rules", "mm", "--strategy", "minimax", "--consistent-only"],
+    ["tree", "--rules", "p4c9n", "--strategy", "expected-size", "--format", "text", "--depth", "2"],
+]
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[2])
+def test_without_the_module_a_command_prints_the_same(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In a process where the module cannot be imported, numba's compilation builds the
+    tree, and the command prints what it prints with the module."""
+    assert main(args, standalone_mode=False) in (None, 0)
+    expected = capsys.readouterr().out
+    completed = python("-c", MISSING.format(args=args), timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == expected
+    assert completed.stderr.splitlines()[-1].startswith("not built (import of ")
+    assert completed.stderr.split()[-1] == "True"
+
+
+LOADED = """
+import sys
+from bullscows.cli import main
+main({args!r}, standalone_mode=False)
+print(sorted(m for m in ("numba", "llvmlite") if m in sys.modules), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[2])
+def test_a_small_heuristic_tree_loads_no_numba(args: list[str]) -> None:
+    completed = python("-c", LOADED.format(args=args), timeout=300)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr.splitlines()[-1] == "[]"
+    assert "total" in completed.stdout or "\n" in completed.stdout
+
+
+WITHOUT_PYCC = """
+import sys
+sys.modules["numba.pycc"] = None  # a numba without pycc
+from bullscows.precompile import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_build_that_cannot_compile_says_why(tmp_path: Path) -> None:
+    """``setup.py`` goes on without the module when this fails (exit 1 and the reason)."""
+    output = tmp_path / "_trees_aot.so"
+    completed = python("-c", WITHOUT_PYCC, str(output), timeout=300)
+    assert completed.returncode == 1
+    assert "the ahead-of-time tree builder was not compiled: " in completed.stderr
+    assert "numba.pycc" in completed.stderr and not output.exists()
