@@ -335,20 +335,25 @@ print(*(m in sys.modules for m in {modules!r}), file=sys.stderr)
 
 
 @pytest.mark.parametrize(
-    ("args", "kernels"),
+    ("args", "kernels", "search"),
     [
-        (["tree", "--rules", "bc", "--strategy", "entropy"], ["trees.build_serial"]),
-        (["tree", "--rules", "p4c8n", "--strategy", "optimal"], None),
+        (["tree", "--rules", "bc", "--strategy", "entropy"], ["trees.build_serial"], []),
+        (
+            ["tree", "--rules", "p4c8n", "--strategy", "optimal"],
+            None,
+            ["search_dfs._new_memo", "search_dfs._query", "search_dfs.solve"],
+        ),
     ],
     ids=["heuristic", "optimal"],
 )
 def test_a_tree_command_loads_only_what_it_needs(
-    args: list[str], kernels: list[str] | None, tmp_path: Path
+    args: list[str], kernels: list[str] | None, search: list[str], tmp_path: Path
 ) -> None:
     """A whole process pays for every compiled function it loads from numba's cache and
-    every module it imports: a heuristic's tree loads its one builder; no tree command
-    starts numba's threads for a small score matrix, nor imports the process pools (a
-    search on one process), rich or the tree comparison."""
+    every module it imports: a heuristic's tree loads its one builder, a search its memo's
+    maker, its compiled search and one entry point for every other question of its Python
+    side; no tree command starts numba's threads for a small score matrix, nor imports the
+    process pools (a search on one process), rich or the tree comparison."""
     modules = ["concurrent.futures", "rich", "bullscows.tree.compare"]
     env = {**os.environ, "BULLSCOWS_CACHE": str(tmp_path)}
     completed = python("-c", LOADED.format(args=args, modules=modules), env=env, timeout=300)
@@ -357,6 +362,9 @@ def test_a_tree_command_loads_only_what_it_needs(
     names = loaded.split()
     if kernels is not None:
         assert names == [f"bullscows._kernels.{k}" for k in kernels]
+    assert [n for n in names if n.startswith("bullscows._kernels.search")] == [
+        f"bullscows._kernels.{k}" for k in search
+    ]
     assert not [name for name in names if "parallel" in name]
     if args[-1] != "optimal":  # a search imports the executors' module for its type hints
         assert imported.split() == ["False"] * len(modules)
