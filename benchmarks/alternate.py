@@ -13,8 +13,10 @@ process, as the console script runs it, with an empty cache folder (a searched t
 there: every run searches); the two versions take turns, the first after a warm-up run of each
 (bytecode and numba's cache written, as an installed copy has them). Printed for each version:
 the best and the median of the wall-clock seconds, of the CPU seconds (user and system, every
-thread: less at the mercy of other processes on a shared machine) and of the seconds spent in
-the garbage collector (with how many collections).
+thread: less at the mercy of other processes on a shared machine), and the medians of the
+seconds spent in the garbage collector (with how many collections) and of the seconds numba
+took to load the compiled functions from its cache (every first call after the first, which
+also readies numba's compiler; with how many functions in all).
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
-#: The console script's work, with the collector's time added up (``gc.callbacks``).
+#: The console script's work, with the collector's time added up (``gc.callbacks``), and
+#: the time numba takes to ready each compiled function on its first call (from its cache:
+#: the first call also readies numba's compiler, so it is counted apart).
 RUN = """
 import gc, json, sys, time
 spent = [0.0, 0, 0.0]
@@ -42,17 +46,31 @@ def watch(phase, info):
         spent[0] += time.perf_counter() - spent[2]
         spent[1] += 1
 gc.callbacks.append(watch)
+from numba.core.dispatcher import Dispatcher
+loads = []
+ready = Dispatcher._compile_for_args
+def load(self, *args, **kwargs):
+    start = time.perf_counter()
+    try:
+        return ready(self, *args, **kwargs)
+    finally:
+        loads.append(time.perf_counter() - start)
+Dispatcher._compile_for_args = load
 from bullscows.cli import main
 try:
     main(sys.argv[1:])
 finally:
-    print(json.dumps(spent[:2]), file=sys.stderr)
+    print(json.dumps([*spent[:2], sum(loads[1:]), len(loads)]), file=sys.stderr)
 """
 
 
-def once(source: Path, arguments: list[str], cache: Path) -> tuple[float, float, float, int]:
-    """One run of the command with ``source`` first on the path: wall and CPU seconds, and
-    seconds and collections of the garbage collector."""
+Run = tuple[float, float, float, int, float, int]
+
+
+def once(source: Path, arguments: list[str], cache: Path) -> Run:
+    """One run of the command with ``source`` first on the path: wall and CPU seconds,
+    seconds and collections of the garbage collector, and seconds and count of the compiled
+    functions loaded (the seconds after the first)."""
     shutil.rmtree(cache, ignore_errors=True)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update(PYTHONPATH=str(source), BULLSCOWS_CACHE=str(cache))
@@ -70,8 +88,8 @@ def once(source: Path, arguments: list[str], cache: Path) -> tuple[float, float,
     if done.returncode != 0:
         raise SystemExit(f"{source}: {' '.join(arguments)} failed: {done.stderr[-500:]}")
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    collector, collections = json.loads(done.stderr.strip().splitlines()[-1])
-    return wall, cpu, collector, collections
+    collector, collections, loading, loaded = json.loads(done.stderr.strip().splitlines()[-1])
+    return wall, cpu, collector, collections, loading, loaded
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if not command:
         parser.error("give the command after --, as: -- tree --rules p4c9n --strategy optimal")
     sources = {"before": args.before.resolve(), "after": Path(__file__).parents[1] / "src"}
-    runs: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in sources}
+    runs: dict[str, list[Run]] = {name: [] for name in sources}
     with tempfile.TemporaryDirectory(prefix="alternate-") as scratch:
         cache = Path(scratch) / "cache"
         for source in sources.values():
@@ -97,14 +115,18 @@ def main(argv: list[str] | None = None) -> int:
             for name in names:
                 runs[name].append(once(sources[name], command, cache))
     print(f"bullscows {' '.join(command)}: {args.repeats} runs each, alternated")
-    print("| version | wall s, best / median | CPU s, best / median | GC s (collections) |")
-    print("|---|---|---|---|")
+    print(
+        "| version | wall s, best / median | CPU s, best / median | GC s (collections) "
+        "| loading s after the first (functions) |"
+    )
+    print("|---|---|---|---|---|")
     for name, found in runs.items():
-        wall, cpu, collector, collections = zip(*found, strict=True)
+        wall, cpu, collector, collections, loading, loaded = zip(*found, strict=True)
         print(
             f"| {name} | {min(wall):.3f} / {statistics.median(wall):.3f} "
             f"| {min(cpu):.3f} / {statistics.median(cpu):.3f} "
-            f"| {statistics.median(collector):.3f} ({statistics.median(collections):.0f}) |"
+            f"| {statistics.median(collector):.3f} ({statistics.median(collections):.0f}) "
+            f"| {statistics.median(loading):.3f} ({statistics.median(loaded):.0f}) |"
         )
     return 0
 
