@@ -35,9 +35,9 @@ _FEW = 64
 _BLOCK = 512
 #: Nodes with at most this many candidates are scored a strip of guesses at a time
 #: (``strip_costs``: replies compared pairwise, or counted reply by reply once the candidates
-#: outnumber the replies), in vector steps over byte counts (so at most 255). At 96, before
-#: the counts reply by reply, ``p5c10n``'s ``entropy`` tree took 1.9 s on one thread; with
-#: them and 255, 1.2-1.35 s (``benchmarks/alternate.py``, README "Performance").
+#: outnumber the replies), in vector steps over byte counts (so at most 255). It was 96 before
+#: the counts reply by reply: with them and 255, the whole ``p5c10n`` ``entropy`` command takes
+#: a quarter less CPU time (README, "Performance").
 PAIRWISE = 255
 #: Guesses scored at once by ``strip_costs``.
 STRIP = 256
