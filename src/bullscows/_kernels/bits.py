@@ -82,3 +82,23 @@ def one_word(*masks: Masks) -> bool:
 
 def flat(masks: Masks) -> Masks:
     return masks if masks.ndim == 1 else np.ascontiguousarray(masks[:, 0])
+
+
+@njit(cache=True, inline="always")
+def add4(row, a, b, c, d, r):
+    """``row[i] += (a[i] == r) + (b[i] == r) + (c[i] == r) + (d[i] == r)``: four rows of
+    replies counted in one pass over a row of counters (a loop that vectorises)."""
+    for i in range(len(row)):
+        x = row[i]
+        x += a[i] == r
+        x += b[i] == r
+        x += c[i] == r
+        x += d[i] == r
+        row[i] = x
+
+
+@njit(cache=True, inline="always")
+def add1(row, line, r):
+    """``row[i] += line[i] == r``."""
+    for i in range(len(row)):
+        row[i] += line[i] == r

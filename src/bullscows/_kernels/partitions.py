@@ -8,7 +8,16 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from bullscows._kernels import drivers
-from bullscows._kernels.bits import Masks, flat, index_words, one_word, popcount, span
+from bullscows._kernels.bits import (
+    Masks,
+    add1,
+    add4,
+    flat,
+    index_words,
+    one_word,
+    popcount,
+    span,
+)
 from bullscows._kernels.tables import HEURISTICS, log_table, nlogn_table
 
 # Partitions: the reply indices of one guess against the candidates go to a byte buffer (a loop
@@ -206,7 +215,8 @@ def strip_costs(pg, sg, first, width, pc, sc, m, length, heuristic, logs, replie
     candidates, for ``i < width``. A part's size is how many candidates share each one's
     reply, so every cost is a sum or maximum of those multiplicities (expected size: their sum;
     minimax: their maximum; entropy: the sum of their logarithms; most parts: how many replies
-    come first), counted by comparing replies pairwise: byte loops that vectorise."""
+    come first), counted by comparing replies pairwise: byte loops that vectorise; with more
+    candidates than replies, the parts are counted reply by reply (``_reply_costs``)."""
     # Views from ``first``: indices an offset away from the loop's would have to be checked
     # for wrapping one by one, and the loop would not vectorise (six times slower).
     pg, sg = pg[first : first + width], sg[first : first + width]
@@ -216,6 +226,9 @@ def strip_costs(pg, sg, first, width, pc, sc, m, length, heuristic, logs, replie
         for i in range(width):
             rj[i] = length * popcount(pg[i] & p) + popcount(sg[i] & s)
     costs[:width] = 0
+    if m > (length + 1) * (length + 2) // 2:
+        _reply_costs(replies, m, width, length, heuristic, logs, shared, costs)
+        return
     for j in range(m):
         # shared counts the candidates with j's reply: all of them, or (most parts) only
         # those before j, so that zero marks the first of each part.
@@ -238,6 +251,40 @@ def strip_costs(pg, sg, first, width, pc, sc, m, length, heuristic, logs, replie
         else:
             for i in range(width):
                 costs[i] -= 1 if shared[i] == 0 else 0
+
+
+@njit(cache=True)
+def _reply_costs(replies, m, width, length, heuristic, logs, shared, costs):
+    """``strip_costs`` from the ``replies`` of its ``m`` candidates when they outnumber the
+    replies: each part's size counted reply by reply (every reply ``(length + 1) * bulls +
+    cows`` with ``bulls + cows <= length``; one that never comes counts 0), four candidates
+    to a pass over the counters, so the work grows as candidates times replies rather than
+    as the square of the candidates; the same costs."""
+    whole = m - m % 4
+    for bulls in range(length + 1):
+        for cows in range(length + 1 - bulls):
+            q = np.uint8((length + 1) * bulls + cows)
+            counts = shared[:width]
+            counts[:] = 0
+            for j in range(0, whole, 4):
+                a, b, c, d = replies[j], replies[j + 1], replies[j + 2], replies[j + 3]
+                add4(counts, a[:width], b[:width], c[:width], d[:width], q)
+            for j in range(whole, m):
+                add1(counts, replies[j][:width], q)
+            if heuristic == 0:
+                for i in range(width):
+                    costs[i] = max(costs[i], shared[i])
+            elif heuristic == 1:
+                for i in range(width):
+                    n = np.int64(shared[i])
+                    costs[i] += n * n
+            elif heuristic == 2:
+                for i in range(width):
+                    n = np.int64(shared[i])
+                    costs[i] += n * logs[n]
+            else:
+                for i in range(width):
+                    costs[i] -= 1 if shared[i] > 0 else 0
 
 
 @njit(cache=True, parallel=True)

@@ -26,6 +26,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from bullscows._kernels.bits import add1, add4
+
 #: The bound given to a guess that leaves every code in one part and ends none of them.
 USELESS = 1 << 60
 #: A cost no real tree reaches: the bound of a set that cannot be settled within the depth.
@@ -59,7 +61,7 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
             if j == 0:
                 _set4(counts[q], a, b, c, d, np.uint8(valid[q]))
             else:
-                _add4(counts[q], a, b, c, d, np.uint8(valid[q]))
+                add4(counts[q], a, b, c, d, np.uint8(valid[q]))
     for j in range(whole, n):
         if full:
             line = scores[codes[j]]
@@ -67,30 +69,13 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
             line = lines[0]
             _gather(scores[codes[j]], guesses, line)
         for q in range(len(valid)):
-            _add1(counts[q], line, np.uint8(valid[q]))
+            add1(counts[q], line, np.uint8(valid[q]))
 
 
 @njit(cache=True, inline="always")
 def _set4(row, a, b, c, d, r):  # type: ignore[no-untyped-def]
     for i in range(len(row)):
         row[i] = (a[i] == r) + (b[i] == r) + (c[i] == r) + (d[i] == r)
-
-
-@njit(cache=True, inline="always")
-def _add4(row, a, b, c, d, r):  # type: ignore[no-untyped-def]
-    for i in range(len(row)):
-        x = row[i]
-        x += a[i] == r
-        x += b[i] == r
-        x += c[i] == r
-        x += d[i] == r
-        row[i] = x
-
-
-@njit(cache=True, inline="always")
-def _add1(row, line, r):  # type: ignore[no-untyped-def]
-    for i in range(len(row)):
-        row[i] += line[i] == r
 
 
 @njit(cache=True, inline="always")

@@ -120,7 +120,7 @@ class Search:
 
     def ideal(self, n: int, depth: int) -> int:
         """No tree settles ``n`` codes within ``depth`` guesses for less (``search.bounds``)."""
-        return int(search_dfs.ideal(n, depth, self.caps, self.weight, self.penalty))
+        return search_dfs.ideal_cost(self.ctx, n, depth)
 
     @property
     def nodes(self) -> int:
@@ -250,7 +250,7 @@ class Search:
     def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Node] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
         penalty), the ideal, hence optimal."""
-        row = search_kernels.perfect_candidate(self.scores, codes, self.slots)
+        row = search_dfs.perfect(self.ctx, codes)
         if row < 0:
             return None
         cost = self.ideal(len(codes), depth)
@@ -388,17 +388,7 @@ class Search:
         self, guesses: IndexArray, codes: IndexArray, depth: int
     ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
         """``search_kernels.guess_bounds`` with this search's replies and level capacities."""
-        return search_kernels.guess_bounds(
-            self.scores,
-            guesses,
-            codes,
-            self.valid,
-            self.win,
-            self.caps,
-            depth,
-            self.weight,
-            self.penalty,
-        )
+        return search_dfs.bounds(self.ctx, codes, guesses, depth)
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
         """A lower bound on the cost of ``codes`` (one guess into the game): the lowest bound
