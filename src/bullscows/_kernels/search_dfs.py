@@ -18,8 +18,9 @@ allows, so the cost orders trees by how many secrets need the whole cap, then by
 ``stop`` is a one-element array that another thread sets to make ``solve`` give up
 (``STOPPED``). The algorithm is the one ``search.optimal`` documents.
 
-``solve`` (and the kernels the Python levels call) release the GIL: searches with memos of
-their own run at once on threads of one process (``search.worker``).
+``solve`` (and ``search_queries``, every other question the Python levels ask) release the
+GIL: searches with memos of their own run at once on threads of one process
+(``search.worker``).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def _first(bounds, squares, solved):
     return first
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _parts(ctx, codes, guess):
     """The codes grouped by reply to ``guess``, and each group's start, size and reply,
     largest group first (the winning reply left out)."""
@@ -392,7 +393,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     return _PENDING, arena, frames
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _order(ctx, codes, guesses, depth, limit):
     """The guesses of bound below ``limit``, lowest bound first, then the most even split,
     then one that may win; and the first if its bound is exact (parts of at most two codes
@@ -417,7 +418,7 @@ def _split_key(ctx, codes, guess):
     return split
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True)
 def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     """The parts of ``guess`` (largest first), each part's bound one guess ahead, and the
     guess's bound with them: ``limit`` or more once the guess cannot beat ``limit``; and the
@@ -471,119 +472,6 @@ def _best_guess(ctx, memo, codes, depth):
     return entry[1] if entry[0] >= 0 else -1
 
 
-# What ``_query`` is asked for.
-_ASK_ORDER, _ASK_PARTS, _ASK_AHEAD, _ASK_BEST, _ASK_IDEAL, _ASK_PERFECT, _ASK_BOUNDS = range(7)
-#: An argument ``_query``'s question does not read (an array of the type it takes).
-_NONE = np.empty(0, dtype=np.int64)
-#: A memo for the questions that read none (made on first use: typed like every memo).
-_spare: list[Memo] = []
-
-
-def _no_memo() -> Memo:
-    if not _spare:
-        _spare.append(new_memo())
-    return _spare[0]
-
-
-@njit(cache=True, nogil=True)
-def _query(ask, ctx, memo, codes, guesses, depth, limit, guess, bound):
-    """Every question the search's Python side asks of compiled code besides ``solve``, in
-    one entry point: numba loads each entry point called from Python from its cache as a
-    library of its own (with a copy of everything it calls), at some milliseconds apiece, so
-    one entry point for them all loads once. Its answer is a number and five arrays, as each
-    wrapper below reads them."""
-    none = np.empty(0, dtype=np.int64)
-    if ask == _ASK_ORDER:
-        order, bounds, exact = _order(ctx, codes, guesses, depth, limit)
-        return exact, order, bounds, none, none, none
-    if ask == _ASK_PARTS:
-        ordered, starts, sizes, replies = _parts(ctx, codes, guess)
-        return np.int64(0), ordered, starts, sizes, replies, none
-    if ask == _ASK_AHEAD:
-        ordered, starts, sizes, owns, total, replies = _ahead(
-            ctx, memo, codes, guess, bound, depth, limit
-        )
-        return total, ordered, starts, sizes, owns, replies
-    if ask == _ASK_BEST:
-        return _best_guess(ctx, memo, codes, depth), none, none, none, none, none
-    if ask == _ASK_IDEAL:
-        return ideal(bound, depth, ctx[1], ctx[10], ctx[11]), none, none, none, none, none
-    if ask == _ASK_PERFECT:
-        return np.int64(_perfect_candidate(ctx[0], codes, ctx[9])), none, none, none, none, none
-    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
-    return np.int64(0), bounds, squares, solved, largest, none
-
-
-def best_guess(ctx: tuple[Any, ...], memo: Memo, codes: IntArray, depth: int) -> int:
-    """The best guess the memo holds for a set ``solve`` settled (-1 if none)."""
-    return int(_query(_ASK_BEST, ctx, memo, codes, _NONE, depth, 0, 0, 0)[0])
-
-
-def ahead(
-    ctx: tuple[Any, ...], memo: Memo, codes: IntArray, guess: int, bound: int, depth: int
-) -> tuple[int, list[tuple[int, IntArray]], list[int]]:
-    """The bound of ``guess`` at ``codes`` one guess deeper (``bound`` charged each part its
-    ideal; now each part is charged its ``lookahead`` within ``depth``), its parts as
-    ``parts`` gives them, and each part's bound; no parts when one cannot fit within
-    ``depth`` (the bound is then ``INFEASIBLE`` or more)."""
-    total, ordered, starts, sizes, owns, replies = _query(
-        _ASK_AHEAD, ctx, memo, codes, _NONE, depth, INFEASIBLE, guess, bound
-    )
-    if total >= INFEASIBLE:
-        return int(total), [], []
-    split = [
-        (int(r), ordered[s : s + z])
-        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
-    ]
-    return int(total), split, owns.tolist()
-
-
-def guess_order(
-    ctx: tuple[Any, ...], codes: IntArray, guesses: IntArray, depth: int, limit: int
-) -> tuple[IntArray, IntArray, int]:
-    """``solve``'s order of the ``guesses`` at ``codes`` whose bound within ``depth`` is below
-    ``limit`` (indices into ``guesses``), every guess's bound, and the first guess's index if
-    its bound is its exact cost (else -1)."""
-    exact, order, bounds = _query(_ASK_ORDER, ctx, _no_memo(), codes, guesses, depth, limit, 0, 0)[
-        :3
-    ]
-    return order, bounds, int(exact)
-
-
-def parts(ctx: tuple[Any, ...], codes: IntArray, guess: int) -> list[tuple[int, IntArray]]:
-    """``codes`` split by reply to ``guess``: (reply, part) pairs, the winning reply left out."""
-    _, ordered, starts, sizes, replies, _ = _query(
-        _ASK_PARTS, ctx, _no_memo(), codes, _NONE, 0, 0, guess, 0
-    )
-    return [
-        (int(r), ordered[s : s + z])
-        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
-    ]
-
-
-def ideal_cost(ctx: tuple[Any, ...], n: int, depth: int) -> int:
-    """``ideal`` with the search's level capacities, weight and penalty."""
-    return int(_query(_ASK_IDEAL, ctx, _no_memo(), _NONE, _NONE, depth, 0, 0, n)[0])
-
-
-def perfect(ctx: tuple[Any, ...], codes: IntArray) -> int:
-    """The position in ``codes`` of the first code whose replies to all of them differ, or -1
-    (``search_kernels.perfect_candidate``)."""
-    return int(_query(_ASK_PERFECT, ctx, _no_memo(), codes, _NONE, 0, 0, 0, 0)[0])
-
-
-def bounds(
-    ctx: tuple[Any, ...], codes: IntArray, guesses: IntArray, depth: int
-) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """``search_kernels.guess_bounds`` with the search's replies, level capacities, weight and
-    penalty."""
-    _, found, squares, solved, largest, _ = _query(
-        _ASK_BOUNDS, ctx, _no_memo(), codes, guesses, depth, 0, 0, 0
-    )
-    return found, squares, solved, largest
-
-
 __all__ = [
-    "FAIL", "STOPPED", "ahead", "best_guess", "bounds", "code_keys", "guess_order", "ideal",
-    "ideal_cost", "lookahead", "new_memo", "parts", "perfect", "solve",
+    "FAIL", "STOPPED", "code_keys", "ideal", "lookahead", "new_memo", "solve",
 ]  # fmt: skip

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels import search_dfs, search_kernels
+from bullscows._kernels import search_dfs, search_kernels, search_queries
 from bullscows.executors import TaskStopped
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
@@ -120,7 +120,7 @@ class Search:
 
     def ideal(self, n: int, depth: int) -> int:
         """No tree settles ``n`` codes within ``depth`` guesses for less (``search.bounds``)."""
-        return search_dfs.ideal_cost(self.ctx, n, depth)
+        return search_queries.ideal_cost(self.ctx, n, depth)
 
     @property
     def nodes(self) -> int:
@@ -232,7 +232,7 @@ class Search:
         if len(codes) == 2:
             a, b = int(codes[0]), int(codes[1])
             return Node(a, {int(self.scores[a, b]): Node(b)})
-        guess = search_dfs.best_guess(self.ctx, self.memo, codes, depth)
+        guess = search_queries.best_guess(self.ctx, self.memo, codes, depth)
         if guess < 0:
             raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
         return self._tree_of(codes, guess, depth)
@@ -243,14 +243,14 @@ class Search:
         child = depth - 1 if self.capped else depth
         branches = {
             reply: self._rebuild(part, child)
-            for reply, part in search_dfs.parts(self.ctx, codes, guess)
+            for reply, part in search_queries.parts(self.ctx, codes, guess)
         }
         return Node(guess, dict(sorted(branches.items())))
 
     def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Node] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
         penalty), the ideal, hence optimal."""
-        row = search_dfs.perfect(self.ctx, codes)
+        row = search_queries.perfect(self.ctx, codes)
         if row < 0:
             return None
         cost = self.ideal(len(codes), depth)
@@ -262,7 +262,7 @@ class Search:
         child = depth - 1 if self.capped else depth
         guesses = self.guesses(codes, history)
         # The compiled search's order: lowest bound, most even split, may win (``_order``).
-        order, bounds, exact = search_dfs.guess_order(self.ctx, codes, guesses, child, limit)
+        order, bounds, exact = search_queries.guess_order(self.ctx, codes, guesses, child, limit)
         if exact >= 0:  # parts of one or two codes: the lowest bound is the cost, optimal
             return int(bounds[exact]), self._tree_of(codes, int(guesses[exact]), depth)
         # Every distinct split's bound one guess deeper (each part's lookahead) guides the
@@ -318,10 +318,12 @@ class Search:
         now each part is charged its lookahead), its parts (size, reply, codes) and each
         part's bound."""
         if history:  # the parts are deep enough for the compiled lookahead
-            total, split, owns = search_dfs.ahead(self.ctx, self.memo, codes, guess, bound, depth)
+            total, split, owns = search_queries.ahead(
+                self.ctx, self.memo, codes, guess, bound, depth
+            )
             return total, [(len(part), reply, part) for reply, part in split], owns
         parts = [
-            (len(part), reply, part) for reply, part in search_dfs.parts(self.ctx, codes, guess)
+            (len(part), reply, part) for reply, part in search_queries.parts(self.ctx, codes, guess)
         ]
         total = bound
         owns = []
@@ -388,7 +390,7 @@ class Search:
         self, guesses: IndexArray, codes: IndexArray, depth: int
     ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
         """``search_kernels.guess_bounds`` with this search's replies and level capacities."""
-        return search_dfs.bounds(self.ctx, codes, guesses, depth)
+        return search_queries.bounds(self.ctx, codes, guesses, depth)
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
         """A lower bound on the cost of ``codes`` (one guess into the game): the lowest bound
