@@ -20,7 +20,9 @@ one (other work held both cores) and idle (no task to run, or not started yet): 
 what the search's design loses, whatever the load. On threads each run also accounts for its
 tasks' CPU time: tasks whose answer the search used, and tasks started ahead in a round whose
 guess was refuted meanwhile (answered but not used, stopped under way, or cancelled before
-they started).
+they started), and shows its timeline: when the first task started, each thread's busy
+seconds and when its last task ended, and the seconds that both, one or none of the threads
+were busy (none: the searching thread's own work before the first task and between rounds).
 "sets" counts the sets of candidates whose guesses were all scored (branched on or looked
 ahead at). The trajectory lists, at the moments it changed, the bound of the first guess
 being settled (the total no tree under it can beat) and the best total found. ``--parts``
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -84,7 +87,7 @@ def run(
             steps.append(now)
 
     cpu, own = time.process_time(), time.thread_time()
-    before = _worker_clocks(pool)
+    before, began = _worker_clocks(pool), time.perf_counter()
     try:
         result = optimal_tree(
             Rules.parse(spec), objective, depth, consistent, progress=report, executor=pool,
@@ -94,6 +97,7 @@ def run(
         print(f"{label}: {stopped.standing}", flush=True)
         return
     cpu, own = time.process_time() - cpu, time.thread_time() - own
+    ended = time.perf_counter()
     print(
         f"{label}: total {result.total} (avg {result.total / result.rules.size:.4f}), "
         f"worst {result.worst}, {result.nodes:,} sets, {result.seconds:.2f} s "
@@ -113,7 +117,9 @@ def run(
         print(f"  workers: {'; '.join(clocks)}", flush=True)
     if isinstance(pool, Accounted):
         print(f"  tasks: {pool.account()}", flush=True)
+        print(f"  timeline: {pool.timeline(began, ended)}", flush=True)
         pool.tasks.clear()
+        pool.spans.clear()
 
 
 class Accounted(Threads):
@@ -123,16 +129,19 @@ class Accounted(Threads):
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
         self.tasks: list[tuple[list[Any], Future[Any]]] = []
+        #: Each task run: its thread, and the moments it started and ended.
+        self.spans: list[tuple[int, float, float]] = []
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         note: list[Any] = [0.0, False]  # CPU seconds, unwanted
 
         def timed() -> Any:
-            start = time.thread_time()
+            start, began = time.thread_time(), time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
                 note[0] = time.thread_time() - start
+                self.spans.append((threading.get_ident(), began, time.perf_counter()))
 
         future = super().submit(timed)
         cancel = future.cancel
@@ -162,6 +171,28 @@ class Accounted(Threads):
             counts[kind] += 1
             seconds[kind] += cpu
         return "; ".join(f"{kind} {counts[kind]} ({seconds[kind]:.2f} s CPU)" for kind in kinds)
+
+    def timeline(self, start: float, end: float) -> str:
+        """When the worker threads ran tasks between ``start`` and ``end`` (the search's
+        moments): the first task's start, each thread's busy seconds and last task's end, and
+        the seconds that all, some or none of them were busy (none: the searching thread's own
+        work, between rounds or on parts no worker took)."""
+        if not self.spans:
+            return "no task ran"
+        events = sorted([(b, 1) for _, b, _ in self.spans] + [(e, -1) for _, _, e in self.spans])
+        busy = [0.0] * (len(self._threads) + 1)  # seconds with k threads busy
+        level, at = 0, start
+        for moment, step in [*events, (end, 0)]:
+            busy[min(level, len(busy) - 1)] += max(0.0, moment - at)
+            level, at = level + step, max(at, moment)
+        threads: dict[int, list[float]] = {}
+        for ident, began, ended in self.spans:
+            seconds, last = threads.get(ident, [0.0, start])
+            threads[ident] = [seconds + ended - began, max(last, ended)]
+        each = ", ".join(f"{s:.2f} s busy, done at {e - start:.2f}" for s, e in threads.values())
+        shares = ", ".join(f"{k} busy {s:.2f} s" for k, s in enumerate(busy))
+        first = min(b for _, b, _ in self.spans) - start
+        return f"first task at {first:.2f} s; {each}; {shares} (of {end - start:.2f} s)"
 
 
 def _worker_clocks(pool: Executor | None) -> dict[int, tuple[float, float]]:
