@@ -253,22 +253,6 @@ def lowest(scores, guesses, codes, valid, caps, depth):  # type: ignore[no-untyp
     return bound, inside
 
 
-def lowest_bound(
-    scores: npt.NDArray[np.uint8],
-    guesses: IntArray,
-    codes: IntArray,
-    valid: npt.NDArray[np.uint8],
-    caps: IntArray,
-    depth: int,
-) -> tuple[int, int]:
-    """The lowest of ``guess_bounds``'s bounds (weight 1, no penalty; at most 255 codes), and
-    the index of the first guess in the search's order (lowest bound, least sum of squared
-    part sizes, may win, first) if its parts have at most two codes each and fit ``depth``
-    (else -1)."""
-    bound, first = lowest(scores, guesses, codes, valid, caps, depth)
-    return int(bound), int(first)
-
-
 def level_caps(replies: int, levels: int = 2, covering: int = 0) -> IntArray:
     """``caps[k]``: the most codes any tree settles within ``k`` guesses (``replies - 1``
     children a node): ``levels`` of them, or more until one covers ``covering`` codes, and then

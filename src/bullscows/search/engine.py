@@ -389,7 +389,8 @@ class Search:
     def guess_bounds(
         self, guesses: IndexArray, codes: IndexArray, depth: int
     ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
-        """``search_kernels.guess_bounds`` with this search's replies and level capacities."""
+        """``search_kernels.guess_bounds`` with this search's replies, level capacities, weight
+        and penalty (``search_queries.bounds``)."""
         return search_queries.bounds(self.ctx, codes, guesses, depth)
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
