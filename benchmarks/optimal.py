@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import TaskStopped, Threads, make_executor
 from bullscows.feedback import Feedback
 from bullscows.rules import Rules

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from bullscows import Rules
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
 from bullscows.search import engine, optimal_tree

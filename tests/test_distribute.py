@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from bullscows import executors
 from bullscows._kernels import drivers
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
 from bullscows.executors import TaskStopped, Threads, make_executor, workers

@@ -8,7 +8,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from bullscows._kernels import search_dfs, search_kernels
+from bullscows._kernels import search_calls, search_dfs, search_kernels, tables
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, engine, optimal_tree
@@ -197,7 +197,7 @@ def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
     scores = u.score_matrix(u.all(), u.all())
     replies = reply_count(rules)
     table = lower_bounds(replies, rules.size, 6)
-    caps = search_kernels.level_caps(replies, 7)
+    caps = tables.level_caps(replies, 7)
     valid = np.array([r for r in valid_replies(rules) if r != 20], dtype=np.uint8)
     codes = np.sort(np.random.default_rng(size).choice(rules.size, size, replace=False))
     for guesses in (np.arange(0, rules.size, 3, dtype=np.int64), u.all()):
@@ -211,7 +211,7 @@ def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
         expected = len(codes) + table[min(depth, 6)][counts].sum(axis=1)
         expected[expected >= INFEASIBLE] = INFEASIBLE
         useless = (won == 0) & (counts.max(axis=1) == len(codes))
-        assert (bounds == np.where(useless, search_kernels.USELESS, expected)).all()
+        assert (bounds == np.where(useless, tables.USELESS, expected)).all()
         assert (squares == (counts**2).sum(axis=1)).all()
         assert (solved == won).all()
         assert (largest == counts.max(axis=1)).all()
@@ -227,7 +227,7 @@ def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
     u = universe(rules)
     scores = u.score_matrix(u.all(), u.all())
     win = rules.length * (rules.length + 1)
-    caps = search_kernels.level_caps(reply_count(rules), covering=rules.size)
+    caps = tables.level_caps(reply_count(rules), covering=rules.size)
     valid = np.array([r for r in valid_replies(rules) if r != win], dtype=np.uint8)
     rng = np.random.default_rng(5)
     exact = 0
@@ -267,7 +267,7 @@ def test_known_bound_before_a_lookahead_is_a_lower_bound(spec: str) -> None:
     for _ in range(60):
         codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 9)), replace=False))
         own = search.ideal(len(codes), depth)
-        bound, looked = search_dfs._known(search.ctx, search.memo, codes, depth, own)
+        bound, looked = search_dfs._known(search.ctx, search.memo.arrays, codes, depth, own)
         optimum = best(tuple(codes.tolist()), len(codes))
         assert not looked and own <= bound <= optimum
         perfect = search_kernels.perfect_candidate(search.scores, codes, rules.reply_slots)
@@ -275,32 +275,40 @@ def test_known_bound_before_a_lookahead_is_a_lower_bound(spec: str) -> None:
         assert bound == (own + 1 if narrow and perfect < 0 else own)
         raised += bound > own
         tight += own < bound == optimum
-        ahead = search_dfs.lookahead(search.ctx, search.memo, codes, depth, universe(rules).all())
-        assert search_dfs._known(search.ctx, search.memo, codes, depth, own) == (ahead, True)
+        ahead = search_dfs.lookahead(
+            search.ctx, search.memo.arrays, codes, depth, universe(rules).all()
+        )
+        assert search_dfs._known(search.ctx, search.memo.arrays, codes, depth, own) == (ahead, True)
     assert raised and tight
 
 
 @pytest.mark.parametrize("spec", ["p3c4n", "p3c3r", "p2c4r"])
-def test_compiled_search_matches_brute_force_on_random_sets(spec: str) -> None:
-    """The compiled depth-first search, on sets no game reaches, with and without a cap."""
+@pytest.mark.parametrize("slots", [search_calls.MEMO_SLOTS, 4])
+def test_compiled_search_matches_brute_force_on_random_sets(spec: str, slots: int) -> None:
+    """The compiled depth-first search, on sets no game reaches, with and without a cap; with
+    a memo of the usual size, and with one so small that it fills and grows again and again
+    (the search gives up under way, and is asked again)."""
     rules = Rules.parse(spec)
     rng = np.random.default_rng(11)
     best = _brute_solver(spec, False)
     for cap in (None, 2, 3, 4):
         search = engine.Search(rules, "total", cap, False, None, 0.0)
+        search.memo = search_calls.Memo(slots)
         depth = search.unlimited if cap is None else cap
         for _ in range(12):
             codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 14)), replace=False))
             expected = best(tuple(codes.tolist()), len(codes) if cap is None else cap)
-            cost = search_dfs.solve(
+            cost = search_calls.solve(
                 search.ctx, search.memo, codes, depth, INFEASIBLE, universe(rules).all()
             )
-            assert cost == (search_dfs.FAIL if expected >= INFINITE else expected)
-            if cost != search_dfs.FAIL:
+            assert cost == (search_calls.FAIL if expected >= INFINITE else expected)
+            if cost != search_calls.FAIL:
                 tree = search._rebuild(codes, depth)
                 by_count = distribution(search.scores, search.win, tree, codes)
                 assert sum(k * v for k, v in by_count.items()) == cost
                 assert cap is None or max(by_count) <= cap
+        if slots == 4:
+            assert search.memo.slots > 4 and 4 * len(search.memo) <= 3 * search.memo.slots
 
 
 def test_perfect_candidate_kernel() -> None:

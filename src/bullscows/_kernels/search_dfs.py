@@ -1,8 +1,8 @@
 """The depth-first branch and bound of ``bullscows.search``, compiled with numba.
 
 ``solve`` returns the optimal cost of a set of codes within a depth if it is below a limit;
-every set it settles goes into a memo (``new_memo``) with its cost and best guess, from which
-``best_guess`` reads the tree back. The memo also keeps, for sets that failed, the highest
+every set it settles goes into a memo (``search_memo``) with its cost and best guess, from
+which ``best_guess`` reads the tree back. The memo also keeps, for sets that failed, the highest
 limit proven out of reach (no tree costs less), and the one-guess-ahead bound of sets looked
 at (``lookahead``).
 
@@ -20,53 +20,22 @@ allows, so the cost orders trees by how many secrets need the whole cap, then by
 
 ``solve`` (and ``search_queries``, every other question the Python levels ask) release the
 GIL: searches with memos of their own run at once on threads of one process
-(``search.worker``).
+(``search.worker``). The Python levels call them through ``search_calls``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-import numpy.typing as npt
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
-from bullscows._kernels.search_kernels import INFEASIBLE, _perfect_candidate, lowest, scan
+from bullscows._kernels.search_calls import FAIL, MEMO_FULL, STOPPED, IntArray, code_keys
+from bullscows._kernels.search_kernels import _perfect_candidate, lowest, scan
+from bullscows._kernels.search_memo import crowded, store
+from bullscows._kernels.search_memo import entry as _entry
+from bullscows._kernels.tables import INFEASIBLE
 
-#: The cost returned when no tree costs less than the limit.
-FAIL = -1
-#: What ``solve`` returns when told to stop (``ctx[12][0]`` set): no answer, and the memo
-#: holds only sets settled before.
-STOPPED = -3
 #: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
 _SQUARES_BITS = 28
-
-Memo = Any  # numba.typed.Dict[(int64, int64, int64), (int64, int64, int64, int64)]
-IntArray = npt.NDArray[np.int64]
-
-
-_MEMO_KEY = types.UniTuple(types.int64, 3)
-_MEMO_VALUE = types.UniTuple(types.int64, 4)
-
-
-@njit(cache=True)
-def _new_memo():
-    return Dict.empty(key_type=_MEMO_KEY, value_type=_MEMO_VALUE)
-
-
-def new_memo() -> Memo:
-    """An empty memo: (key1, key2, depth) -> (exact cost or -1, best guess, floor, looked).
-
-    Made and read in compiled code only (typed dictionaries are slow to set up from Python).
-    """
-    return _new_memo()
-
-
-def code_keys(size: int, seed: int = 2024) -> IntArray:
-    """Two random 64-bit keys per code, for hashing sets (fixed seed: reproducible)."""
-    rng = np.random.default_rng(seed)
-    return rng.integers(-(1 << 63), (1 << 63) - 1, size=(2, size), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -77,13 +46,6 @@ def _key(keys, codes, depth):
         h1 += keys[0, c]
         h2 += keys[1, c]
     return (h1, h2, np.int64(depth))
-
-
-@njit(cache=True)
-def _entry(memo, key):
-    if key in memo:
-        return memo[key]
-    return (np.int64(-1), np.int64(-1), np.int64(0), np.int64(0))
 
 
 @njit(cache=True)
@@ -135,15 +97,15 @@ def lookahead(ctx, memo, codes, depth, guesses):
     at = _perfect_candidate(ctx[0], codes, ctx[9])
     cost = ideal(n, depth, ctx[1], ctx[10], ctx[11])  # what a perfect candidate costs
     if at >= 0 and cost < INFEASIBLE:
-        memo[key] = (cost, codes[at], entry[2], 1)
+        store(memo, key, (cost, codes[at], entry[2], 1))
         return cost
     child = depth - 1 if ctx[6] else depth
     least, first = _lowest(ctx, codes, guesses, child)
     if least < INFEASIBLE and first >= 0:
-        memo[key] = (least, guesses[first], entry[2], 1)
+        store(memo, key, (least, guesses[first], entry[2], 1))
         return least
     floor = max(entry[2], least)
-    memo[key] = (-1, -1, floor, 1)
+    store(memo, key, (-1, -1, floor, 1))
     return floor
 
 
@@ -218,7 +180,8 @@ def solve(ctx, memo, codes, depth, limit, guesses):
 
     Depth first with an explicit stack (numba cannot cache recursive functions): frames live in
     ``frames`` and their arrays in one ``arena``. Gives ``STOPPED`` once ``ctx[12][0]`` is set,
-    leaving the frames under way out of the memo.
+    and ``MEMO_FULL`` once the memo is crowded (``search_memo.crowded``), leaving the frames
+    under way out of the memo.
     """
     slots = ctx[9]
     arena = np.empty(max(8 * len(codes), 1 << 14), dtype=np.int64)
@@ -227,13 +190,15 @@ def solve(ctx, memo, codes, depth, limit, guesses):
     value, arena, frames = _open(ctx, memo, arena, frames, 0, len(codes), 0, len(codes), depth,
                                  limit, guesses)  # fmt: skip
     if value != _PENDING:
-        return value
+        return _answer(memo, value)
     stacked = 1
     settled = _PENDING  # the cost (or FAIL) of the part the top frame is waiting for
     stop = ctx[12]
     while True:
         if stop[0]:
             return STOPPED
+        if crowded(memo):
+            return MEMO_FULL
         top = stacked - 1
         if settled != _PENDING:
             _settle_part(arena, frames[top], slots, settled)
@@ -246,8 +211,14 @@ def solve(ctx, memo, codes, depth, limit, guesses):
             continue
         stacked -= 1
         if stacked == 0:
-            return value
+            return _answer(memo, value)
         settled = value
+
+
+@njit(cache=True)
+def _answer(memo, value):
+    """``value``, unless the memo dropped a set on the way (the tree could not be read back)."""
+    return MEMO_FULL if memo[1][1] else value
 
 
 @njit(cache=True)
@@ -317,9 +288,9 @@ def _step(ctx, memo, arena, frames, level):
         f[_OPEN] = parts
     key = (f[_H1], f[_H2], f[_DEPTH])
     if f[_BEST_GUESS] >= 0:
-        memo[key] = (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED])
+        store(memo, key, (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED]))
         return f[_BEST]
-    memo[key] = (np.int64(-1), np.int64(-1), max(f[_FLOOR], f[_LIMIT]), f[_LOOKED])
+    store(memo, key, (np.int64(-1), np.int64(-1), max(f[_FLOOR], f[_LIMIT]), f[_LOOKED]))
     return FAIL
 
 
@@ -359,15 +330,15 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     ctx[5][0] += 1
     at = _perfect_candidate(ctx[0], codes, ctx[9])
     if at >= 0:  # it costs the ideal: optimal
-        memo[key] = (perfect, codes[at], entry[2], entry[3])
+        store(memo, key, (perfect, codes[at], entry[2], entry[3]))
         return perfect, arena, frames
     child = depth - 1 if ctx[6] else depth
     order, bounds, exact = _order(ctx, codes, guesses, child, limit)
     if exact >= 0:
-        memo[key] = (bounds[exact], guesses[exact], entry[2], entry[3])
+        store(memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]))
         return bounds[exact], arena, frames
     if len(order) == 0:
-        memo[key] = (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3])
+        store(memo, key, (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3]))
         return FAIL, arena, frames
     k = len(order)
     chosen = guesses[order]
@@ -473,5 +444,5 @@ def _best_guess(ctx, memo, codes, depth):
 
 
 __all__ = [
-    "FAIL", "STOPPED", "code_keys", "ideal", "lookahead", "new_memo", "solve",
+    "FAIL", "MEMO_FULL", "STOPPED", "IntArray", "code_keys", "ideal", "lookahead", "solve",
 ]  # fmt: skip

@@ -27,11 +27,7 @@ import numpy.typing as npt
 from numba import njit
 
 from bullscows._kernels.bits import add1, add4
-
-#: The bound given to a guess that leaves every code in one part and ends none of them.
-USELESS = 1 << 60
-#: A cost no real tree reaches: the bound of a set that cannot be settled within the depth.
-INFEASIBLE = 1 << 40
+from bullscows._kernels.tables import INFEASIBLE, USELESS
 
 IntArray = npt.NDArray[np.int64]
 
@@ -251,24 +247,6 @@ def lowest(scores, guesses, codes, valid, caps, depth):  # type: ignore[no-untyp
             if inside < 0:
                 inside = i
     return bound, inside
-
-
-def level_caps(replies: int, levels: int = 2, covering: int = 0) -> IntArray:
-    """``caps[k]``: the most codes any tree settles within ``k`` guesses (``replies - 1``
-    children a node): ``levels`` of them, or more until one covers ``covering`` codes, and then
-    one more.
-
-    >>> level_caps(14, 4).tolist(), level_caps(14, covering=200).tolist()
-    ([0, 1, 14, 183], [0, 1, 14, 183, 2380, 30941])
-    """
-    fan = max(replies - 1, 1)
-    caps, width = [0], 1
-    while len(caps) < levels or caps[-1] < covering:
-        caps.append(caps[-1] + width)
-        width = min(width * fan, 1 << 40)
-    if covering:
-        caps.append(caps[-1] + width)
-    return np.array(caps, dtype=np.int64)
 
 
 def guess_bounds(

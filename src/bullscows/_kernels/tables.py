@@ -1,6 +1,7 @@
 """What the kernels and the code calling them share, without loading numba: the heuristics'
-numbers, the tables of rounded logarithms the entropy costs use, and where each integer
-parameter of a heuristic's tree builder sits in its ``params`` array.
+numbers, the tables of rounded logarithms the entropy costs use, where each integer
+parameter of a heuristic's tree builder sits in its ``params`` array, and the optimal
+search's level capacities and special bounds.
 
 >>> HEURISTICS["entropy"], log_table(4)[[1, 2, 4]].tolist() == [0, ENTROPY_SCALE, 2 * ENTROPY_SCALE]
 (2, True)
@@ -17,6 +18,11 @@ from bullscows._kernels.reference import ENTROPY_SCALE
 
 #: Heuristics by number; each is a cost to minimise, an exact integer.
 HEURISTICS = {"minimax": 0, "expected-size": 1, "entropy": 2, "most-parts": 3}
+
+#: The bound given to a guess that leaves every code in one part and ends none of them.
+USELESS = 1 << 60
+#: A cost no real tree reaches: the bound of a set that cannot be settled within the depth.
+INFEASIBLE = 1 << 40
 
 # The integer parameters every tree kernel reads, in one array (``params``).
 (LENGTH, HEURISTIC, REPLIES, WIN, CONSISTENT, SLOTS, SYMMETRIC, LEVEL_AT_ROOT, PARAMS) = range(9)
@@ -39,3 +45,21 @@ def nlogn_table(largest: int) -> npt.NDArray[np.int64]:
     table = np.arange(largest + 1, dtype=np.int64) * log_table(largest)
     table.flags.writeable = False
     return table
+
+
+def level_caps(replies: int, levels: int = 2, covering: int = 0) -> npt.NDArray[np.int64]:
+    """``caps[k]``: the most codes any tree settles within ``k`` guesses (``replies - 1``
+    children a node): ``levels`` of them, or more until one covers ``covering`` codes, and then
+    one more.
+
+    >>> level_caps(14, 4).tolist(), level_caps(14, covering=200).tolist()
+    ([0, 1, 14, 183], [0, 1, 14, 183, 2380, 30941])
+    """
+    fan = max(replies - 1, 1)
+    caps, width = [0], 1
+    while len(caps) < levels or caps[-1] < covering:
+        caps.append(caps[-1] + width)
+        width = min(width * fan, 1 << 40)
+    if covering:
+        caps.append(caps[-1] + width)
+    return np.array(caps, dtype=np.int64)

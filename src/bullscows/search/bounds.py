@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 
 __all__ = ["INFEASIBLE", "ideal_cost", "lower_bounds"]
 

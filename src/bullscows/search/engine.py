@@ -17,7 +17,8 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels import search_dfs, search_kernels, search_queries
+from bullscows._kernels import search_calls
+from bullscows._kernels.tables import level_caps
 from bullscows.executors import TaskStopped
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
@@ -77,7 +78,7 @@ class Search:
         self.slots = rules.reply_slots
         self.capped = max_depth is not None or objective in CAPPED
         # Level capacities up to the first that holds every code, and one more.
-        self.caps = search_kernels.level_caps(reply_count(rules), covering=len(u))
+        self.caps = level_caps(reply_count(rules), covering=len(u))
         self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
         self.consistent_only = consistent_only
         self.progress = progress
@@ -88,11 +89,11 @@ class Search:
         self.stats = np.zeros(2, dtype=np.int64)
         # What every call of the compiled search reads (see search_dfs).
         self.ctx = (
-            self.scores, self.caps, self.valid, self.win, search_dfs.code_keys(len(u)),
+            self.scores, self.caps, self.valid, self.win, search_calls.code_keys(len(u)),
             self.stats, self.capped, consistent_only, u.all(), self.slots, weight, self.penalty,
             np.zeros(1, dtype=np.int64) if stop is None else stop,
         )  # fmt: skip
-        self.memo = search_dfs.new_memo()
+        self.memo = search_calls.Memo()
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched by the tasks (other threads or processes)
         self.prior = 0  # sets searched before this search by the run it belongs to (reported)
@@ -120,7 +121,7 @@ class Search:
 
     def ideal(self, n: int, depth: int) -> int:
         """No tree settles ``n`` codes within ``depth`` guesses for less (``search.bounds``)."""
-        return search_queries.ideal_cost(self.ctx, n, depth)
+        return search_calls.ideal_cost(self.ctx, n, depth)
 
     @property
     def nodes(self) -> int:
@@ -217,11 +218,11 @@ class Search:
     ) -> tuple[int, Node] | None:
         """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
         guesses = self.guesses(codes, history)
-        cost = search_dfs.solve(self.ctx, self.memo, codes, depth, limit, guesses)
+        cost = search_calls.solve(self.ctx, self.memo, codes, depth, limit, guesses)
         self.report()
-        if cost == search_dfs.STOPPED:
+        if cost == search_calls.STOPPED:
             raise TaskStopped("told to stop")
-        if cost == search_dfs.FAIL:
+        if cost == search_calls.FAIL:
             return None
         return int(cost), self._rebuild(codes, depth)
 
@@ -232,7 +233,7 @@ class Search:
         if len(codes) == 2:
             a, b = int(codes[0]), int(codes[1])
             return Node(a, {int(self.scores[a, b]): Node(b)})
-        guess = search_queries.best_guess(self.ctx, self.memo, codes, depth)
+        guess = search_calls.best_guess(self.ctx, self.memo, codes, depth)
         if guess < 0:
             raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
         return self._tree_of(codes, guess, depth)
@@ -243,14 +244,14 @@ class Search:
         child = depth - 1 if self.capped else depth
         branches = {
             reply: self._rebuild(part, child)
-            for reply, part in search_queries.parts(self.ctx, codes, guess)
+            for reply, part in search_calls.parts(self.ctx, codes, guess)
         }
         return Node(guess, dict(sorted(branches.items())))
 
     def _perfect(self, codes: IndexArray, depth: int) -> tuple[int, Node] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
         penalty), the ideal, hence optimal."""
-        row = search_queries.perfect(self.ctx, codes)
+        row = search_calls.perfect(self.ctx, codes)
         if row < 0:
             return None
         cost = self.ideal(len(codes), depth)
@@ -262,7 +263,7 @@ class Search:
         child = depth - 1 if self.capped else depth
         guesses = self.guesses(codes, history)
         # The compiled search's order: lowest bound, most even split, may win (``_order``).
-        order, bounds, exact = search_queries.guess_order(self.ctx, codes, guesses, child, limit)
+        order, bounds, exact = search_calls.guess_order(self.ctx, codes, guesses, child, limit)
         if exact >= 0:  # parts of one or two codes: the lowest bound is the cost, optimal
             return int(bounds[exact]), self._tree_of(codes, int(guesses[exact]), depth)
         # Every distinct split's bound one guess deeper (each part's lookahead) guides the
@@ -318,12 +319,10 @@ class Search:
         now each part is charged its lookahead), its parts (size, reply, codes) and each
         part's bound."""
         if history:  # the parts are deep enough for the compiled lookahead
-            total, split, owns = search_queries.ahead(
-                self.ctx, self.memo, codes, guess, bound, depth
-            )
+            total, split, owns = search_calls.ahead(self.ctx, self.memo, codes, guess, bound, depth)
             return total, [(len(part), reply, part) for reply, part in split], owns
         parts = [
-            (len(part), reply, part) for reply, part in search_queries.parts(self.ctx, codes, guess)
+            (len(part), reply, part) for reply, part in search_calls.parts(self.ctx, codes, guess)
         ]
         total = bound
         owns = []
@@ -390,8 +389,8 @@ class Search:
         self, guesses: IndexArray, codes: IndexArray, depth: int
     ) -> tuple[IndexArray, IndexArray, IndexArray, IndexArray]:
         """``search_kernels.guess_bounds`` with this search's replies, level capacities, weight
-        and penalty (``search_queries.bounds``)."""
-        return search_queries.bounds(self.ctx, codes, guesses, depth)
+        and penalty (``search_calls.bounds``)."""
+        return search_calls.bounds(self.ctx, codes, guesses, depth)
 
     def lookahead(self, codes: IndexArray, depth: int, history: tuple[tuple[int, int], ...]) -> int:
         """A lower bound on the cost of ``codes`` (one guess into the game): the lowest bound

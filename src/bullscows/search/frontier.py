@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bullscows._kernels import search_kernels
+from bullscows._kernels.tables import level_caps
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.bounds import ideal_cost
@@ -58,7 +59,7 @@ def root_bound(rules: Rules, progress: FirstProgress | None = None) -> RootBound
     n = len(secrets)
     win = rules.length * (rules.length + 1)
     valid = np.array([r for r in valid_replies(rules) if r != win], dtype=np.uint8)
-    caps = search_kernels.level_caps(reply_count(rules), covering=n)
+    caps = level_caps(reply_count(rules), covering=n)
     depth = n + 1  # no depth cap: a tree is never deeper than it has codes
     firsts = guess_classes(rules, ())
     found = []

@@ -55,7 +55,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.rules import Rules
 from bullscows.search.distribute import Checkpoint, start_workers
 from bullscows.search.engine import PENALTY_DEPTH, Objective, Search

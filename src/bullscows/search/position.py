@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback

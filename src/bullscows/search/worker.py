@@ -21,7 +21,7 @@ import threading
 from typing import Any
 
 from bullscows._kernels import drivers
-from bullscows._kernels.search_kernels import INFEASIBLE
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import stop_flag
 from bullscows.rules import Rules
 from bullscows.search.engine import Objective, Search

@@ -1,0 +1,211 @@
+"""The compiled optimal search as its Python levels call it, without loading numba when the
+module compiled ahead of time at installation can answer (``_kernels.ahead``): the search
+itself (``solve``), its memo (``Memo``) and every other question they ask of it (the order of
+the guesses at a set, the parts of a guess, a guess's bound one guess deeper, the best guess
+the memo holds, a set's ideal cost, a perfect candidate and every guess's bound).
+
+Every question but ``solve`` goes through one compiled entry point (``search_queries._query``):
+numba loads each entry point called from Python from its cache as a library of its own (with a
+copy of everything it calls), at some milliseconds apiece. Both release the GIL, for the
+threads of ``search.worker``.
+
+>>> from bullscows.search.engine import Search
+>>> from bullscows.rules import Rules
+>>> search = Search(Rules.parse("mm"), "total", None, False)
+>>> codes = search.ctx[8][::50]
+>>> solve(search.ctx, search.memo, codes, 9, 1000, search.ctx[8]), len(search.memo) > 0
+(63, True)
+>>> best_guess(search.ctx, search.memo, codes, 9) >= 0
+True
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows._kernels.tables import INFEASIBLE
+
+IntArray = npt.NDArray[np.int64]
+#: What ``solve`` and the questions read (``search_dfs`` says what each element is).
+Context = tuple[Any, ...]
+
+#: The cost returned when no tree costs less than the limit.
+FAIL = -1
+#: What ``solve`` returns when told to stop (``ctx[12][0]`` set): no answer, and the memo
+#: holds only sets settled before.
+STOPPED = -3
+#: What the compiled ``solve`` returns when its memo is crowded (``search_memo``): no answer
+#: yet; ``solve`` here grows the memo and asks again.
+MEMO_FULL = -4
+#: Slots of a new memo (a power of two: 1.8 MB): the ``p4c9n`` search fills about a third.
+MEMO_SLOTS = 1 << 15
+#: Integers a memo slot holds (``search_memo.SLOT``).
+_SLOT = 7
+
+# What ``search_queries._query`` is asked for.
+ASK_ORDER, ASK_PARTS, ASK_AHEAD, ASK_BEST, ASK_IDEAL, ASK_PERFECT, ASK_BOUNDS, ASK_GROW = range(8)
+#: An argument a question does not read (an array of the type it takes).
+_NONE = np.empty(0, dtype=np.int64)
+
+
+def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray]:
+    """An empty memo's arrays (``search_memo``): its table and its state."""
+    return np.full(slots * _SLOT, -1, dtype=np.int64), np.zeros(2, dtype=np.int64)
+
+
+class Memo:
+    """A search's memo: the arrays the compiled search reads and writes (``arrays``), replaced
+    by larger ones as it fills (``grow``).
+
+    >>> memo = Memo(16)
+    >>> len(memo), memo.slots
+    (0, 16)
+    """
+
+    def __init__(self, slots: int = MEMO_SLOTS) -> None:
+        self.arrays = new_memo(slots)
+
+    def __len__(self) -> int:
+        """The sets it holds."""
+        return int(self.arrays[1][0])
+
+    @property
+    def slots(self) -> int:
+        return len(self.arrays[0]) // _SLOT
+
+    def crowded(self) -> bool:
+        """Whether it is half full or dropped a set (the compiled search's test)."""
+        return bool(self.arrays[1][1]) or 2 * len(self) > self.slots
+
+    def grow(self, ctx: Context) -> None:
+        """Move its sets to a table at most a quarter full (by the compiled code of the search
+        of context ``ctx``)."""
+        slots = self.slots
+        while 4 * len(self) > slots:
+            slots *= 2
+        table = _query(ASK_GROW, ctx, self.arrays, _NONE, _NONE, 0, 0, 0, slots)[1]
+        self.arrays = (table, np.array([len(self), 0], dtype=np.int64))
+
+
+def code_keys(size: int, seed: int = 2024) -> IntArray:
+    """Two random 64-bit keys per code, for hashing sets (fixed seed: reproducible)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(-(1 << 63), (1 << 63) - 1, size=(2, size), dtype=np.int64)
+
+
+class Kernels(NamedTuple):
+    """The compiled entry points, and where they come from."""
+
+    solve: Any
+    query: Any
+    origin: str
+
+
+@cache
+def kernels() -> Kernels:
+    """The module compiled ahead of time when it is current, else numba's compilation."""
+    from bullscows._kernels import search_dfs, search_queries
+
+    return Kernels(search_dfs.solve, search_queries._query, "numba's compilation")
+
+
+def _query(ask: int, ctx: Context, memo: tuple[IntArray, IntArray], codes: IntArray,
+           guesses: IntArray, depth: int, limit: int, guess: int, bound: int) -> Any:  # fmt: skip
+    return kernels().query(ask, ctx, memo, codes, guesses, depth, limit, guess, bound)
+
+
+#: The memo of the questions that read none.
+_SPARE = new_memo(4)
+
+
+def solve(
+    ctx: Context, memo: Memo, codes: IntArray, depth: int, limit: int, guesses: IntArray
+) -> int:
+    """The optimal cost of ``codes`` within ``depth`` guesses if below ``limit``, else
+    ``FAIL`` (then no tree costs less than ``limit``), or ``STOPPED``; ``guesses`` are the
+    guesses worth trying at ``codes`` (``search_dfs.solve``). The memo grows as it needs."""
+    compiled = kernels().solve
+    while True:
+        cost = int(compiled(ctx, memo.arrays, codes, depth, limit, guesses))
+        if cost != MEMO_FULL:
+            return cost
+        memo.grow(ctx)
+
+
+def best_guess(ctx: Context, memo: Memo, codes: IntArray, depth: int) -> int:
+    """The best guess the memo holds for a set ``solve`` settled (-1 if none)."""
+    return int(_query(ASK_BEST, ctx, memo.arrays, codes, _NONE, depth, 0, 0, 0)[0])
+
+
+def ahead(
+    ctx: Context, memo: Memo, codes: IntArray, guess: int, bound: int, depth: int
+) -> tuple[int, list[tuple[int, IntArray]], list[int]]:
+    """The bound of ``guess`` at ``codes`` one guess deeper (``bound`` charged each part its
+    ideal; now each part is charged its ``lookahead`` within ``depth``), its parts as
+    ``parts`` gives them, and each part's bound; no parts when one cannot fit within
+    ``depth`` (the bound is then ``INFEASIBLE`` or more)."""
+    total, ordered, starts, sizes, owns, replies = _query(
+        ASK_AHEAD, ctx, memo.arrays, codes, _NONE, depth, INFEASIBLE, guess, bound
+    )
+    if memo.crowded():
+        memo.grow(ctx)
+    if total >= INFEASIBLE:
+        return int(total), [], []
+    split = [
+        (int(r), ordered[s : s + z])
+        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
+    ]
+    return int(total), split, owns.tolist()
+
+
+def guess_order(
+    ctx: Context, codes: IntArray, guesses: IntArray, depth: int, limit: int
+) -> tuple[IntArray, IntArray, int]:
+    """``solve``'s order of the ``guesses`` at ``codes`` whose bound within ``depth`` is below
+    ``limit`` (indices into ``guesses``), every guess's bound, and the first guess's index if
+    its bound is its exact cost (else -1)."""
+    exact, order, bounds = _query(ASK_ORDER, ctx, _SPARE, codes, guesses, depth, limit, 0, 0)[:3]
+    return order, bounds, int(exact)
+
+
+def parts(ctx: Context, codes: IntArray, guess: int) -> list[tuple[int, IntArray]]:
+    """``codes`` split by reply to ``guess``: (reply, part) pairs, the winning reply left out."""
+    _, ordered, starts, sizes, replies, _ = _query(
+        ASK_PARTS, ctx, _SPARE, codes, _NONE, 0, 0, guess, 0
+    )
+    return [
+        (int(r), ordered[s : s + z])
+        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
+    ]
+
+
+def ideal_cost(ctx: Context, n: int, depth: int) -> int:
+    """``search_dfs.ideal`` with the search's level capacities, weight and penalty."""
+    return int(_query(ASK_IDEAL, ctx, _SPARE, _NONE, _NONE, depth, 0, 0, n)[0])
+
+
+def perfect(ctx: Context, codes: IntArray) -> int:
+    """The position in ``codes`` of the first code whose replies to all of them differ, or -1
+    (``search_kernels.perfect_candidate``)."""
+    return int(_query(ASK_PERFECT, ctx, _SPARE, codes, _NONE, 0, 0, 0, 0)[0])
+
+
+def bounds(
+    ctx: Context, codes: IntArray, guesses: IntArray, depth: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """``search_kernels.guess_bounds`` with the search's replies, level capacities, weight and
+    penalty."""
+    _, found, squares, solved, largest, _ = _query(
+        ASK_BOUNDS, ctx, _SPARE, codes, guesses, depth, 0, 0, 0
+    )
+    return found, squares, solved, largest
+
+
+__all__ = [
+    "FAIL", "MEMO_FULL", "STOPPED", "Memo", "ahead", "best_guess", "bounds", "code_keys",
+    "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
+]  # fmt: skip

@@ -1,0 +1,98 @@
+"""The optimal search's memo, in plain arrays: an open-addressing hash table that compiled
+code reads and writes, and that a module compiled ahead of time takes as it is
+(``search_calls`` makes memos and grows them).
+
+A memo is ``(table, state)``. ``table`` holds ``SLOT`` integers a slot: a set's key (two
+64-bit hash sums and its depth; depth -1 marks an empty slot), then what is known of it (its
+exact cost or -1, best guess, floor and whether it was looked ahead at). A key's slot is found
+by linear probing from the first sum's low bits (sums of random keys: spread evenly).
+``state`` holds the sets stored and a flag set once a set was dropped: a table over
+``FULL_SHARE`` full stores no new set, so that probes stay short. What a memo holds is true
+whatever it dropped (every entry is a proven fact about its set), so the search then gives up
+(``search_dfs.MEMO_FULL``) and its caller grows the table and asks again, losing only the
+work under way.
+
+>>> import numpy as np
+>>> from bullscows._kernels.search_calls import new_memo
+>>> memo = new_memo(16)
+>>> store(memo, (7, 8, 3), (120, 5, 0, 1))
+>>> entry(memo, (7, 8, 3)), entry(memo, (7, 8, 2))[0], int(memo[1][0])
+((120, 5, 0, 1), -1, 1)
+>>> bigger = grow(memo[0], 64)
+>>> entry((bigger, memo[1]), (7, 8, 3))
+(120, 5, 0, 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Integers a slot: the key (``_H1``, ``_H2``, ``_DEPTH``), then cost, guess, floor, looked.
+SLOT = 7
+_H1, _H2, _DEPTH, _COST = 0, 1, 2, 3
+#: The most of its slots a table fills (numerator, denominator): past it, sets are dropped.
+FULL_SHARE = (3, 4)
+#: ``state[_DROPPED]`` is set once a set was dropped.
+_COUNT, _DROPPED = 0, 1
+
+
+@njit(cache=True)
+def _slot(table, h1, h2, depth):
+    """The slot holding the key, or the empty slot where it would go."""
+    mask = len(table) // SLOT - 1
+    i = h1 & mask
+    while True:
+        at = i * SLOT
+        held = table[at + _DEPTH]
+        if held < 0 or (held == depth and table[at + _H1] == h1 and table[at + _H2] == h2):
+            return at
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def entry(memo, key):
+    """What the memo knows of the set ``key``: (cost or -1, guess or -1, floor, looked)."""
+    table = memo[0]
+    at = _slot(table, key[0], key[1], key[2])
+    if table[at + _DEPTH] < 0:
+        return (np.int64(-1), np.int64(-1), np.int64(0), np.int64(0))
+    return (table[at + 3], table[at + 4], table[at + 5], table[at + 6])
+
+
+@njit(cache=True)
+def store(memo, key, value):
+    """Record ``value`` for the set ``key``; a new set is dropped (and ``state`` says so)
+    when the table is full."""
+    table, state = memo
+    at = _slot(table, key[0], key[1], key[2])
+    if table[at + _DEPTH] < 0:
+        slots = len(table) // SLOT
+        if (state[_COUNT] + 1) * FULL_SHARE[1] > slots * FULL_SHARE[0]:  # one stays empty
+            state[_DROPPED] = 1
+            return
+        state[_COUNT] += 1
+        table[at + _H1], table[at + _H2], table[at + _DEPTH] = key[0], key[1], key[2]
+    table[at + 3], table[at + 4], table[at + 5], table[at + 6] = value
+
+
+@njit(cache=True)
+def grow(table, slots):
+    """A table of ``slots`` slots (a power of two) holding every set of ``table``."""
+    grown = np.full(slots * SLOT, -1, dtype=np.int64)
+    for at in range(0, len(table), SLOT):
+        if table[at + _DEPTH] >= 0:
+            to = _slot(grown, table[at + _H1], table[at + _H2], table[at + _DEPTH])
+            grown[to : to + SLOT] = table[at : at + SLOT]
+    return grown
+
+
+@njit(cache=True)
+def crowded(memo):
+    """Whether the search should give up and have the table grown: a set was dropped, or
+    the table is half full (so a search rarely runs into a full one)."""
+    table, state = memo
+    return state[_DROPPED] != 0 or 2 * state[_COUNT] * SLOT > len(table)
+
+
+__all__ = ["FULL_SHARE", "SLOT", "crowded", "entry", "grow", "store"]
