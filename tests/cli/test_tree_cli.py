@@ -341,7 +341,7 @@ print(*(m in sys.modules for m in {modules!r}), file=sys.stderr)
         (
             ["tree", "--rules", "p4c8n", "--strategy", "optimal"],
             None,
-            ["search_dfs._new_memo", "search_dfs.solve", "search_queries._query"],
+            ["search_dfs.solve", "search_queries._query"],
         ),
     ],
     ids=["heuristic", "optimal"],
@@ -351,7 +351,7 @@ def test_a_tree_command_loads_only_what_it_needs(
 ) -> None:
     """A whole process pays for every compiled function it loads from numba's cache and
     every module it imports: a heuristic's small tree loads none (its builder is compiled
-    ahead of time: ``test_ahead_of_time``), a search its memo's maker, its compiled search and
+    ahead of time: ``test_ahead_of_time``), a search its compiled search and
     one entry point for every other question of its Python side; no tree command starts
     numba's threads for a small score matrix, nor imports the process pools (a search on one
     process), rich or the tree comparison."""
