@@ -1,9 +1,11 @@
-"""Installs bullscows (pyproject.toml says what); this file adds one optional extension module.
+"""Installs bullscows (pyproject.toml says what); this file adds two optional extension modules.
 
-``bullscows._kernels._trees_aot``: a heuristic tree's serial builder compiled ahead of time by
-``numba.pycc`` (``python -m bullscows.precompile``, in a process of its own), so that a
-small tree is built without loading numba. When it cannot be compiled (no C compiler, a numba
-without pycc), the installation goes on without it and the package uses numba's compilation.
+``bullscows._kernels._trees_aot`` (a heuristic tree's serial builder) and
+``bullscows._kernels._search_aot`` (the optimal search, the score matrix and the canonical
+keys): kernels compiled ahead of time by ``numba.pycc`` (``python -m bullscows.precompile``, in
+a process of its own for each), so that a small tree or search runs without loading numba.
+When one cannot be compiled (no C compiler, a numba without pycc), the installation goes on
+without it and the package uses numba's compilation.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class AheadOfTime(build_ext):
 
 
 setup(
-    ext_modules=[Extension("bullscows._kernels._trees_aot", sources=[], optional=True)],
+    ext_modules=[
+        Extension(name, sources=[], optional=True)
+        for name in ("bullscows._kernels._trees_aot", "bullscows._kernels._search_aot")
+    ],
     cmdclass={"build_ext": AheadOfTime},
 )

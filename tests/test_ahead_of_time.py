@@ -1,6 +1,6 @@
-"""The heuristic tree's serial builder compiled ahead of time at installation (by
-``bullscows.precompile``) builds the trees numba's compilation builds, and a small tree then
-loads no numba at all."""
+"""The kernels compiled ahead of time at installation (by ``bullscows.precompile``): the
+heuristic tree's serial builder builds the trees numba's compilation builds, the optimal
+search finds the trees it finds, and a small tree or search then loads no numba at all."""
 
 from __future__ import annotations
 
@@ -11,19 +11,26 @@ import numpy as np
 import pytest
 
 from bullscows import Rules, score
-from bullscows._kernels import tree_build, trees
+from bullscows._kernels import ahead, tree_build, trees
 from bullscows.cli import main
 from bullscows.knowledge import Knowledge
 from bullscows.strategies import get_strategy
 from cli.conftest import python
 
 
-def test_the_ahead_of_time_builder_is_installed() -> None:
-    """Installing the package (``pip install -e .``) compiles it: a failed or stale build would
-    otherwise go unnoticed, every tree then built by numba's compilation."""
-    module, why = tree_build.ahead_of_time()
-    assert module is not None, f"the ahead-of-time tree builder is {why}"
-    assert "bullscows._kernels.tree_guess" in why and "bullscows._kernels.trees" in why
+@pytest.mark.parametrize(
+    ("name", "kernels"),
+    [
+        (ahead.TREES, ["tree_guess", "trees"]),
+        (ahead.SEARCH, ["canonical", "scoring", "search_dfs", "search_memo", "search_queries"]),
+    ],
+)
+def test_the_modules_are_installed(name: str, kernels: list[str]) -> None:
+    """Installing the package (``pip install -e .``) compiles them: a failed or stale build
+    would otherwise go unnoticed, every tree and search then run by numba's compilation."""
+    module, why = ahead.load(name)
+    assert module is not None, f"{name} is {why}"
+    assert {f"bullscows._kernels.{kernel}" for kernel in kernels} <= set(why.split()), why
 
 
 def arguments(knowledge: Knowledge, name: str, consistent_only: bool) -> tuple[Any, ...]:
@@ -70,10 +77,10 @@ def test_a_stale_or_missing_module_leaves_the_trees_to_numba(
     """A module compiled from kernels since edited is not used, and the trees are the same."""
     args = arguments(Knowledge.start(Rules.parse("mm")), "entropy", False)
     expected = tree_build.build(*args)
-    tree_build.ahead_of_time.cache_clear()
-    monkeypatch.setattr(tree_build, "source_digest", lambda modules: "edited since")
+    ahead.load.cache_clear()
+    monkeypatch.setattr(ahead, "source_digest", lambda modules: "edited since")
     try:
-        module, why = tree_build.ahead_of_time()
+        module, why = ahead.load(ahead.TREES)
         assert module is None and why.startswith("stale")
         ran: list[int] = []
         serial = trees.build_serial
@@ -81,22 +88,24 @@ def test_a_stale_or_missing_module_leaves_the_trees_to_numba(
         for a, b in zip(expected, tree_build.build(*args), strict=True):
             assert np.array_equal(a, b)
         assert ran == [1]
-        tree_build.ahead_of_time.cache_clear()  # a module that is not one compiled here
-        monkeypatch.setattr(tree_build, "AHEAD_MODULE", "bullscows._kernels.tables")
-        module, why = tree_build.ahead_of_time()
+        ahead.load.cache_clear()  # a module that is not one compiled here
+        module, why = ahead.load("bullscows._kernels.tables")
         assert module is None and why.startswith("not usable")
+        ahead.load.cache_clear()
+        monkeypatch.setenv(ahead.NO_AHEAD, "1")
+        assert ahead.load(ahead.TREES) == (None, f"not used ({ahead.NO_AHEAD} is set)")
     finally:
-        tree_build.ahead_of_time.cache_clear()
+        ahead.load.cache_clear()
 
 
 MISSING = """
 import sys
 sys.modules["bullscows._kernels._trees_aot"] = None  # as if it could not be compiled
-from bullscows._kernels import tree_build
 from bullscows.cli import main
 main({args!r}, standalone_mode=False)
 from bullscows._kernels import trees
-print(tree_build.ahead_of_time()[1], bool(trees.build_serial.signatures), file=sys.stderr)
+from bullscows._kernels import ahead
+print(ahead.load(ahead.TREES)[1], bool(trees.build_serial.signatures), file=sys.stderr)
 """
 
 COMMANDS = [
@@ -150,5 +159,7 @@ def test_a_build_that_cannot_compile_says_why(tmp_path: Path) -> None:
     output = tmp_path / "_trees_aot.so"
     completed = python("-c", WITHOUT_PYCC, str(output), timeout=300)
     assert completed.returncode == 1
-    assert "the ahead-of-time tree builder was not compiled: " in completed.stderr
+    assert f"{output} was not compiled ahead of time: " in completed.stderr
     assert "numba.pycc" in completed.stderr and not output.exists()
+    unknown = python("-m", "bullscows.precompile", str(tmp_path / "_other.so"), timeout=300)
+    assert unknown.returncode == 1 and "no module is compiled into '_other.so'" in unknown.stderr

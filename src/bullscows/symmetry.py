@@ -182,7 +182,7 @@ def _class_minima(
     rules: Rules, elements: tuple[Element, ...], free: tuple[tuple[int, ...], ...]
 ) -> IndexArray:
     """The sorted universe indices of the lowest code of each class (compiled kernel)."""
-    from bullscows._kernels import compiled
+    from bullscows._kernels import ahead
 
     k, length = len(rules.symbols), rules.length
     identity: Element = (tuple(range(length)), tuple(range(k)))
@@ -196,9 +196,7 @@ def _class_minima(
         free_group[list(group)] = number
         free_labels[number, : len(group)] = group
     u = universe(rules)
-    keys = compiled.canonical_keys(
-        u.codes.astype(np.int64), perms, tables, free_group, free_labels, k
-    )
+    keys = ahead.canonical_keys(u.codes.astype(np.int64), perms, tables, free_group, free_labels, k)
     return np.unique(np.searchsorted(u.keys, keys)).astype(np.int64)
 
 

@@ -112,12 +112,12 @@ class Universe:
     # --- scoring ------------------------------------------------------------------------
     def score_matrix(self, rows: IndexArray, cols: IndexArray) -> ReplyArray:
         """Reply indices of each code in ``rows`` (as guess) against each code in ``cols``."""
-        from bullscows._kernels import compiled
+        from bullscows._kernels import ahead
 
         rows, cols = np.asarray(rows), np.asarray(cols)
         out = np.empty((len(rows), len(cols)), dtype=np.uint8)
         if out.size:
-            compiled.score_matrix(
+            ahead.score_matrix(
                 self._pos[rows], self._sym[rows],
                 self._pos[cols], self._sym[cols],
                 self.length, out,

@@ -10,10 +10,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import numba
-
-from bullscows._kernels.bits import counter
-
 #: Work (pairs) below which a kernel runs on the calling thread (about a millisecond's work):
 #: waking the other threads costs more than it saves, far more when another process holds a
 #: core, and the parallel drivers then need no loading at all.
@@ -24,6 +20,8 @@ BLOCKS_PER_THREAD = 16
 
 def cores() -> int:
     """The cores this process may run on, at most numba's threads."""
+    import numba
+
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -74,5 +72,9 @@ def run_kernel(
     if rows < 2 or threads < 2:
         kernel(*args, 0, rows)
     else:
+        import numba
+
+        from bullscows._kernels.bits import counter
+
         numba.set_num_threads(threads)
         driver(*args, min(rows, BLOCKS_PER_THREAD * threads), counter(), threads)

@@ -1,5 +1,5 @@
 """The compiled optimal search as its Python levels call it, without loading numba when the
-module compiled ahead of time at installation can answer (``_kernels.ahead``): the search
+module compiled ahead of time at installation is current (``_kernels.ahead``): the search
 itself (``solve``), its memo (``Memo``) and every other question they ask of it (the order of
 the guesses at a set, the parts of a guess, a guess's bound one guess deeper, the best guess
 the memo holds, a set's ideal cost, a perfect candidate and every guess's bound).
@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from bullscows._kernels.ahead import SEARCH, load
 from bullscows._kernels.tables import INFEASIBLE
 
 IntArray = npt.NDArray[np.int64]
@@ -106,16 +107,49 @@ class Kernels(NamedTuple):
 
 
 @cache
-def kernels() -> Kernels:
-    """The module compiled ahead of time when it is current, else numba's compilation."""
+def kernels(ahead: bool = True) -> Kernels:
+    """The module compiled ahead of time when it is current, else numba's compilation;
+    ``ahead=False``: numba's compilation even when the module would do."""
+    module, why = load(SEARCH) if ahead else (None, "not asked for")
+    if module is not None:
+        return Kernels(module.solve, module.query, f"ahead of time ({why})")
     from bullscows._kernels import search_dfs, search_queries
 
-    return Kernels(search_dfs.solve, search_queries._query, "numba's compilation")
+    return Kernels(search_dfs.solve, search_queries._query, f"numba's compilation (module {why})")
+
+
+def context(
+    scores: npt.NDArray[np.uint8], caps: IntArray, valid: npt.NDArray[np.uint8], win: int,
+    keys: IntArray, stats: IntArray, capped: bool, consistent: bool, everything: IntArray,
+    slots: int, weight: int, penalty: int, stop: IntArray,
+) -> Context:  # fmt: skip
+    """What every call of the compiled search reads (``search_dfs`` says what each is), of
+    the types it was compiled for (the module compiled ahead of time trusts them). The
+    arrays it writes (``stats``, ``stop``) must be given as they are (they are not copied)."""
+    for written in (stats, stop):
+        if written.dtype != np.int64 or not written.flags.c_contiguous:
+            raise ValueError("the search's counters and stop flag are contiguous int64 arrays")
+    return (
+        _array(scores, np.uint8), _array(caps), _array(valid, np.uint8), int(win), _array(keys),
+        stats,
+        bool(capped), bool(consistent), _array(everything), int(slots), int(weight),
+        int(penalty), stop,
+    )  # fmt: skip
+
+
+def _array(values: npt.NDArray[Any], dtype: type[np.generic] = np.int64) -> npt.NDArray[Any]:
+    """``values`` as every compiled call takes them: contiguous and writeable, of ``dtype`` (so
+    that numba's compilation gives each kernel one signature, the one compiled ahead of time,
+    which trusts the types it is given)."""
+    if values.dtype == dtype and values.flags.c_contiguous and values.flags.writeable:
+        return values
+    return np.array(values, dtype=dtype)
 
 
 def _query(ask: int, ctx: Context, memo: tuple[IntArray, IntArray], codes: IntArray,
            guesses: IntArray, depth: int, limit: int, guess: int, bound: int) -> Any:  # fmt: skip
-    return kernels().query(ask, ctx, memo, codes, guesses, depth, limit, guess, bound)
+    return kernels().query(ask, ctx, memo, _array(codes), _array(guesses), int(depth),
+                           int(limit), int(guess), int(bound))  # fmt: skip
 
 
 #: The memo of the questions that read none.
@@ -129,8 +163,9 @@ def solve(
     ``FAIL`` (then no tree costs less than ``limit``), or ``STOPPED``; ``guesses`` are the
     guesses worth trying at ``codes`` (``search_dfs.solve``). The memo grows as it needs."""
     compiled = kernels().solve
+    codes, guesses = _array(codes), _array(guesses)
     while True:
-        cost = int(compiled(ctx, memo.arrays, codes, depth, limit, guesses))
+        cost = int(compiled(ctx, memo.arrays, codes, int(depth), int(limit), guesses))
         if cost != MEMO_FULL:
             return cost
         memo.grow(ctx)
@@ -207,5 +242,5 @@ def bounds(
 
 __all__ = [
     "FAIL", "MEMO_FULL", "STOPPED", "Memo", "ahead", "best_guess", "bounds", "code_keys",
-    "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
+    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
 ]  # fmt: skip

@@ -2,68 +2,24 @@
 thread or several by the work's size; without loading numba when it can.
 
 Installing the package compiles ``trees.build_serial`` ahead of time into the extension module
-``_trees_aot`` (``bullscows.precompile`` builds it; a build that fails leaves it out, and nothing
-else changes). Loading numba and its first cached function costs a process about 0.4 s, more
-than the whole tree of ``bc`` takes; the module loads in a millisecond. So a tree small enough
-for one thread is built by the module, when it is there and was built from the kernels' source
-as it stands (an edited kernel makes it stale: numba's own compilation then runs, until the
-package is installed again); a larger tree, or any tree without the module, by numba's.
+``_trees_aot`` (``_kernels.ahead``; a build that fails leaves it out, and nothing else
+changes). A tree small enough for one thread is built by the module, when it is there and
+current; a larger tree, or any tree without the module, by numba's compilation.
 """
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
-from pathlib import Path
-from types import ModuleType
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
+
+from bullscows._kernels import ahead as compiled_ahead
+from bullscows._kernels.ahead import contiguous as _c
 
 #: Work (guesses times candidates at the root) from which a tree is built on several threads.
 PARALLEL_WORK = 50_000_000
 #: Parts open before the threads start, per thread (several, so that none waits long).
 PARTS_PER_THREAD = 8
-#: The module ``bullscows.precompile`` compiles at installation.
-AHEAD_MODULE = "bullscows._kernels._trees_aot"
-
 Int64s = npt.NDArray[np.int64]
-
-
-def source_digest(modules: list[str]) -> str:
-    """A digest of the source files of ``modules`` (modules of this package), by which a
-    compiled module tells whether it was built from the source as it stands."""
-    digest = hashlib.sha256()
-    for name in modules:
-        path = Path(__file__).parent / f"{name.rpartition('.')[2]}.py"
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-@cache
-def ahead_of_time() -> tuple[ModuleType | None, str]:
-    """The ahead-of-time compiled builder, or ``None``; and why not (or which it is).
-
-    Its ``sources()`` names the modules it was compiled from and their ``source_digest``."""
-    import importlib
-
-    try:
-        module = importlib.import_module(AHEAD_MODULE)
-    except ImportError as error:
-        return None, f"not built ({error})"
-    try:
-        names, _, digest = module.sources().rpartition(" ")
-        current = source_digest(names.split()) == digest
-    except (AttributeError, OSError) as error:  # not one this version compiled
-        return None, f"not usable ({error})"
-    if not current:
-        return None, "stale: compiled from kernels since edited (install the package again)"
-    return module, f"compiled from {names}"
-
-
-def _c(array: npt.NDArray[np.generic], dtype: type[np.generic] = np.int64) -> npt.NDArray[Any]:
-    return np.ascontiguousarray(array, dtype=dtype)
 
 
 def build(
@@ -85,7 +41,7 @@ def build(
     # same kinds of arrays always, as when its signature was taken.
     ctx = (_c(pos, np.uint64), _c(sym, np.uint64), _c(params), _c(logs), _c(history),
            tuple(_c(a) for a in symmetry))  # fmt: skip
-    compiled = ahead_of_time()[0] if ahead else None
+    compiled = compiled_ahead.load(compiled_ahead.TREES)[0] if ahead else None
     if len(pos) * len(order) < PARALLEL_WORK and compiled is not None:
         compiled.build_serial(order, ctx, tree, counts)
         return guesses, tree[1], tree[2], counts

@@ -88,11 +88,21 @@ class Search:
         self.valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
         self.stats = np.zeros(2, dtype=np.int64)
         # What every call of the compiled search reads (see search_dfs).
-        self.ctx = (
-            self.scores, self.caps, self.valid, self.win, search_calls.code_keys(len(u)),
-            self.stats, self.capped, consistent_only, u.all(), self.slots, weight, self.penalty,
+        self.ctx = search_calls.context(
+            self.scores,
+            self.caps,
+            self.valid,
+            self.win,
+            search_calls.code_keys(len(u)),
+            self.stats,
+            self.capped,
+            consistent_only,
+            u.all(),
+            self.slots,
+            weight,
+            self.penalty,
             np.zeros(1, dtype=np.int64) if stop is None else stop,
-        )  # fmt: skip
+        )
         self.memo = search_calls.Memo()
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched by the tasks (other threads or processes)

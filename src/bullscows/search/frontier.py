@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bullscows._kernels import search_kernels
 from bullscows._kernels.tables import level_caps
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
@@ -54,6 +53,8 @@ class RootBound:
 def root_bound(rules: Rules, progress: FirstProgress | None = None) -> RootBound:
     """The search's bound at the root of ``rules`` (see the module docstring): no tree
     costs less than ``lower``."""
+    from bullscows._kernels import search_kernels  # numba: only here, not where searches import
+
     u = universe(rules)
     secrets = u.secrets
     n = len(secrets)
