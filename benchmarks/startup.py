@@ -10,10 +10,11 @@ numba's cache, as an installed copy has them: the variable PYTHONDONTWRITEBYTECO
   the first call, even when the code comes from its cache);
 * ``bullscows --help`` and ``bullscows tree --rules bc --strategy H`` for the four heuristics
   (built by the serial builder compiled ahead of time at installation, when it is there: the
-  first line printed says whether it is; without it, by numba's compilation);
+  first lines printed say whether the modules compiled ahead of time are in use; without
+  them, by numba's compilation);
 * the whole-process pairs of ``benchmarks/versus.py`` that start-up weighs on most: the
-  ``entropy`` tree of ``p5c10n`` and the ``p4c9n`` optimum (a search of about a second), each
-  with an empty cache folder, as there.
+  ``entropy`` tree of ``p5c10n``, the ``p4c9n`` optimum (a search of about half a second) and
+  the ``mm`` optimum (a tenth of a second), each with an empty cache folder, as there.
 
 Then in one process, best of ``--repeats``: the trees of the four heuristics over every ``bc``
 secret, and the entropy tree of ``p5c10n`` (30240 codes).
@@ -46,14 +47,17 @@ total(np.arange(3))
 HEURISTICS = ("minimax", "expected-size", "entropy", "most-parts")
 
 
-def ahead_of_time() -> str:
-    """Whether this copy's small heuristic trees are built without numba, and why not."""
+def ahead_of_time() -> list[str]:
+    """Whether this copy's modules compiled ahead of time are in use, and why not."""
     try:
-        from bullscows._kernels.tree_build import ahead_of_time
+        from bullscows._kernels import ahead
     except ImportError:
-        return "none in this version"
-    module, why = ahead_of_time()
-    return ("in use, " if module is not None else "not in use: ") + why
+        return ["none in this version"]
+    said = []
+    for name in (ahead.TREES, ahead.SEARCH):
+        module, why = ahead.load(name)
+        said.append(f"{name}: " + ("in use, " if module is not None else "not in use: ") + why)
+    return said
 
 
 def whole(command: list[str], env: dict[str, str], repeats: int) -> tuple[float, float]:
@@ -99,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     bullscows = str(Path(python).with_name("bullscows"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     load = os.getloadavg()[0]
-    print(f"the ahead-of-time tree builder: {ahead_of_time()}")
+    print("compiled ahead of time:", *ahead_of_time(), sep="\n  ")
     print(f"{os.cpu_count()} cores, load average {load:.1f} at the start; whole processes, best of "
           f"{args.repeats}\n")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="startup-") as scratch:
@@ -123,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
                 "bullscows tree --rules p5c10n --strategy entropy",
                 [bullscows, "tree", "--rules", "p5c10n", "--strategy", "entropy"],
             ),
-            (
-                "bullscows tree --rules p4c9n --strategy optimal",
-                [bullscows, "tree", "--rules", "p4c9n", "--strategy", "optimal"],
+            *(
+                (
+                    f"bullscows tree --rules {spec} --strategy optimal",
+                    [bullscows, "tree", "--rules", spec, "--strategy", "optimal"],
+                )
+                for spec in ("p4c9n", "mm")
             ),
         ]
         print("| process | seconds | CPU seconds |\n|---|---|---|")

@@ -121,9 +121,9 @@ def _release_the_gil() -> None:
     """Have pycc's wrappers release the GIL while the compiled function runs, as numba's
     ``nogil=True`` does (pycc compiles every function with flags of its own making, which
     leave it held): the flags it makes, in this process, say so."""
-    compiler = importlib.import_module("numba.pycc.compiler")
+    compiler: Any = importlib.import_module("numba.pycc.compiler")
 
-    class Releasing(compiler.Flags):  # type: ignore[misc,name-defined]
+    class Releasing(compiler.Flags):  # type: ignore[misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.release_gil = True

@@ -14,7 +14,7 @@ threads of ``search.worker``.
 >>> search = Search(Rules.parse("mm"), "total", None, False)
 >>> codes = search.ctx[8][::50]
 >>> solve(search.ctx, search.memo, codes, 9, 1000, search.ctx[8]), len(search.memo) > 0
-(63, True)
+(67, True)
 >>> best_guess(search.ctx, search.memo, codes, 9) >= 0
 True
 """
@@ -42,8 +42,8 @@ STOPPED = -3
 #: What the compiled ``solve`` returns when its memo is crowded (``search_memo``): no answer
 #: yet; ``solve`` here grows the memo and asks again.
 MEMO_FULL = -4
-#: Slots of a new memo (a power of two: 1.8 MB): the ``p4c9n`` search fills about a third.
-MEMO_SLOTS = 1 << 15
+#: Slots of a new memo (a power of two: 3.7 MB): the ``p4c9n`` search fills about a third.
+MEMO_SLOTS = 1 << 16
 #: Integers a memo slot holds (``search_memo.SLOT``).
 _SLOT = 7
 
