@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bullscows import Rules, score
-from bullscows._kernels import ahead, tree_build, trees
+from bullscows._kernels import ahead, drivers, tree_build, trees
 from bullscows.cli import main
 from bullscows.knowledge import Knowledge
 from bullscows.strategies import get_strategy
@@ -56,6 +56,7 @@ def refuse(*args: Any) -> None:
 @pytest.mark.parametrize("name", ["minimax", "expected-size", "entropy", "most-parts"])
 @pytest.mark.parametrize("spec", ["bc", "mm", "p5c7n", "p3c5n:guesses=p3c5r", "bc-nolead"])
 def test_ahead_of_time_and_numba_build_the_same_trees(spec: str, name: str) -> None:
+    """On one thread and on several (the parts below the first levels shared out)."""
     start = Knowledge.start(Rules.parse(spec))
     guess = start.code(int(start.candidates[-1]))
     later = start.after(guess, score(start.code(int(start.candidates[0])), guess))
@@ -63,12 +64,31 @@ def test_ahead_of_time_and_numba_build_the_same_trees(spec: str, name: str) -> N
         args = arguments(knowledge, name, consistent_only)
         jit = tree_build.build(*args, ahead=False)
         with pytest.MonkeyPatch.context() as patch:  # the compiled module alone, no numba
-            patch.setattr(trees, "build_serial", refuse)
-            patch.setattr(trees, "build_parallel", refuse)
+            for kernel in ("build_serial", "open_parts", "build_parts"):
+                patch.setattr(trees, kernel, refuse)
             aot = tree_build.build(*args)
-        assert len(jit) == len(aot) == 4
-        for a, b in zip(jit, aot, strict=True):
-            assert np.array_equal(a, b)
+            with drivers.on_threads(2):
+                aot_threads = tree_build.build(*args)
+            with drivers.on_threads(3):
+                three = tree_build.build(*args)
+        with drivers.on_threads(2):
+            jit_threads = tree_build.build(*args, ahead=False)
+        for a, b in [(jit, aot), (jit_threads, aot_threads)]:  # the same rows
+            assert len(a) == len(b) == 4
+            assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+        # on threads the parts' rows come in another order: the same tree all the same
+        assert paths(jit) == paths(aot_threads) == paths(three)
+        assert np.array_equal(jit[3], three[3])
+
+
+def paths(built: tuple[Any, ...]) -> dict[tuple[int, ...], int]:
+    """A built tree as the guess at each path of replies from the root."""
+    guesses, parents, replies, _ = built
+    found: dict[int, tuple[int, ...]] = {}
+    for row in np.flatnonzero(guesses >= 0).tolist():  # parents before children
+        parent = int(parents[row])
+        found[row] = () if parent < 0 else (*found[parent], int(replies[row]))
+    return {path: int(guesses[row]) for row, path in found.items()}
 
 
 def test_a_stale_or_missing_module_leaves_the_trees_to_numba(

@@ -5,7 +5,7 @@ Installing the package runs this (``setup.py``), in a process of its own for eac
 
     python -m bullscows.precompile OUTPUT.so
 
-``OUTPUT``'s name says which module: ``_trees_aot`` (a heuristic tree's serial builder) or
+``OUTPUT``'s name says which module: ``_trees_aot`` (a heuristic tree's builders) or
 ``_search_aot`` (the optimal search's entry points and the serial score and canonical-key
 blocks). It compiles each njit function's own Python body with ``numba.pycc``, for the one
 signature numba's compilation gives it when the package uses it on small work (so a kernel
@@ -32,8 +32,9 @@ from bullscows._kernels import ahead
 
 
 def _tree_kernels() -> dict[str, Any]:
-    """A few small trees of every heuristic, built by numba's compilation: its builder."""
-    from bullscows._kernels import trees
+    """A few small trees of every heuristic, built by numba's compilation, on this thread and
+    on two: its builders."""
+    from bullscows._kernels import drivers, trees
     from bullscows._kernels.tables import HEURISTICS
     from bullscows.knowledge import Knowledge
     from bullscows.rules import Rules
@@ -42,7 +43,13 @@ def _tree_kernels() -> dict[str, Any]:
     start = Knowledge.start(Rules.parse("mm"))
     for name in HEURISTICS:
         get_strategy(name).subtree(start)
-    return {"build_serial": trees.build_serial}
+    with drivers.on_threads(2):
+        get_strategy("entropy").subtree(start)
+    return {
+        "build_serial": trees.build_serial,
+        "open_parts": trees.open_parts,
+        "build_parts": trees.build_parts,
+    }
 
 
 def _search_kernels() -> dict[str, Any]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 #: Work (pairs) below which a kernel runs on the calling thread (about a millisecond's work):
@@ -19,22 +19,38 @@ BLOCKS_PER_THREAD = 16
 
 
 def cores() -> int:
-    """The cores this process may run on, at most numba's threads."""
-    import numba
-
+    """The cores this process may run on, at most ``NUMBA_NUM_THREADS`` when it is set (the
+    threads numba's parallel drivers start; read without loading numba)."""
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         usable = os.cpu_count() or 1
-    return max(1, min(usable, numba.get_num_threads()))
+    limit = os.environ.get("NUMBA_NUM_THREADS", "")
+    return max(1, min(usable, int(limit) if limit.isdigit() and int(limit) else usable))
 
 
-#: Whether the kernels called on this thread run on it alone (``serial``).
+#: The threads the kernels called on this thread run on, when fixed (``on_threads``).
 _HERE = threading.local()
 
 
 @contextmanager
-def serial() -> Iterator[None]:
+def on_threads(threads: int) -> Iterator[None]:
+    """Run every kernel called on this thread meanwhile on ``threads`` threads, whatever its
+    work (``serial`` is one thread).
+
+    >>> with on_threads(3):
+    ...     threads_for(1, 1 << 40)
+    3
+    """
+    before = getattr(_HERE, "threads", None)
+    _HERE.threads = threads
+    try:
+        yield
+    finally:
+        _HERE.threads = before
+
+
+def serial() -> AbstractContextManager[None]:
     """Run every kernel called on this thread meanwhile on this thread alone: tasks that run
     side by side on threads of one process (``search.worker``) keep the cores busy already,
     and numba's thread pools are not all safe to enter from two threads at once.
@@ -43,20 +59,16 @@ def serial() -> Iterator[None]:
     ...     threads_for(1 << 40, 1)
     1
     """
-    before = getattr(_HERE, "serial", False)
-    _HERE.serial = True
-    try:
-        yield
-    finally:
-        _HERE.serial = before
+    return on_threads(1)
 
 
 def threads_for(work: int, parallel_work: int) -> int:
-    """Threads for ``work`` (in the kernel's units): one below ``parallel_work`` or on a
-    thread in ``serial``, else every core this process may run on."""
-    if work < parallel_work or getattr(_HERE, "serial", False):
-        return 1
-    return cores()
+    """Threads for ``work`` (in the kernel's units): as many as ``on_threads`` fixed on this
+    thread, else one below ``parallel_work``, else every core this process may run on."""
+    fixed: int | None = getattr(_HERE, "threads", None)
+    if fixed is not None:
+        return fixed
+    return 1 if work < parallel_work else cores()
 
 
 def run_kernel(

@@ -3,16 +3,21 @@ thread or several by the work's size; without loading numba when it can.
 
 Installing the package compiles ``trees.build_serial`` ahead of time into the extension module
 ``_trees_aot`` (``_kernels.ahead``; a build that fails leaves it out, and nothing else
-changes). A tree small enough for one thread is built by the module, when it is there and
-current; a larger tree, or any tree without the module, by numba's compilation.
+changes). Trees are built by the module when it is there and current, else by numba's
+compilation: on the calling thread when small, else on threads of this process that take
+the parts below the first levels one at a time (both release the GIL).
 """
 
 from __future__ import annotations
+
+import threading
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import ahead as compiled_ahead
+from bullscows._kernels import drivers
 from bullscows._kernels.ahead import contiguous as _c
 
 #: Work (guesses times candidates at the root) from which a tree is built on several threads.
@@ -41,15 +46,33 @@ def build(
     # same kinds of arrays always, as when its signature was taken.
     ctx = (_c(pos, np.uint64), _c(sym, np.uint64), _c(params), _c(logs), _c(history),
            tuple(_c(a) for a in symmetry))  # fmt: skip
-    compiled = compiled_ahead.load(compiled_ahead.TREES)[0] if ahead else None
-    if len(pos) * len(order) < PARALLEL_WORK and compiled is not None:
-        compiled.build_serial(order, ctx, tree, counts)
-        return guesses, tree[1], tree[2], counts
-    from bullscows._kernels import drivers, trees
-
+    module: Any = compiled_ahead.load(compiled_ahead.TREES)[0] if ahead else None
+    if module is None:
+        from bullscows._kernels import trees as module
     threads = drivers.threads_for(len(pos) * len(order), PARALLEL_WORK)
     if threads > 1:
-        trees.build_parallel(order, ctx, tree, counts, threads, PARTS_PER_THREAD * threads)
+        _on_threads(module, order, ctx, tree, counts, threads)
     else:
-        trees.build_serial(order, ctx, tree, counts)
+        module.build_serial(order, ctx, tree, counts)
     return guesses, tree[1], tree[2], counts
+
+
+def _on_threads(
+    kernels: Any, order: Int64s, ctx: tuple[Any, ...], tree: tuple[Int64s, ...], counts: Int64s,
+    threads: int,
+) -> None:  # fmt: skip
+    """The tree as ``build_serial`` builds it: the first levels on this thread until several
+    parts a thread are open, then the parts by ``threads`` threads (the kernels release the
+    GIL), each taking the next part left, largest first, until none is."""
+    tasks = kernels.open_parts(order, ctx, tree, counts, PARTS_PER_THREAD * threads)
+    sizes = tasks[:, 1] - tasks[:, 0]
+    tasks = np.ascontiguousarray(tasks[np.argsort(-sizes, kind="mergesort")])
+    # A part of m codes makes at most 2m - 1 nodes: each part's rows follow the last.
+    regions = tree[3][0] + np.concatenate(([0], np.cumsum(2 * (tasks[:, 1] - tasks[:, 0]) - 1)))
+    taken = np.zeros(1, dtype=np.int64)
+    arguments = (order, tasks, regions.astype(np.int64), taken, ctx, tree, counts)
+    team = [threading.Thread(target=kernels.build_parts, args=arguments) for _ in range(threads)]
+    for thread in team:
+        thread.start()
+    for thread in team:
+        thread.join()

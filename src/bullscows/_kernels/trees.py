@@ -9,15 +9,15 @@ and each node is written to flat arrays (its guess, its parent, the reply leadin
 Each node's guess is chosen as ``_kernels.tree_guess`` says (three shortcuts that change no
 guess, only the work).
 
-The work is split into the subtrees below the first levels, which a pool of workers takes one
-at a time (a shared counter), so that a thread slowed down by another process holds up only the
-subtree it is on (``build_parallel``).
+The work is split into the subtrees below the first levels (``open_parts``), which several
+threads take one at a time (``build_parts``, a shared counter), so that a thread slowed down by
+another process holds up only the subtree it is on.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from bullscows._kernels.bits import claim, popcount
 from bullscows._kernels.tables import LENGTH, LEVEL_AT_ROOT, SLOTS, WIN
@@ -171,7 +171,7 @@ def _subtree(order, task, ctx, tree, counts, region):
 
 
 @njit(cache=True)
-def _top(order, ctx, tree, counts, wanted):
+def open_parts(order, ctx, tree, counts, wanted):
     """Expand the largest open parts on this thread until ``wanted`` parts are open; the open
     parts, as (start, stop, level, parent, reply) rows."""
     m = len(order)
@@ -193,47 +193,17 @@ def _top(order, ctx, tree, counts, wanted):
 
 
 @njit(cache=True)
-def _regions(tasks, first):
-    """Where each task's nodes go: a part of m codes makes at most 2m - 1 nodes."""
-    regions = np.empty(len(tasks) + 1, dtype=np.int64)
-    regions[0] = first
-    for t in range(len(tasks)):
-        regions[t + 1] = regions[t] + 2 * (tasks[t, 1] - tasks[t, 0]) - 1
-    return regions
-
-
-@njit(cache=True)
 def build_serial(order, ctx, tree, counts):
     """The tree below the root of ``order`` (every candidate, sorted) on this thread."""
     _subtree(order, np.array([0, len(order), ctx[2][LEVEL_AT_ROOT], -1, -1]), ctx, tree,
              counts, 0)  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def build_parallel(order, ctx, tree, counts, workers, wanted):
-    """The tree as ``build_serial`` builds it: the first levels on this thread until
-    ``wanted`` parts are open, then the parts by ``workers`` threads, each taking the next
-    part left (largest first) until none is."""
-    tasks = _top(order, ctx, tree, counts, wanted)
-    sizes = tasks[:, 1] - tasks[:, 0]
-    tasks = tasks[np.argsort(-sizes, kind="mergesort")]
-    regions = _regions(tasks, tree[3][0])
-    taken = np.zeros(1, dtype=np.int64)
-    # The threads' loop sees arrays only (numba passes no tuples into it).
-    pos, sym, params, logs, history, symmetry = ctx
-    digits, perms, sym_group, group_symbols = symmetry
-    guesses, parents, links = tree[0], tree[1], tree[2]
-    for _ in prange(workers):
-        _worker(order, tasks, regions, taken, pos, sym, params, logs, history, digits, perms,
-                sym_group, group_symbols, guesses, parents, links, counts)  # fmt: skip
-
-
-@njit(cache=True)
-def _worker(order, tasks, regions, taken, pos, sym, params, logs, history, digits, perms,
-            sym_group, group_symbols, guesses, parents, links, counts):  # fmt: skip
-    """Take the next task left until none is."""
-    ctx = (pos, sym, params, logs, history, (digits, perms, sym_group, group_symbols))
-    tree = (guesses, parents, links, np.zeros(1, dtype=np.int64))
+@njit(cache=True, nogil=True)
+def build_parts(order, tasks, regions, taken, ctx, tree, counts):
+    """Take the next part left (a row of ``tasks``, from ``open_parts``) and build its subtree
+    into its rows (from ``regions[t]``), until none is left: each of several threads calls
+    this at once (``tree_build``), sharing the counter ``taken``."""
     while True:
         t = claim(taken)
         if t >= len(tasks):
