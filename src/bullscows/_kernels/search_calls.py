@@ -48,7 +48,8 @@ MEMO_SLOTS = 1 << 16
 _SLOT = 7
 
 # What ``search_queries._query`` is asked for.
-ASK_ORDER, ASK_PARTS, ASK_AHEAD, ASK_BEST, ASK_IDEAL, ASK_PERFECT, ASK_BOUNDS, ASK_GROW = range(8)
+(ASK_ORDER, ASK_PARTS, ASK_AHEAD, ASK_BEST, ASK_IDEAL, ASK_PERFECT, ASK_BOUNDS, ASK_GROW,
+ ASK_AHEADS) = range(9)  # fmt: skip
 #: An argument a question does not read (an array of the type it takes).
 _NONE = np.empty(0, dtype=np.int64)
 
@@ -197,6 +198,20 @@ def ahead(
     return int(total), split, owns.tolist()
 
 
+def aheads(
+    ctx: Context, memo: Memo, codes: IntArray, guesses: IntArray, bounds: IntArray, depth: int,
+    limit: int,
+) -> IntArray:  # fmt: skip
+    """``ahead``'s bound of each of ``guesses`` at ``codes`` in turn (``bounds`` their own),
+    in one compiled call; ``limit`` or more once a guess cannot beat ``limit``, and -1 for a
+    guess that splits the codes as one before it does."""
+    packed = np.concatenate((guesses, bounds)).astype(np.int64)
+    totals: IntArray = _query(ASK_AHEADS, ctx, memo.arrays, codes, packed, depth, limit, 0, 0)[1]
+    if memo.crowded():
+        memo.grow(ctx)
+    return totals
+
+
 def guess_order(
     ctx: Context, codes: IntArray, guesses: IntArray, depth: int, limit: int
 ) -> tuple[IntArray, IntArray, int]:
@@ -241,6 +256,6 @@ def bounds(
 
 
 __all__ = [
-    "FAIL", "MEMO_FULL", "STOPPED", "Memo", "ahead", "best_guess", "bounds", "code_keys",
+    "FAIL", "MEMO_FULL", "STOPPED", "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
     "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
 ]  # fmt: skip

@@ -10,6 +10,7 @@ from numba import njit
 
 from bullscows._kernels.search_calls import (
     ASK_AHEAD,
+    ASK_AHEADS,
     ASK_BEST,
     ASK_GROW,
     ASK_IDEAL,
@@ -17,7 +18,15 @@ from bullscows._kernels.search_calls import (
     ASK_PARTS,
     ASK_PERFECT,
 )
-from bullscows._kernels.search_dfs import _ahead, _best_guess, _bounds, _order, _parts, ideal
+from bullscows._kernels.search_dfs import (
+    _ahead,
+    _best_guess,
+    _bounds,
+    _order,
+    _parts,
+    _split_key,
+    ideal,
+)
 from bullscows._kernels.search_kernels import _perfect_candidate
 from bullscows._kernels.search_memo import grow
 
@@ -46,8 +55,30 @@ def _query(ask, ctx, memo, codes, guesses, depth, limit, guess, bound):
         return np.int64(_perfect_candidate(ctx[0], codes, ctx[9])), none, none, none, none, none
     if ask == ASK_GROW:
         return np.int64(0), grow(memo[0], bound), none, none, none, none
+    if ask == ASK_AHEADS:
+        return np.int64(0), _aheads(ctx, memo, codes, guesses, depth, limit), none, none, none, none
     bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
     return np.int64(0), bounds, squares, solved, largest, none
+
+
+@njit(cache=True)
+def _aheads(ctx, memo, codes, guesses, depth, limit):
+    """``_ahead``'s bound of each guess of ``guesses[:k]`` (whose own bounds are
+    ``guesses[k:]``), in turn, against ``limit``; -1 for a guess splitting the codes as one
+    before it does."""
+    k = len(guesses) // 2
+    totals = np.empty(k, dtype=np.int64)
+    splits = np.empty(k, dtype=np.int64)
+    distinct = 0
+    for i in range(k):
+        split = _split_key(ctx, codes, guesses[i])
+        if np.any(splits[:distinct] == split):
+            totals[i] = -1
+            continue
+        splits[distinct] = split
+        distinct += 1
+        totals[i] = _ahead(ctx, memo, codes, guesses[i], guesses[k + i], depth, limit)[4]
+    return totals
 
 
 __all__: list[str] = []

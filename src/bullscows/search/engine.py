@@ -282,12 +282,20 @@ class Search:
         # when the lookaheads were taken: a guess before the best so far must only match it.
         tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
         candidates: list[Candidate] = []
+        if history:  # every guess's bound one guess deeper, in one compiled call
+            hopeful = search_calls.aheads(
+                self.ctx, self.memo, codes, guesses[order], bounds[order], child, limit
+            )
         for rank, i in enumerate(order.tolist()):
             guess = int(guesses[i])
-            split = self.scores[guess, codes].tobytes()
-            if split in tried:
-                continue
-            tried.add(split)
+            if history:
+                if not 0 <= hopeful[rank] < limit:  # a split tried, or no better than limit
+                    continue
+            else:
+                split = self.scores[guess, codes].tobytes()
+                if split in tried:
+                    continue
+                tried.add(split)
             total, parts, owns = self._ahead(codes, guess, int(bounds[i]), child, history)
             if total < limit:
                 candidates.append((total, rank, guess, parts, owns))
