@@ -127,11 +127,17 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---|---|---|")
     for name, found in runs.items():
         wall, cpu, collector, collections, loading, loaded = zip(*found, strict=True)
+        functions = statistics.median(loaded)
+        loads = (
+            "none (numba not loaded)"
+            if functions < 0
+            else (f"{statistics.median(loading):.3f} ({functions:.0f})")
+        )
         print(
             f"| {name} | {min(wall):.3f} / {statistics.median(wall):.3f} "
             f"| {min(cpu):.3f} / {statistics.median(cpu):.3f} "
             f"| {statistics.median(collector):.3f} ({statistics.median(collections):.0f}) "
-            f"| {statistics.median(loading):.3f} ({statistics.median(loaded):.0f}) |"
+            f"| {loads} |"
         )
     return 0
 
