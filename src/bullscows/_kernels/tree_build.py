@@ -1,7 +1,7 @@
 """A heuristic's whole tree, built by the compiled kernels of ``_kernels.trees``, on one
 thread or several by the work's size; without loading numba when it can.
 
-Installing the package compiles ``trees.build_serial`` ahead of time into the extension module
+Installing the package compiles the builders of ``trees`` ahead of time into the extension module
 ``_trees_aot`` (``_kernels.ahead``; a build that fails leaves it out, and nothing else
 changes). Trees are built by the module when it is there and current, else by numba's
 compilation: on the calling thread when small, else on threads of this process that take
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels import ahead as compiled_ahead
 from bullscows._kernels import drivers
+from bullscows._kernels.ahead import TREES, load
 from bullscows._kernels.ahead import contiguous as _c
 
 #: Work (guesses times candidates at the root) from which a tree is built on several threads.
@@ -46,7 +46,7 @@ def build(
     # same kinds of arrays always, as when its signature was taken.
     ctx = (_c(pos, np.uint64), _c(sym, np.uint64), _c(params), _c(logs), _c(history),
            tuple(_c(a) for a in symmetry))  # fmt: skip
-    module: Any = compiled_ahead.load(compiled_ahead.TREES)[0] if ahead else None
+    module: Any = load(TREES)[0] if ahead else None
     if module is None:
         from bullscows._kernels import trees as module
     threads = drivers.threads_for(len(pos) * len(order), PARALLEL_WORK)
