@@ -1,8 +1,9 @@
 """The compiled optimal search as its Python levels call it, without loading numba when the
 module compiled ahead of time at installation is current (``_kernels.ahead``): the search
 itself (``solve``), its memo (``Memo``) and every other question they ask of it (the order of
-the guesses at a set, the parts of a guess, a guess's bound one guess deeper, the best guess
-the memo holds, a set's ideal cost, a perfect candidate and every guess's bound).
+the guesses at a set, the parts of a guess, a guess's bound one guess deeper or every guess's
+in one call, the best guess the memo holds, a set's ideal cost, a perfect candidate and every
+guess's bound).
 
 Every question but ``solve`` goes through one compiled entry point (``search_queries._query``):
 numba loads each entry point called from Python from its cache as a library of its own (with a
@@ -128,8 +129,8 @@ def context(
     the types it was compiled for (the module compiled ahead of time trusts them). The
     arrays it writes (``stats``, ``stop``) must be given as they are (they are not copied)."""
     for written in (stats, stop):
-        if written.dtype != np.int64 or not written.flags.c_contiguous:
-            raise ValueError("the search's counters and stop flag are contiguous int64 arrays")
+        if _array(written) is not written:
+            raise ValueError("the search's counters and stop flag are writeable int64 arrays")
     return (
         _array(scores, np.uint8), _array(caps), _array(valid, np.uint8), int(win), _array(keys),
         stats,
