@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bullscows import executors
+from bullscows import executors, readers
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
@@ -129,6 +129,26 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(
     assert again.tree == alone["total"].tree
     assert path.read_text() == finished
     assert again.nodes < alone["total"].nodes
+
+
+def test_a_checkpoint_is_read_past_the_cap_of_other_files(
+    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint grows with its search (90 MB for ``bc-nolead`` in 45 minutes): it has a
+    cap of its own, far above the one other files have."""
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    path = tmp_path / "mm.ckpt"
+    optimal_tree(MM, "total", checkpoint=path)
+    size = path.stat().st_size
+    monkeypatch.setattr(readers, "MAX_FILE_BYTES", size // 2)
+    reports: list[SearchReport] = []
+    assert optimal_tree(MM, "total", progress=reports.append, checkpoint=path).tree == (
+        alone["total"].tree
+    )
+    assert reports[0].resumed == _entries(path)
+    monkeypatch.setattr(distribute, "CHECKPOINT_BYTES", size // 2)
+    with pytest.raises(BullsCowsError, match="is larger than"):
+        optimal_tree(MM, "total", checkpoint=path)
 
 
 def test_a_checkpoint_keeps_its_format_for_trees(tmp_path: Path) -> None:

@@ -63,6 +63,10 @@ TASK_MIN = 30
 WAIT_TICK = 1.0
 #: How many times a task whose worker was lost is sent again before it is solved here.
 RETRIES = 2
+#: The largest checkpoint read (whole, into memory): a file of ours grows with its search,
+#: past the cap of other files (``readers.MAX_FILE_BYTES``): 90 MB for ``bc-nolead`` after
+#: 45 minutes.
+CHECKPOINT_BYTES = 4 * 2**30
 
 History = tuple[tuple[int, int], ...]
 Found = tuple[int, Node] | None
@@ -124,7 +128,7 @@ class Checkpoint:
     def _load(self, path: Path) -> int:
         """Read the file's answers, each checked against the schema; how many there were."""
         where = f"checkpoint {quote_path(path)}"
-        lines = read_text(read_file(path, where), where).splitlines()
+        lines = read_text(read_file(path, where, CHECKPOINT_BYTES), where).splitlines()
         header = load_json(lines[0], where) if lines else None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise BullsCowsError(f"{quote_path(path)} is not a bullscows search checkpoint")
