@@ -3,6 +3,7 @@ from a checkpoint; the tree is the one a single uninterrupted search finds."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import multiprocessing
 import os
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bullscows import executors, readers
+from bullscows import readers
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
@@ -39,6 +40,9 @@ from bullscows.tree import Node, load_tree
 from bullscows.universe import universe
 
 MM = Rules.parse("mm")
+#: A variant searched in Python two guesses deep (``engine.python_levels``; ``mm`` one): its
+#: parts one guess deep are spare work for idle workers.
+TWO_LEVELS = Rules.parse("p3c10n")
 
 
 @pytest.fixture(scope="module")
@@ -253,11 +257,11 @@ class _LosesWorkers:
 
 
 def _search_with(
-    task: Callable[..., Any], executor: Executor, path: Path | None
+    task: Callable[..., Any], executor: Executor, path: Path | None, rules: Rules = MM
 ) -> tuple[Any, Any]:
-    store = Checkpoint(path, "mm", "total", None, False)
-    search = Search(MM, "total", None, False, checkpoint=store, executor=executor, task=task)
-    found = search.solve(universe(MM).secrets, search.unlimited, INFEASIBLE, ())
+    store = Checkpoint(path, rules.spec, "total", None, False)
+    search = Search(rules, "total", None, False, checkpoint=store, executor=executor, task=task)
+    found = search.solve(universe(rules).secrets, search.unlimited, INFEASIBLE, ())
     assert found is not None
     return found[1], search
 
@@ -394,16 +398,16 @@ class HoldingFirstTask(Executor):
 
 
 def test_a_worker_done_with_a_spare_part_gets_another_at_once(
-    alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # While this process awaits a task, a worker that finishes a spare part is given the
     # next at once: the wait ends when any task in flight is done, not at the next tick.
     monkeypatch.setattr(distribute, "WAIT_TICK", 600.0)
     with ThreadPoolExecutor(2) as threads:
         holding = HoldingFirstTask(threads)
-        tree, _ = _search_with(solve_task, holding, None)
+        tree, _ = _search_with(solve_task, holding, None, TWO_LEVELS)
     assert holding.held and holding.spares >= 2
-    assert tree == alone["total"].tree
+    assert tree == optimal_tree(TWO_LEVELS, "total").tree
 
 
 def _threads_of_tasks() -> list[threading.Thread]:
@@ -418,7 +422,7 @@ def test_jobs_run_the_search_on_threads_of_this_process(
     def no_process(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a search with --jobs starts no process")
 
-    monkeypatch.setattr(executors, "ProcessPoolExecutor", no_process)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_process)
     ran_on: set[str] = set()
     processes = set(multiprocessing.active_children())  # other tests' pools
 
@@ -442,7 +446,7 @@ def test_the_tree_command_with_jobs_starts_no_process(monkeypatch: pytest.Monkey
     def no_process(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a search with --jobs starts no process")
 
-    monkeypatch.setattr(executors, "ProcessPoolExecutor", no_process)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_process)
     result = CliRunner().invoke(
         main, ["tree", "--rules", "p4c4r", "--strategy", "optimal", "--jobs", "2"]
     )

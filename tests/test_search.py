@@ -370,7 +370,7 @@ def test_mastermind_within_five_guesses_is_koyama_lai() -> None:
 
 @pytest.mark.parametrize(
     ("spec", "objective"),
-    [("mm", "total"), ("mm", "worst"), ("p3c6r", "total"), ("p4c6n", "total")],
+    [("mm", "total"), ("mm", "worst"), ("p3c6r", "total"), ("p3c8n", "total")],
 )
 def test_the_tree_does_not_depend_on_the_order_guesses_are_explored_in(
     spec: str, objective: Objective, monkeypatch: pytest.MonkeyPatch
@@ -392,3 +392,24 @@ def test_the_tree_does_not_depend_on_the_order_guesses_are_explored_in(
     assert max(explored) > 1
     assert reversed_.tree == usual.tree
     assert (reversed_.total, reversed_.worst) == (usual.total, usual.worst)
+
+
+@pytest.mark.parametrize("spec", ["mm", "p4c6n", "p3c10n", "p3c6r"])
+def test_one_or_two_levels_in_python_find_the_same_optimum(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The compiled search starts one or two guesses into the game (engine.python_levels picks
+    # by the variant); both give the optimum, and a tree of it.
+    rules = Rules.parse(spec)
+    picked = optimal_tree(rules, "total")
+    for levels in (1, 2):
+        monkeypatch.setattr(engine, "python_levels", lambda _, levels=levels: levels)
+        other = optimal_tree(rules, "total")
+        assert other.total == picked.total
+        u = universe(rules)
+        played = distribution(u.score_matrix(u.all(), u.all()), rules.length * (rules.length + 1),
+                              other.tree, u.secrets)  # fmt: skip
+        assert sum(guesses * secrets for guesses, secrets in played.items()) == picked.total
+    monkeypatch.undo()
+    assert engine.python_levels(Rules.parse("mm")) == 1  # 6 colours: two guesses use all
+    assert engine.python_levels(Rules.parse("p4c8r")) == 2

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from bullscows.codes import Code
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, explain_guess, give_hint
@@ -35,6 +33,7 @@ from bullscows.search.position import optimal_from, position_search, searchable
 from bullscows.seeding import MoveRandom
 from bullscows.sessions import Adversary, Codemaker
 from bullscows.strategies import Strategy, get_strategy
+from bullscows.universe import distinct
 
 
 def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
@@ -77,7 +76,7 @@ def _cost(knowledge: Knowledge, guess: Code, strategy: Strategy) -> float:
     replies = knowledge.universe.score_row(guess.index, knowledge.candidates)
     win = Feedback.win(rules.length).index(rules.length)
     total = 0
-    for reply in np.unique(replies).tolist():
+    for reply in distinct(replies).tolist():
         part = knowledge.candidates[replies == reply]
         if reply == win:
             total += len(part)

@@ -17,16 +17,18 @@ import os
 import queue
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
-from multiprocessing import get_context
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 #: How long to wait for a Dask scheduler to answer.
@@ -59,6 +61,10 @@ def make_executor(
         return
     if scheduler is None:
         # Spawned, not forked: forking a process whose compiled kernels run threads is unsafe.
+        # (Imported here: loading process pools costs a command that needs none milliseconds.)
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
         pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
         try:
             yield pool

@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 
 from bullscows.rules import Rules
-from bullscows.universe import IndexArray, universe
+from bullscows.universe import IndexArray, distinct, universe
 
 
 def _patterns(total: int, largest: int, parts: int) -> list[list[int]]:
@@ -197,7 +197,7 @@ def _class_minima(
         free_labels[number, : len(group)] = group
     u = universe(rules)
     keys = ahead.canonical_keys(u.codes.astype(np.int64), perms, tables, free_group, free_labels, k)
-    return np.unique(np.searchsorted(u.keys, keys)).astype(np.int64)
+    return distinct(np.searchsorted(u.keys, keys))
 
 
 @lru_cache(maxsize=256)

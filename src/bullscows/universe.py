@@ -232,3 +232,14 @@ def _pack(bits: npt.NDArray[np.int64], n: int, total_bits: int) -> npt.NDArray[n
             here = (b // 64) == word
             masks[here, word] |= bit[here]
     return masks
+
+
+def distinct(values: npt.NDArray[np.integer]) -> IndexArray:
+    """The distinct values of an array of small non-negative integers (replies, code
+    indices), in increasing order: ``np.unique``'s answer, without its loading of
+    ``numpy.ma`` (milliseconds of a command's start-up).
+
+    >>> distinct(np.array([5, 0, 5, 2], dtype=np.uint8)).tolist()
+    [0, 2, 5]
+    """
+    return np.flatnonzero(np.bincount(values)) if len(values) else np.empty(0, dtype=np.int64)

@@ -94,10 +94,24 @@ class Memo:
         self.arrays = (table, np.array([len(self), 0], dtype=np.int64))
 
 
+#: SplitMix64's increment (the golden ratio's fraction times 2**64).
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
 def code_keys(size: int, seed: int = 2024) -> IntArray:
-    """Two random 64-bit keys per code, for hashing sets (fixed seed: reproducible)."""
-    rng = np.random.default_rng(seed)
-    return rng.integers(-(1 << 63), (1 << 63) - 1, size=(2, size), dtype=np.int64)
+    """Two pseudo-random 64-bit keys per code, for hashing sets: SplitMix64's outputs from
+    ``seed`` (reproducible, and without loading ``numpy.random``).
+
+    >>> keys = code_keys(1296)
+    >>> keys.shape, len(set(keys.ravel().tolist()))
+    ((2, 1296), 2592)
+    """
+    with np.errstate(over="ignore"):  # arithmetic modulo 2**64
+        z = np.uint64(seed) + np.arange(1, 2 * size + 1, dtype=np.uint64) * _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return z.view(np.int64).reshape(2, size)
 
 
 class Kernels(NamedTuple):

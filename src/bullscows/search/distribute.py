@@ -55,7 +55,8 @@ from bullscows.universe import IndexArray
 
 FORMAT = "bullscows-search-checkpoint"
 VERSION = 2
-#: The parts whose history has this many guesses are tasks.
+#: The parts whose history has this many guesses are tasks, unless the search says otherwise
+#: (``search.engine.python_levels``).
 TASK_LEVEL = 2
 #: Smaller parts are solved where they are asked, and not kept in the checkpoint.
 TASK_MIN = 30
@@ -206,8 +207,8 @@ class Checkpoint:
 
 
 class PartTasks:
-    """Answers requests about parts: those at ``TASK_LEVEL`` of at least ``TASK_MIN`` codes
-    from the checkpoint, else by ``task`` on the executor, else in this process by
+    """Answers requests about parts: those ``level`` guesses deep of at least ``TASK_MIN``
+    codes from the checkpoint, else by ``task`` on the executor, else in this process by
     ``local``; the others by ``local`` alone. ``done`` hears the sets each task searched
     elsewhere (0 while one is awaited)."""
 
@@ -220,8 +221,10 @@ class PartTasks:
         options: tuple[Any, ...],
         local: Callable[[History, IndexArray, int, int], Found],
         done: Callable[[int], None],
+        level: int = TASK_LEVEL,
     ) -> None:
         self.checkpoint = checkpoint
+        self.level = level
         self.weight = weight
         self.executor = executor
         self.task = task
@@ -238,7 +241,7 @@ class PartTasks:
 
     def is_task(self, history: History, codes: IndexArray) -> bool:
         """Whether a part is a task (answered by the checkpoint or the executor)."""
-        return len(history) == TASK_LEVEL and len(codes) >= TASK_MIN
+        return len(history) == self.level and len(codes) >= TASK_MIN
 
     def round(self, depth: int, requests: Sequence[Request]) -> Generator[Found, None, None]:
         """The answers, in order, computed as they are asked for. On an executor the tasks
@@ -312,7 +315,7 @@ class PartTasks:
         return (
             self.executor is not None
             and i > 0
-            and len(history) == TASK_LEVEL - 1
+            and len(history) == self.level - 1
             and len(codes) >= TASK_MIN
         )
 

@@ -38,10 +38,21 @@ PENALTY_DEPTH = 32
 Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
 
 
-#: The levels searched here, in Python: sets with a shorter history. The sets one level down
-#: are the tasks (``search.distribute``) and the compiled search's starting sets; up to them
-#: the guesses are reduced by symmetry (deeper it rarely pays).
-PYTHON_LEVELS = TASK_LEVEL
+def python_levels(rules: Rules) -> int:
+    """The levels searched here, in Python: sets with a shorter history. The sets one level
+    down are the tasks (``search.distribute``) and the compiled search's starting sets; up
+    to them the guesses are reduced by symmetry (deeper it rarely pays).
+
+    Two levels (``TASK_LEVEL``), unless two guesses can use every symbol (``mm``: 6 colours,
+    8 places): the symmetry classes two guesses deep then come from few unused symbols and
+    save little, while the lookaheads that order the guesses one guess deep cost more than
+    they save, so the compiled search starts one guess into the game (measured in the
+    README's "The search's levels in Python"). Either way the tree is optimal.
+
+    >>> python_levels(Rules.parse("mm")), python_levels(Rules.parse("bc"))
+    (1, 2)
+    """
+    return 1 if len(rules.symbols) < 2 * rules.length else TASK_LEVEL
 
 
 class Search:
@@ -81,6 +92,7 @@ class Search:
         self.caps = level_caps(reply_count(rules), covering=len(u))
         self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
         self.consistent_only = consistent_only
+        self.levels = python_levels(rules)
         self.progress = progress
         self.start = start
         self.own_nodes = 0
@@ -112,7 +124,7 @@ class Search:
         self.tasks = PartTasks(
             checkpoint, weight, executor, task or _no_task,
             (rules, objective, max_depth, consistent_only, weight), self._solve_here,
-            self._count_far,
+            self._count_far, self.levels,
         )  # fmt: skip
         self.root_best: int | None = None
         self.root_tree: Node | None = None  # the best tree found at the root (the incumbent)
@@ -148,8 +160,8 @@ class Search:
         self.report()
 
     def guesses(self, codes: IndexArray, history: tuple[tuple[int, int], ...]) -> IndexArray:
-        """The guesses worth scoring at ``codes`` (at most ``PYTHON_LEVELS`` guesses into the
-        game): one per symmetry class of the history."""
+        """The guesses worth scoring at ``codes`` (at most ``levels`` guesses into the game):
+        one per symmetry class of the history."""
         played = tuple(sorted({guess for guess, _ in history}))
         classes = self.classes.get(played)
         if classes is None:
@@ -174,7 +186,7 @@ class Search:
             return None
         if n <= 2:  # one code costs 1, two cost 3 (and any penalty): exactly their bound
             return cost, self._rebuild(codes, depth)
-        if len(history) >= PYTHON_LEVELS:
+        if len(history) >= self.levels:
             return self._compiled(codes, depth, limit, history)
         if not history:
             self.root_floor = cost

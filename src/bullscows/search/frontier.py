@@ -30,7 +30,7 @@ from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.bounds import ideal_cost
 from bullscows.symmetry import guess_classes
-from bullscows.universe import universe
+from bullscows.universe import distinct, universe
 
 #: Told, for each first guess in turn, its index among them, how many there are and its bound.
 FirstProgress = Callable[[int, int, int], None]
@@ -70,7 +70,7 @@ def root_bound(rules: Rules, progress: FirstProgress | None = None) -> RootBound
         scores = u.score_matrix(seconds, secrets)  # one row per second guess
         rank = np.arange(len(seconds), dtype=np.int64)
         total = n
-        for reply in np.unique(replies).tolist():
+        for reply in distinct(replies).tolist():
             if reply == win:
                 continue
             where = np.flatnonzero(replies == reply)

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
@@ -31,6 +29,7 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.search.engine import Search
+from bullscows.universe import distinct
 
 #: The most candidates a position may have for ``optimal_from`` (larger ones take seconds).
 MAX_POSITION_CODES = 400
@@ -80,7 +79,7 @@ def optimal_from(
         return Optimum(found[0], len(knowledge), found[1].guess)
     replies = search.scores[guess.index, knowledge.candidates]
     total = len(knowledge)  # every secret still possible needs this guess
-    for reply in np.unique(replies).tolist():
+    for reply in distinct(replies).tolist():
         if reply == win:
             continue
         part = knowledge.candidates[replies == reply]

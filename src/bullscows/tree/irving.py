@@ -57,7 +57,7 @@ from bullscows.tree.model import (
     trace_secrets,
     write_tree_file,
 )
-from bullscows.universe import IndexArray, universe
+from bullscows.universe import IndexArray, distinct, universe
 
 #: Lines of this form before the tree say what the notation does not (``# rules: mm``).
 _HEADER = re.compile(r"#\s*(rules|strategy|objective)\s*:\s*(\S.*?)\s*$")
@@ -245,7 +245,7 @@ class _Reader:
     ) -> None:
         """``(GUESS)``: the one code left after each reply is guessed next (two in order)."""
         win = Feedback.win(self.rules.length).index(self.rules.length)
-        for reply in np.unique(replies).tolist():
+        for reply in distinct(replies).tolist():
             if reply == win:
                 continue
             cell = sorted(secrets[replies == reply].tolist())

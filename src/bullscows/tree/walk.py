@@ -32,7 +32,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.universe import IndexArray
+from bullscows.universe import IndexArray, distinct
 
 P = TypeVar("P")
 
@@ -96,7 +96,7 @@ def walk_secrets(
             theirs = replies
         else:  # the secrets are among the codes (sorted): look their replies up
             theirs = replies[np.searchsorted(here, wanted_codes[wanted])]
-        for reply in np.unique(theirs).tolist():
+        for reply in distinct(theirs).tolist():
             these = wanted[theirs == reply]
             if reply == win:
                 counts[these] = level
