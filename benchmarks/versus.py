@@ -15,8 +15,9 @@ cached kernels, which a first warm-up run of each command compiles, and its byte
 warm-up writes as an installed copy has it: PYTHONDONTWRITEBYTECODE is dropped), alternating which
 program goes first from pair to pair, and printed with the ratio bullscows / mmstrat (below 1:
 bullscows is faster). bullscows' trees go to a throwaway cache folder, so every optimal run
-searches. The heuristic pairs are then timed once more with bullscows building its trees in one
-process (start-up left out, best of 3), against mmstrat's whole processes above.
+searches. The heuristic pairs and the small searches (``mm``, ``p4c9n``) are then timed once
+more with bullscows building its trees or searching in one process (start-up left out, best of
+3 after a first run; every search starts afresh), against mmstrat's whole processes above.
 """
 
 from __future__ import annotations
@@ -44,7 +45,11 @@ class Pair:
     bullscows: tuple[tuple[str, ...], ...]
 
 
-_HEURISTICS = (("minmax", "minimax"), ("minavg", "expected-size"), ("entropy", "entropy"))
+_HEURISTICS: tuple[tuple[str, str], ...] = (
+    ("minmax", "minimax"),
+    ("minavg", "expected-size"),
+    ("entropy", "entropy"),
+)
 _HEURISTICS += (("parts", "most-parts"),)
 
 PAIRS: tuple[Pair, ...] = (
@@ -199,35 +204,48 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-#: Times the trees of the given (rules, strategy) runs in one process: best of 3, summed.
+#: Times the trees of the given (rules, strategy) runs in one process: best of 3, summed. The
+#: optimal strategy's trees are searched (``optimal_tree``: the tree store is not read).
 _IN_PROCESS = """
 import sys, time
 from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
+from bullscows.search.optimal import optimal_tree
 from bullscows.strategies import get_strategy
 total = 0.0
 for spec, name in zip(sys.argv[1::2], sys.argv[2::2]):
-    rules, strategy = Rules.parse(spec), get_strategy(name)
-    build_tree(rules, strategy)
+    rules = Rules.parse(spec)
+    if name == "optimal":
+        work = lambda: optimal_tree(rules, "total")
+    else:
+        strategy = get_strategy(name)
+        work = lambda: build_tree(rules, strategy)
+    work()
     best = float("inf")
     for _ in range(3):
         start = time.perf_counter()
-        build_tree(rules, strategy)
+        work()
         best = min(best, time.perf_counter() - start)
     total += best
 print(total)
 """
+#: The optimal searches short enough to time in one process too.
+_SMALL_SEARCHES = ("optimal-mm", "optimal-p4c9n")
 
 
 def in_process(pairs: list[Pair], theirs: dict[str, float | None], env: dict[str, str]) -> None:
-    """The heuristic pairs' trees built in one bullscows process, against mmstrat's whole
-    processes."""
-    heuristic = [p for p in pairs if all("optimal" not in r for r in p.bullscows)]
-    if not heuristic:
+    """The heuristic pairs' trees built, and the small searches made, in one bullscows
+    process, against mmstrat's whole processes."""
+    chosen = [
+        p
+        for p in pairs
+        if p.name in _SMALL_SEARCHES or all("optimal" not in r for r in p.bullscows)
+    ]
+    if not chosen:
         return
     print("\n| work | bullscows in one process | ratio to mmstrat's whole processes |")
     print("|---|---|---|")
-    for pair in heuristic:
+    for pair in chosen:
         trees = [arg for run in pair.bullscows for arg in (run[2], run[4])]
         done = subprocess.run(
             [sys.executable, "-c", _IN_PROCESS, *trees],
