@@ -6,10 +6,10 @@ Run: .venv/bin/python benchmarks/levels.py                   # the default varia
 The levels above the compiled search are searched in Python, where the guesses are reduced by
 symmetry and ordered by their bound one guess deeper (the lookaheads). Two levels pay where two
 guesses leave unused symbols to relabel (the symmetry classes two guesses deep are few); where
-two guesses can use every symbol (``mm``: 6 colours, 8 places) the classes save little and the
-lookaheads one guess deep cost more than they save. This times each variant's ``total``
-search both ways in this process (best of ``--repeats``, after a warm-up search), and prints
-which ``python_levels`` picks: the one it picks should be the faster, or nearly.
+the variant has fewer symbols than two guesses have places (``mm``: 6 colours, 8 places) the
+classes save little and the lookaheads one guess deep cost more than they save. This times
+each variant's ``total`` search both ways in this process (best of ``--repeats``, after a
+warm-up search), and prints which ``python_levels`` picks: it should be the faster, or nearly.
 """
 
 from __future__ import annotations

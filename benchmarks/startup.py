@@ -14,7 +14,10 @@ numba's cache, as an installed copy has them: the variable PYTHONDONTWRITEBYTECO
   them, by numba's compilation);
 * the whole-process pairs of ``benchmarks/versus.py`` that start-up weighs on most: the
   ``entropy`` tree of ``p5c10n``, the ``p4c9n`` optimum (a search of about half a second) and
-  the ``mm`` optimum (a tenth of a second), each with an empty cache folder, as there.
+  the ``mm`` optimum (a twentieth of a second), each with an empty cache folder, as there;
+  and a process importing what ``bullscows tree --strategy optimal`` imports, and no more (the
+  rest of the ``mm`` command's time is its work: the search, the tree written to the cache
+  folder and the figures printed).
 
 Then in one process, best of ``--repeats``: the trees of the four heuristics over every ``bc``
 secret, and the entropy tree of ``p5c10n`` (30240 codes).
@@ -43,6 +46,12 @@ def total(a):
 total(np.arange(3))
 """
 
+#: What ``bullscows tree --strategy optimal`` imports before it searches.
+OPTIMAL_IMPORTS = """
+import bullscows.cli, bullscows.cli.tree, bullscows.outcomes, bullscows.search.optimal
+from bullscows._kernels import ahead
+ahead.load(ahead.SEARCH)
+"""
 
 HEURISTICS = ("minimax", "expected-size", "entropy", "most-parts")
 
@@ -134,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 for spec in ("p4c9n", "mm")
             ),
+            ("the imports of `tree --strategy optimal`", [python, "-c", OPTIMAL_IMPORTS]),
         ]
         print("| process | seconds | CPU seconds |\n|---|---|---|")
         for label, command in rows:

@@ -43,11 +43,11 @@ def python_levels(rules: Rules) -> int:
     down are the tasks (``search.distribute``) and the compiled search's starting sets; up
     to them the guesses are reduced by symmetry (deeper it rarely pays).
 
-    Two levels (``TASK_LEVEL``), unless two guesses can use every symbol (``mm``: 6 colours,
-    8 places): the symmetry classes two guesses deep then come from few unused symbols and
-    save little, while the lookaheads that order the guesses one guess deep cost more than
-    they save, so the compiled search starts one guess into the game (measured in the
-    README's "The search's levels in Python"). Either way the tree is optimal.
+    Two levels (``TASK_LEVEL``), unless the variant has fewer symbols than two guesses have
+    places (``mm``: 6 colours, 8 places): two guesses can then leave few symbols unused, the
+    symmetry classes two guesses deep save little, and the lookaheads that order the guesses
+    one guess deep cost more than they save, so the compiled search starts one guess into the
+    game (``benchmarks/levels.py`` times both on 15 variants). Either way the tree is optimal.
 
     >>> python_levels(Rules.parse("mm")), python_levels(Rules.parse("bc"))
     (1, 2)
