@@ -536,7 +536,11 @@ def test_threads_of_this_process_get_no_start_up_task(
 
 def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
     # The budget is seen in this thread, between its waits; the tasks under way are told to
-    # stop and the threads end (they would run on for seconds: bc's parts are large).
+    # stop and the threads end (they would run on for seconds: bc's parts are large). A task's
+    # sets are counted when it ends, and bc's first tasks take seconds, the whole search 3-4 s:
+    # a budget below the sets this thread searches itself (143, its lookaheads) is seen at
+    # the first report, a second in, while the tasks run; a larger one could be seen only as
+    # the search ends, or not before it ends.
     stopped: list[Future[Any]] = []
     with (
         pytest.raises(SearchStopped) as raised,
@@ -551,7 +555,7 @@ def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
             return future
 
         pool.submit = noting  # type: ignore[method-assign]
-        optimal_tree(Rules.parse("bc"), "total", executor=pool, budget=Budget(sets=2000))
+        optimal_tree(Rules.parse("bc"), "total", executor=pool, budget=Budget(sets=100))
     assert raised.value.standing.lower == 24575  # the root's bound: no part settled yet
     for thread in _threads_of_tasks():
         thread.join(timeout=120)

@@ -139,7 +139,9 @@ class Session:
         self.child.close()
         assert "Traceback" not in self.transcript, self.transcript
         status = self.child.exitstatus
-        assert status is not None, f"killed by signal {self.child.signalstatus}"
+        assert status is not None, (
+            f"killed by signal {self.child.signalstatus}; transcript:\n{self.transcript}"
+        )
         return int(status)
 
     def kill(self) -> None:
