@@ -61,7 +61,7 @@ def make_executor(
         return
     if scheduler is None:
         # Spawned, not forked: forking a process whose compiled kernels run threads is unsafe.
-        # (Imported here: loading process pools costs a command that needs none milliseconds.)
+        # Imported here, not at the top: a command that makes no pool does not load them.
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 

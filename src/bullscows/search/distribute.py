@@ -55,8 +55,8 @@ from bullscows.universe import IndexArray
 
 FORMAT = "bullscows-search-checkpoint"
 VERSION = 2
-#: The parts whose history has this many guesses are tasks, unless the search says otherwise
-#: (``search.engine.python_levels``).
+#: The parts whose history has this many guesses are tasks in most variants (the level of a
+#: search's tasks is ``search.engine.python_levels``).
 TASK_LEVEL = 2
 #: Smaller parts are solved where they are asked, and not kept in the checkpoint.
 TASK_MIN = 30
@@ -221,7 +221,7 @@ class PartTasks:
         options: tuple[Any, ...],
         local: Callable[[History, IndexArray, int, int], Found],
         done: Callable[[int], None],
-        level: int = TASK_LEVEL,
+        level: int,
     ) -> None:
         self.checkpoint = checkpoint
         self.level = level
