@@ -15,14 +15,20 @@ cached kernels, which a first warm-up run of each command compiles, and its byte
 warm-up writes as an installed copy has it: PYTHONDONTWRITEBYTECODE is dropped), alternating which
 program goes first from pair to pair, and printed with the ratio bullscows / mmstrat (below 1:
 bullscows is faster). bullscows' trees go to a throwaway cache folder, so every optimal run
-searches. The heuristic pairs and the small searches (``mm``, ``p4c9n``) are then timed once
-more with bullscows building its trees or searching in one process (start-up left out, best of
-3 after a first run; every search starts afresh), against mmstrat's whole processes above.
+searches. With ``--repeats N`` every pair is timed N times, the order of the two programs
+alternating from one repeat to the next, and each side's best is shown (for the short pairs,
+where one run is mostly noise). The heuristic pairs and the small searches (``mm``, ``p4c9n``)
+are then timed once more with bullscows building its trees or searching in one process
+(start-up left out, best of 3 after a first run; every search starts afresh), against mmstrat's
+whole processes above. Last, the floor under any bullscows command: the same Python importing
+NumPy and nothing else, as a whole process (best of ``--repeats``, at least 5), beside
+mmstrat's ``mm`` optimum when that pair ran.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import shutil
@@ -162,7 +168,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help="stop a side's run after SECONDS (shown as '> SECONDS'; the ratio is then a bound)",
     )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        metavar="N",
+        help="time every pair N times, alternating which program goes first; show each best",
+    )
     args = parser.parse_args(argv)
+    if args.repeats < 1:
+        parser.error(f"--repeats {args.repeats}: give 1 or more")
     pairs = [p for p in PAIRS if args.only is None or p.name in args.only]
     bullscows = str(Path(sys.executable).with_name("bullscows"))
     with tempfile.TemporaryDirectory(prefix="versus-") as scratch:
@@ -178,30 +193,50 @@ def main(argv: list[str] | None = None) -> int:
                 if "optimal" not in run:
                     timed([bullscows, *run], env)
         timed([bullscows, "tree", "--rules", "p3c6r", "--strategy", "optimal"], env)
-        print(f"{os.cpu_count()} cores; whole processes; ratio = bullscows / mmstrat\n")
+        best = f", best of {args.repeats}" if args.repeats > 1 else ""
+        print(f"{os.cpu_count()} cores; whole processes{best}; ratio = bullscows / mmstrat\n")
         print("| work | mmstrat | bullscows | ratio | first |\n|---|---|---|---|---|")
         theirs_by_pair: dict[str, float | None] = {}
+        fresh = (Path(scratch) / f"cache-{n}" for n in itertools.count())
         for index, pair in enumerate(pairs):
-            ours_first = mmstrat is None or index % 2 == 1
-            sides = ["bullscows", "mmstrat"] if ours_first else ["mmstrat", "bullscows"]
             seconds: dict[str, float] = {}
-            for side in sides:
-                if side == "mmstrat" and mmstrat is not None:
-                    runs = pair.mmstrat
-                    seconds[side] = sum(timed([mmstrat, *r], env, args.timeout) for r in runs)
-                elif side == "bullscows":
-                    runs = pair.bullscows
-                    seconds[side] = sum(timed([bullscows, *r], env, args.timeout) for r in runs)
+            for repeat in range(args.repeats):
+                ours_first = mmstrat is None or (index + repeat) % 2 == 1
+                sides = ["bullscows", "mmstrat"] if ours_first else ["mmstrat", "bullscows"]
+                for side in sides:
+                    if side == "mmstrat" and mmstrat is not None:
+                        took = sum(timed([mmstrat, *r], env, args.timeout) for r in pair.mmstrat)
+                    elif side == "bullscows":  # an empty cache folder: every search searches
+                        took = sum(
+                            timed([bullscows, *r], {**env, "BULLSCOWS_CACHE": str(next(fresh))},
+                                  args.timeout)
+                            for r in pair.bullscows
+                        )  # fmt: skip
+                    else:
+                        continue
+                    seconds[side] = min(took, seconds.get(side, math.inf))
             ours, theirs = seconds["bullscows"], seconds.get("mmstrat")
             theirs_by_pair[pair.name] = theirs
-            first = sides[0] if mmstrat is not None else ""
+            first = ("bullscows" if index % 2 == 1 else "mmstrat") if mmstrat is not None else ""
             print(
                 f"| {pair.work} | {_shown(theirs, args.timeout)} | {_shown(ours, args.timeout)} "
                 f"| {_ratio(ours, theirs, args.timeout)} | {first} |",
                 flush=True,
             )
         in_process(pairs, theirs_by_pair, env)
+        floor(theirs_by_pair.get("optimal-mm"), max(5, args.repeats), env)
     return 0
+
+
+def floor(mm: float | None, repeats: int, env: dict[str, str]) -> None:
+    """The same Python importing NumPy and nothing else, as a whole process (best of
+    ``repeats``): what any bullscows command costs before its own code, beside mmstrat's whole
+    ``mm`` optimum when that pair ran."""
+    seconds = min(timed([sys.executable, "-c", "import numpy"], env) for _ in range(repeats))
+    share = ""
+    if mm is not None and not math.isinf(mm):
+        share = f"; {seconds / mm:.2f} of mmstrat's `mm` optimum"
+    print(f"\nPython importing NumPy, nothing else: {seconds:.3f} s (best of {repeats}){share}")
 
 
 #: Times the trees of the given (rules, strategy) runs in one process: best of 3, summed. The

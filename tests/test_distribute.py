@@ -536,11 +536,9 @@ def test_threads_of_this_process_get_no_start_up_task(
 
 def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
     # The budget is seen in this thread, between its waits; the tasks under way are told to
-    # stop and the threads end (they would run on for seconds: bc's parts are large). A task's
-    # sets are counted when it ends, and bc's first tasks take seconds, the whole search 3-4 s:
-    # a budget below the sets this thread searches itself (143, its lookaheads) is seen at
-    # the first report, a second in, while the tasks run; a larger one could be seen only as
-    # the search ends, or not before it ends.
+    # stop and the threads end (they would run on for seconds: bc's parts are large). A
+    # budget below the sets this thread searches itself (143, its lookaheads) is seen at the
+    # first report, a second in, while the tasks run.
     stopped: list[Future[Any]] = []
     with (
         pytest.raises(SearchStopped) as raised,
@@ -566,6 +564,29 @@ def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
         future.cancelled() or isinstance(future.exception(), TaskStopped) for future in stopped
     ]
     assert any(ended)
+
+
+def test_the_sets_of_tasks_on_threads_count_while_they_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # bc's first tasks take seconds and its whole search about 160,000 sets: were a task's
+    # sets counted only when it ends, the reports would stay at this thread's 143 sets until
+    # the first tasks end, then jump past 100,000. Read live, they climb between the waits
+    # (a tenth of a second here), and a budget of 20,000 sets stops the search near it.
+    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(distribute, "WAIT_TICK", 0.1)
+    seen: list[int] = []
+    with (
+        pytest.raises(SearchStopped) as raised,
+        make_executor(None, 2, None, threads=True) as pool,
+    ):
+        optimal_tree(
+            Rules.parse("bc"), "total", executor=pool, budget=Budget(sets=20_000),
+            progress=lambda report: seen.append(report.nodes),
+        )  # fmt: skip
+    assert seen == sorted(seen)
+    assert 20_000 <= seen[-1] <= raised.value.standing.nodes < 80_000
+    assert any(1_000 <= sets < 20_000 for sets in seen)  # climbing while the tasks ran
 
 
 def test_ctrl_c_ends_a_search_on_threads_at_once(tmp_path: Path) -> None:

@@ -95,6 +95,8 @@ class TaskStopped(Exception):
 
 #: The task running on this thread, when it is one of ``Threads``' (``stop_flag``).
 _CURRENT = threading.local()
+#: What counts the progress of the task running on a thread of ``Threads``, once it says.
+_Counter = list[Callable[[], int] | None]
 
 
 def stop_flag() -> npt.NDArray[np.int64] | None:
@@ -109,6 +111,31 @@ def stop_flag() -> npt.NDArray[np.int64] | None:
     [0]
     """
     return getattr(_CURRENT, "flag", None)
+
+
+def count_progress(counter: Callable[[], int]) -> None:
+    """Let the ``Threads`` running this thread's task read how much work the task has done so
+    far (``Threads.counted``): ``counter`` is called from another thread while the task runs,
+    so it should only read. Elsewhere (no task of ``Threads`` here) nothing happens.
+
+    >>> import threading
+    >>> started, finish = threading.Event(), threading.Event()
+    >>> def task() -> None:
+    ...     count_progress(lambda: 7)
+    ...     started.set()
+    ...     finish.wait()
+    >>> with Threads(2) as team:
+    ...     future = team.submit(task)
+    ...     _ = started.wait()
+    ...     counted = team.counted()
+    ...     finish.set()
+    ...     future.result()
+    >>> counted, team.counted()
+    (7, 0)
+    """
+    slot = getattr(_CURRENT, "counter", None)
+    if slot is not None:
+        slot[0] = counter
 
 
 class Threads(Executor):
@@ -130,7 +157,8 @@ class Threads(Executor):
         self._queue = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._closed = False
-        self._running: dict[Future[Any], npt.NDArray[np.int64]] = {}  # each task's flag
+        # Each task under way: its stop flag, and what counts its progress (``count_progress``).
+        self._running: dict[Future[Any], tuple[npt.NDArray[np.int64], _Counter]] = {}
         self._threads = [
             threading.Thread(target=self._work, name=f"bullscows-task-{i}", daemon=True)
             for i in range(workers)
@@ -153,9 +181,16 @@ class Threads(Executor):
     def stop(self, future: Future[Any]) -> None:
         """Tell the task of ``future`` to stop, if it is under way."""
         with self._lock:
-            flag = self._running.get(future)
-            if flag is not None:
-                flag[0] = 1
+            running = self._running.get(future)
+            if running is not None:
+                running[0][0] = 1
+
+    def counted(self) -> int:
+        """The work done so far by the tasks under way, as those that count it tell
+        (``count_progress``)."""
+        with self._lock:
+            counters = [counter[0] for _, counter in self._running.values()]
+        return sum(count() for count in counters if count is not None)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Take no more tasks; with ``cancel_futures``, cancel those not started and stop those
@@ -163,7 +198,7 @@ class Threads(Executor):
         with self._lock:
             first, self._closed = not self._closed, True
             if cancel_futures:
-                for flag in self._running.values():
+                for flag, _ in self._running.values():
                     flag[0] = 1
         ends = len(self._threads) if first else 0
         while cancel_futures:
@@ -183,7 +218,8 @@ class Threads(Executor):
 
     def _work(self) -> None:
         flag = np.zeros(1, dtype=np.int64)
-        _CURRENT.flag = flag
+        counter: _Counter = [None]
+        _CURRENT.flag, _CURRENT.counter = flag, counter
         while True:
             task = self._queue.get()
             if task is None:
@@ -192,8 +228,8 @@ class Threads(Executor):
             with self._lock:
                 if not future.set_running_or_notify_cancel():
                     continue
-                flag[0] = 0
-                self._running[future] = flag
+                flag[0], counter[0] = 0, None
+                self._running[future] = (flag, counter)
             try:
                 result = call()
             except BaseException as error:  # the future carries it to whoever waits

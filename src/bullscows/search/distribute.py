@@ -237,6 +237,8 @@ class PartTasks:
         # (``_fill``), the last first.
         self.spare: list[_Spare] = []
         self.active: set[Future[tuple[Found, int]]] = set()  # every task sent, while it runs
+        # Every task sent whose sets ``done`` has not heard yet (``in_flight``).
+        self.uncounted: set[Future[tuple[Found, int]]] = set()
         self.stolen: set[Future[tuple[Found, int]]] = set()  # the spare ones among them
 
     def is_task(self, history: History, codes: IndexArray) -> bool:
@@ -269,6 +271,7 @@ class PartTasks:
             try:
                 futures[i] = self.executor.submit(self.task, *arguments)
                 self.active.add(futures[i])
+                self.uncounted.add(futures[i])
             except RuntimeError:  # a broken pool (BrokenExecutor), or one shut down
                 self.executor = None  # the tasks left are solved here
                 return False
@@ -301,11 +304,24 @@ class PartTasks:
         finally:
             for future in futures.values():
                 future.cancel()
+                self.uncounted.discard(future)
             for entry in spare.values():
                 if entry in self.spare:
                     self.spare.remove(entry)
                 if entry.future is not None:
                     entry.future.cancel()
+                    self.uncounted.discard(entry.future)
+
+    def in_flight(self) -> int:
+        """Sets searched so far by the tasks sent whose sets ``done`` has not heard yet: a
+        finished task's count, and a running one's so far on ``Threads`` (its search's
+        counters, read live); a task in another process counts once it ends."""
+        finished = 0
+        for future in list(self.uncounted):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                finished += future.result()[1]
+        running = self.executor.counted() if isinstance(self.executor, Threads) else 0
+        return finished + running
 
     def _is_spare(self, i: int, history: History, codes: IndexArray) -> bool:
         """Whether request ``i`` of a round is spare work for idle workers (work stealing):
@@ -336,6 +352,7 @@ class PartTasks:
                 return
             self.active.add(entry.future)
             self.stolen.add(entry.future)
+            self.uncounted.add(entry.future)
 
     def _take(self, entry: _Spare) -> Any:
         """The answer to a spare request: its task's if a worker took it (awaited, sending
@@ -385,6 +402,7 @@ class PartTasks:
     def _result(self, future: Future[tuple[Found, int]]) -> Any:
         """A finished task's answer (its sets searched told to ``done``), or ``...`` if its
         worker was lost; a task that failed otherwise fails the same way here."""
+        self.uncounted.discard(future)
         try:
             found, nodes = future.result()
         except (BullsCowsError, AssertionError):

@@ -119,6 +119,7 @@ class Search:
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched by the tasks (other threads or processes)
         self.prior = 0  # sets searched before this search by the run it belongs to (reported)
+        self.shown = 0  # the most sets reported (``sets``)
         if checkpoint is None:
             checkpoint = Checkpoint(None, rules.spec, objective, max_depth, consistent_only)
         self.tasks = PartTasks(
@@ -219,9 +220,16 @@ class Search:
             self.reported = now
             resumed = self.tasks.checkpoint.resumed
             lower = self.root_lower() if self.weight else None
-            sets, seconds = self.prior + self.nodes, now - self.start
+            sets, seconds = self.sets(), now - self.start
             report = SearchReport(sets, self.root_bound, self.root_best, seconds, resumed)
             self.progress(replace(report, lower=lower, costs=self.costs))
+
+    def sets(self) -> int:
+        """The sets searched so far by the run this search belongs to: before it (``prior``),
+        by it, and by its tasks under way (``PartTasks.in_flight``); never fewer than said
+        before (a task stopped in vain takes its sets with it)."""
+        self.shown = max(self.shown, self.prior + self.nodes + self.tasks.in_flight())
+        return self.shown
 
     def root_lower(self) -> int | None:
         """The proven lower bound of the root (no tree of every code costs less), once the

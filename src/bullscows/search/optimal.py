@@ -172,7 +172,7 @@ def beyond_limit(rules: Rules) -> Standing:
 def _standing(reason: str, running: list[Search], start: float) -> Standing:
     """Where the searches stood when the budget ran out: the bounds of the search of
     the objective, once it is running (not while only asking which cap fits)."""
-    nodes = sum(search.nodes for search in running)
+    nodes = running[-1].sets() if running else 0  # each search's prior holds those before it
     seconds = time.perf_counter() - start
     main = next((search for search in running if search.weight), None)
     if main is None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import stop_flag
+from bullscows.executors import count_progress, stop_flag
 from bullscows.rules import Rules
 from bullscows.search.engine import Objective, Search
 from bullscows.tree.model import Node
@@ -74,6 +74,7 @@ def solve_task(
         _HERE.search = kept = (options, search)
     search = kept[1]
     before = search.nodes
+    count_progress(lambda: search.nodes - before)  # on a thread of this process: read live
     with drivers.serial():
         found = search.solve(codes, depth, limit, history)
     return found, search.nodes - before
