@@ -18,6 +18,7 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 from bullscows.rules import Rules
 from bullscows.universe import universe
@@ -69,7 +70,7 @@ def neighbour(rounds: int) -> None:
     from bullscows.strategies import get_strategy
 
     bc = universe(Rules.parse("bc"))
-    works = [
+    works: list[tuple[str, Callable[[], object]]] = [
         ("bc partition sizes", lambda: bc.partition_sizes(bc.all(), bc.all())),
         ("bc score matrix", lambda: bc.score_matrix(bc.all(), bc.all())),
         ("p5c10n entropy tree", lambda: build_tree(Rules.parse("p5c10n"), get_strategy("entropy"))),
@@ -93,7 +94,7 @@ def neighbour(rounds: int) -> None:
         print(f"| {name} | {alone:.3f} s | {beside:.3f} s | {beside / alone:.2f} |", flush=True)
 
 
-def _seconds(work) -> float:  # type: ignore[no-untyped-def]
+def _seconds(work: Callable[[], object]) -> float:
     start = time.perf_counter()
     work()
     return time.perf_counter() - start

@@ -56,8 +56,9 @@ from bullscows.executors import TaskStopped, Threads, make_executor
 from bullscows.feedback import Feedback
 from bullscows.rules import Rules
 from bullscows.search import Objective, engine, optimal_tree
-from bullscows.search.engine import Search, SearchReport
+from bullscows.search.engine import Search
 from bullscows.search.optimal import OBJECTIVES, Budget, SearchStopped
+from bullscows.search.progress import SearchReport
 from bullscows.universe import universe
 
 #: The default runs: (rules, objective, max depth).
@@ -261,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.checkpoint is not None and len(args.rules) != 1:
         parser.error("--checkpoint goes with one variant")
     budget = None if args.time_limit is None else Budget(seconds=args.time_limit)
-    engine.PROGRESS_EVERY = 0.0  # every change of the bound is seen
+    engine.PROGRESS_EVERY = 0.0  # type: ignore[attr-defined]  # every change of the bound is seen
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     plan = [(spec, args.objective, args.max_depth) for spec in args.rules] or PLAN
     start = time.perf_counter()

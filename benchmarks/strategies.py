@@ -15,7 +15,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bullscows.outcomes import guess_counts
 from bullscows.rules import Rules
@@ -78,8 +80,8 @@ def where_the_time_goes(spec: str, name: str) -> tuple[float, float]:
     spent = [0.0]
     methods = {m: getattr(Universe, m) for m in ("guess_costs", "partition_sizes", "score_matrix")}
 
-    def timed(method):  # type: ignore[no-untyped-def]
-        def run(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def timed(method: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
             try:
                 return method(*args, **kwargs)

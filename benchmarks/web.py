@@ -41,13 +41,15 @@ def play(base: str, rules: str, timings: dict[str, list[float]], lock: threading
         game = call("new game", "POST", "/api/games", json={"mode": "play", "rules": rules})
         game_id = game["id"]
         guesses = 0
+        state: dict[object, object] = {}
         for guesses in range(1, 30):  # noqa: B007 (the count is returned)
             hint = call("hint", "POST", f"/api/games/{game_id}/hint")["hint"]
             assert isinstance(hint, dict)
             moved = call("guess", "POST", f"/api/games/{game_id}/guess",
                          json={"code": hint["guess"]})  # fmt: skip
-            state = moved["state"]
-            assert isinstance(state, dict)
+            moved_state = moved["state"]
+            assert isinstance(moved_state, dict)
+            state = moved_state
             if state["over"]:
                 break
         secret = Code(str(state["secret"]), Rules.parse(rules))
