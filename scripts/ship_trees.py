@@ -12,6 +12,7 @@ rebuilding an unchanged tree changes no byte. Their names come from
     .venv/bin/python scripts/ship_trees.py --only bc     # Bulls & Cows (a long search)
     .venv/bin/python scripts/ship_trees.py --only bc:guesses=digits   # any 4 digits as a try
     .venv/bin/python scripts/ship_trees.py --only bc-1to9   # 4 distinct digits of 1-9
+    .venv/bin/python scripts/ship_trees.py --only bc-nolead   # no leading zero
     .venv/bin/python scripts/ship_trees.py --list        # what would be built, and where
 """
 
@@ -66,6 +67,8 @@ SHIPPED = (
     Entry("bc:guesses=digits", "optimal-worst"),
     Entry("bc-1to9", "optimal"),  # 4 distinct of 1-9: 14,914, as mastermind-strategy's p4c9n
     Entry("bc-1to9", "optimal-worst"),
+    Entry("bc-nolead", "optimal"),  # no leading zero: 23,283, settled by this project's search
+    Entry("bc-nolead", "optimal-worst"),
 )
 
 

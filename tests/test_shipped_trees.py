@@ -29,8 +29,9 @@ MM = Rules.parse("mm")
 #: guesses with at most 7 (6 never suffice), so the lowest total within 7 guesses is 26274 as
 #: well. bc:guesses=digits (any 4 digits as a try): 26254, still 7 at worst (this project's
 #: search). bc-1to9 (4 distinct of 1-9): 14914 with 6 secrets at 7; within 6 guesses 14916 (this
-#: project's search; mastermind-strategy finds 14914 for p4c9n too). The secrets at worst are
-#: the README's table.
+#: project's search; mastermind-strategy finds 14914 for p4c9n too). bc-nolead (no leading
+#: zero): 23283 with 24 secrets at 7, and 6 never suffice (this project's search). The secrets
+#: at worst are the README's table.
 EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
     "mm--optimal.json.gz": ("mm", "optimal", False, None, 5625, 6, 2),
     "mm--optimal-worst.json.gz": ("mm", "optimal-worst", False, None, 5626, 5, 545),
@@ -44,6 +45,8 @@ EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
                                                      False, None, 26254, 7, 67),
     "bc-1to9--optimal.json.gz": ("bc-1to9", "optimal", False, None, 14914, 7, 6),
     "bc-1to9--optimal-worst.json.gz": ("bc-1to9", "optimal-worst", False, None, 14916, 6, 605),
+    "bc-nolead--optimal.json.gz": ("bc-nolead", "optimal", False, None, 23283, 7, 24),
+    "bc-nolead--optimal-worst.json.gz": ("bc-nolead", "optimal-worst", False, None, 23283, 7, 24),
 }  # fmt: skip
 SHIPPED = sorted(item.name for item in shipped_dir().iterdir() if item.name != "__pycache__")
 
@@ -158,7 +161,7 @@ def test_the_script_refuses_an_unknown_variant(
     with pytest.raises(SystemExit) as exit_:
         script.main(["--only", "zz"])
     assert exit_.value.code == 2
-    choices = "bc, bc-1to9, bc:guesses=digits, mm, mm-colours"
+    choices = "bc, bc-1to9, bc-nolead, bc:guesses=digits, mm, mm-colours"
     assert f"--only 'zz': not a shipped variant; choose from {choices}" in capsys.readouterr().err
 
 

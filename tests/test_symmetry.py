@@ -128,6 +128,25 @@ def test_opening_classes() -> None:
     assert opening_representatives(Rules.parse("bc-nolead")) is None
 
 
+@pytest.mark.parametrize(
+    ("spec", "openings"),
+    [
+        # No leading zero: the last three positions may swap, and 1-9 relabel among themselves.
+        ("bc-nolead", ["1023", "1234"]),
+        # The first symbol is relabelled 1; then the last two as a set: {0,0}, {0,1}, {0,x},
+        # {1,1}, {1,x}, {x,x}, {x,y} (x, y the other two non-zero symbols).
+        ("p3c4r:nolead", ["100", "101", "102", "111", "112", "122", "123"]),
+        # Positions 1 and 3 allow the same symbols and may swap; 1-3 relabel: a 0 in the middle
+        # or not.
+        ("p3c4n:allowed=123/0123/123", ["102", "123"]),
+    ],
+)
+def test_opening_classes_of_restricted_positions(spec: str, openings: list[str]) -> None:
+    rules = Rules.parse(spec)
+    u = universe(rules)
+    assert [u.text(i) for i in guess_classes(rules, ())] == openings
+
+
 def test_a_history_with_too_many_symmetries_leaves_a_longer_one_its_own() -> None:
     # 0123456 is fixed by every order of its positions (5,040 symmetries, more than are
     # collected); after 1023456 as well 239 are left, and they are used.

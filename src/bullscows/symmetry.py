@@ -77,12 +77,14 @@ def guess_classes(rules: Rules, guessed: Iterable[int]) -> IndexArray:
     >>> mm = Rules.parse("mm")
     >>> len(guess_classes(mm, [])), len(guess_classes(mm, [Code("1122", mm).index]))
     (5, 39)
+    >>> len(guess_classes(Rules.parse("bc-nolead"), []))  # 1023 and 1234: no 0 first
+    2
     """
     codes = universe(rules)
     guesses = sorted(set(guessed))
-    if not guesses:
+    if not guesses:  # restricted positions: the symmetries that keep what is allowed where
         opening = opening_representatives(rules)
-        return codes.all() if opening is None else opening
+        return _group_classes(rules, ()) if opening is None else opening
     played = tuple(tuple(int(d) for d in codes.codes[g]) for g in guesses)
     unguessed = _free_symbols(rules, frozenset(d for g in played for d in g))
     if not _has_symmetry(rules, played):
