@@ -20,6 +20,8 @@ from bullscows.tree import Node
 from bullscows.universe import universe
 
 TINY = ["moo2,2", "p2c3r", "p2c4n", "p3c3r", "p3c4n", "moo2,3,3", "p4c4n", "p3c5n"]
+#: Positions that allow different symbols: fewer symmetries, the first guess's included.
+TINY += ["p3c5n:nolead", "p3c4r:nolead", "p3c4n:allowed=123/0123/123"]
 #: Variants whose guesses are wider than their secrets (symmetries of both sets at play).
 WIDE = ["p3c4n:guesses=p3c4r", "p2c4n:nolead:guesses=p2c4r", "p3c5n:nolead:guesses=p3c5n"]
 INFINITE = 10**9
