@@ -83,8 +83,6 @@ ROWS: tuple[Row, ...] = (
     Row("new", "bc-1to9", "worst-count"),
     Row("new", "bc-nolead"),
     Row("new", "bc-nolead", "worst"),
-    Row("new", "bc-nolead", "worst-count"),
-    Row("new", "bc-nolead", "total-worst"),
     Row("open", "digits"),
     Row("open", "bc5"),
     Row("open", "logik", published="179929 (upper bound)", source=SUPERMM),

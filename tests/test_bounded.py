@@ -206,3 +206,20 @@ def test_the_bulls_and_cows_worst_count_tree() -> None:
     assert sorted(counts.items()) == [
         (1, 1), (2, 5), (3, 55), (4, 628), (5, 2394), (6, 1907), (7, 50),
     ]  # fmt: skip
+
+
+def test_the_no_leading_zero_worst_count_tree() -> None:
+    # bc-nolead: 11 secrets at 7 guesses (6 never suffice), proven the fewest by the search, with
+    # a total of 23,299; kept in docs/trees, played here by the textbook reply.
+    path = (
+        Path(__file__).resolve().parent.parent / "docs" / "trees" / "bc-nolead-worst-count.json.gz"
+    )
+    report = check_tree(load_tree(path))
+    assert report.problems == [] and report.summary is not None
+    assert (report.summary.total, report.summary.worst, report.summary.at_worst) == (23299, 7, 11)
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    secrets = ["".join(p) for p in itertools.permutations("0123456789", 4) if p[0] != "0"]
+    counts, _ = plain_counts(data["tree"], secrets)
+    assert sorted(counts.items()) == [
+        (1, 1), (2, 7), (3, 66), (4, 676), (5, 2345), (6, 1430), (7, 11),
+    ]  # fmt: skip
