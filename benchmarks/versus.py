@@ -200,9 +200,12 @@ def main(argv: list[str] | None = None) -> int:
         fresh = (Path(scratch) / f"cache-{n}" for n in itertools.count())
         for index, pair in enumerate(pairs):
             seconds: dict[str, float] = {}
+            first = ""  # who went first in the pair's first repeat (with mmstrat to time)
             for repeat in range(args.repeats):
                 ours_first = mmstrat is None or (index + repeat) % 2 == 1
                 sides = ["bullscows", "mmstrat"] if ours_first else ["mmstrat", "bullscows"]
+                if repeat == 0 and mmstrat is not None:
+                    first = sides[0]
                 for side in sides:
                     if side == "mmstrat" and mmstrat is not None:
                         took = sum(timed([mmstrat, *r], env, args.timeout) for r in pair.mmstrat)
@@ -217,7 +220,6 @@ def main(argv: list[str] | None = None) -> int:
                     seconds[side] = min(took, seconds.get(side, math.inf))
             ours, theirs = seconds["bullscows"], seconds.get("mmstrat")
             theirs_by_pair[pair.name] = theirs
-            first = ("bullscows" if index % 2 == 1 else "mmstrat") if mmstrat is not None else ""
             print(
                 f"| {pair.work} | {_shown(theirs, args.timeout)} | {_shown(ours, args.timeout)} "
                 f"| {_ratio(ours, theirs, args.timeout)} | {first} |",

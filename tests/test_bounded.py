@@ -192,34 +192,29 @@ def test_the_logik_tree_below_the_published_upper_bound() -> None:
     ]  # fmt: skip
 
 
-def test_the_bulls_and_cows_worst_count_tree() -> None:
-    # Slovesnov's 50 secrets at 7 guesses, proven the fewest by the search, with a total of
-    # 26,450 (Slovesnov's tree: 26,484); kept in docs/trees, played here by the textbook reply.
-    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / "bc-worst-count.json.gz"
-    saved = load_tree(path)
-    report = check_tree(saved)
-    assert report.problems == [] and report.summary is not None
-    summary = report.summary
-    assert (summary.total, summary.worst, summary.at_worst) == (26450, 7, 50)
-    data = json.loads(gzip.decompress(path.read_bytes()))
-    counts, _ = plain_counts(data["tree"], map("".join, itertools.permutations("0123456789", 4)))
-    assert sorted(counts.items()) == [
-        (1, 1), (2, 5), (3, 55), (4, 628), (5, 2394), (6, 1907), (7, 50),
-    ]  # fmt: skip
+#: Bulls & Cows, all 4 distinct digits: Slovesnov's 50 secrets at 7 guesses, proven the fewest
+#: by the search, with a total of 26,450 (Slovesnov's tree: 26,484). No leading zero: 11 at 7
+#: (6 never suffice), total 23,299.
+_DIGITS = ["".join(p) for p in itertools.permutations("0123456789", 4)]
+WORST_COUNT_TREES = [
+    ("bc-worst-count.json.gz", _DIGITS, [50, 5, 55, 628, 2394, 1907, 50]),
+    ("bc-nolead-worst-count.json.gz", [c for c in _DIGITS if c[0] != "0"],
+     [11, 7, 66, 676, 2345, 1430, 11]),
+]  # fmt: skip
 
 
-def test_the_no_leading_zero_worst_count_tree() -> None:
-    # bc-nolead: 11 secrets at 7 guesses (6 never suffice), proven the fewest by the search, with
-    # a total of 23,299; kept in docs/trees, played here by the textbook reply.
-    path = (
-        Path(__file__).resolve().parent.parent / "docs" / "trees" / "bc-nolead-worst-count.json.gz"
-    )
+@pytest.mark.parametrize(("name", "secrets", "expected"), WORST_COUNT_TREES)
+def test_the_worst_count_trees(name: str, secrets: list[str], expected: list[int]) -> None:
+    # Kept in docs/trees; checked, then played by the textbook reply. ``expected``: the secrets
+    # at 7, then how many secrets each number of guesses from 2 to 7 settles.
+    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / name
     report = check_tree(load_tree(path))
     assert report.problems == [] and report.summary is not None
-    assert (report.summary.total, report.summary.worst, report.summary.at_worst) == (23299, 7, 11)
+    at_worst, *by_guesses = expected
+    total = 1 + sum(guesses * n for guesses, n in enumerate(by_guesses, start=2))
+    assert (report.summary.total, report.summary.worst, report.summary.at_worst) == (
+        total, 7, at_worst,
+    )  # fmt: skip
     data = json.loads(gzip.decompress(path.read_bytes()))
-    secrets = ["".join(p) for p in itertools.permutations("0123456789", 4) if p[0] != "0"]
     counts, _ = plain_counts(data["tree"], secrets)
-    assert sorted(counts.items()) == [
-        (1, 1), (2, 7), (3, 66), (4, 676), (5, 2345), (6, 1430), (7, 11),
-    ]  # fmt: skip
+    assert sorted(counts.items()) == [(1, 1), *enumerate(by_guesses, start=2)]

@@ -317,7 +317,7 @@ class PartTasks:
         finished task's count, and a running one's so far on ``Threads`` (its search's
         counters, read live); a task in another process counts once it ends."""
         finished = 0
-        for future in list(self.uncounted):
+        for future in self.uncounted:
             if future.done() and not future.cancelled() and future.exception() is None:
                 finished += future.result()[1]
         running = self.executor.counted() if isinstance(self.executor, Threads) else 0
