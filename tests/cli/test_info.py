@@ -212,6 +212,19 @@ def test_rules_describes_one_spec() -> None:
 
 
 @pytest.mark.parametrize(
+    ("spec", "codes"), [("p5c26r", "11,881,376"), ("p11c10r", "100,000,000,000")]
+)
+def test_rules_describes_a_variant_too_large_to_play(spec: str, codes: str) -> None:
+    result = run("rules", spec)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{spec}")
+    assert f"{codes} codes" in result.stdout
+    assert "too many to play: bullscows score scores its codes" in result.stdout
+    [entry] = json.loads(run("rules", spec, "--json").stdout)
+    assert (entry["codes"], entry["playable"]) == (int(codes.replace(",", "")), False)
+
+
+@pytest.mark.parametrize(
     ("spec", "codes"),
     [("bc", 5040), ("mm", 1296), ("p5c10n", 30240), ("moo5,5,5", 125), ("moo2,2", 4)],
 )
@@ -249,6 +262,7 @@ def test_rules_json_lists_every_preset() -> None:
         "repeats": True,
         "allowed": None,
         "codes": 1296,
+        "playable": True,
         "description": PRESETS["mm"][-1],
         "guesses": None,
         "guess_codes": 1296,
@@ -258,7 +272,7 @@ def test_rules_json_lists_every_preset() -> None:
     assert nolead["codes"] == 4536
 
 
-@pytest.mark.parametrize("spec", ["zzz", "p4c6", "moo5,x", "p11c10r", "p4c3n"])
+@pytest.mark.parametrize("spec", ["zzz", "p4c6", "moo5,x", "p201c10r", "p4c3n"])
 def test_rules_bad_spec_is_a_usage_error(spec: str) -> None:
     result = run("rules", spec)
     assert result.exit_code == 2, result.output

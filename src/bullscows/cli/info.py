@@ -8,7 +8,10 @@ import click
 
 from bullscows.cli.common import reply_style_option, scoring_variant_options
 from bullscows.codes import Code
-from bullscows.rules import PRESETS, Rules, preset
+from bullscows.rules import PRESETS, Rules, parse_spec, preset
+
+#: What can be done with a variant too large to enumerate.
+SCORE_ONLY = "bullscows score scores its codes"
 
 
 @click.command()
@@ -48,24 +51,26 @@ def rules(spec: str | None, as_json: bool) -> None:
     if spec is None:
         rows = [(name, preset(name), text) for name, (*_, text) in PRESETS.items()]
     else:
-        try:
-            rows = [(spec, Rules.parse(spec), PRESETS[spec][-1] if spec in PRESETS else "")]
+        try:  # describing enumerates nothing: any variant that scores is described
+            described = parse_spec(spec, scoring=True)
         except BullsCowsError as error:
             raise click.UsageError(str(error)) from None
+        rows = [(spec, described, PRESETS[spec][-1] if spec in PRESETS else "")]
     if as_json:
         click.echo(json.dumps([_as_dict(name, r, text) for name, r, text in rows], indent=2))
         return
     for name, r, text in rows:
-        click.echo(
-            f"{name:<12} {r.size:>9,} codes  {r.describe()}" + (f"  ({text})" if text else "")
-        )
+        codes = f"{r.size:>9,} codes" if r.size >= 0 else "uncounted codes"
+        scored = f" (too many to play: {SCORE_ONLY})" if r.scoring else ""
+        click.echo(f"{name:<12} {codes}  {r.describe()}" + (f"  ({text})" if text else "") + scored)
 
 
 def _as_dict(name: str, r: Rules, text: str) -> dict[str, object]:
     return {
         "name": name, "spec": r.spec, "length": r.length, "symbols": r.symbols,
         "repeats": r.repeats, "allowed": list(r.allowed) if r.allowed else None,
-        "codes": r.size, "description": text or r.describe(),
+        "codes": r.size if r.size >= 0 else None, "playable": not r.scoring,
+        "description": text or r.describe(),
         "guesses": r.guesses.spec if r.guesses else None, "guess_codes": r.guess_rules.size,
     }  # fmt: skip
 
