@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import csv
 import io
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -225,6 +226,61 @@ def run_bench(
     return BenchReport(rules, tuple(results), tuple(skipped), sampled, seed, max_guesses)
 
 
+#: Rough seconds per unit of work, by kind of strategy, from ``bullscows bench --csv`` on bc,
+#: mm and p4c8n (two shared cores): what ``expected_seconds`` multiplies.
+RATES = {
+    "tree": 1e-4,  # per secret, a stored tree followed
+    "scoring": 2e-9,  # per secret, code to guess and guess of a game, every guess scored
+    "sampling": 5e-4,  # per secret, a random code that fits drawn at each guess
+    "blind": 2.5e-8,  # per secret and code of the variant, guesses that ignore the replies
+    "cows": 1e-4,  # per secret, position and symbol, cows' rule-out games
+}
+
+
+def needs_search(rules: Rules, strategy: Strategy) -> bool:
+    """Whether ``strategy`` searches for its tree before its first move on ``rules``: how long
+    that takes cannot be told in advance (from a second to hours)."""
+    return strategy.problem(rules) is None and strategy.needs_search(rules)
+
+
+def expected_seconds(rules: Rules, strategy: Strategy, secrets: int) -> float | None:
+    """About how long ``strategy`` takes to play ``secrets`` secrets of ``rules`` (``RATES``),
+    or ``None`` when it searches for its tree first. An estimate, to announce a run.
+
+    >>> mm = Rules.parse("mm")
+    >>> expected_seconds(mm, get_strategy("minimax"), 1296) < 1
+    True
+    """
+    if needs_search(rules, strategy):
+        return None
+    if strategy.name == "cows":
+        return secrets * rules.length * len(rules.symbols) * RATES["cows"]
+    if strategy.ignores_replies:
+        return secrets * rules.size * RATES["blind"]
+    if not strategy.deterministic:
+        return secrets * RATES["sampling"]
+    if strategy.name.startswith(("optimal", "tree")) or strategy.name == "simple":
+        return secrets * RATES["tree"]
+    guesses = 1 + math.log(rules.size, rules.length * (rules.length + 3) / 2)
+    return secrets * rules.guess_rules.size * guesses * RATES["scoring"]
+
+
+def quick_strategies(rules: Rules) -> tuple[list[Strategy], list[Strategy]]:
+    """Every registered strategy that plays ``rules`` without a search first (the bench's
+    default), and those that would search (left out of it).
+
+    >>> quick, searching = quick_strategies(Rules.parse("bc"))
+    >>> [s.name for s in searching]
+    ['optimal-worst-count', 'optimal-total-worst']
+    """
+    made = [get_strategy(name) for name in STRATEGIES]
+    playable = [s for s in made if s.problem(rules) is None]
+    return (
+        [s for s in playable if not s.needs_search(rules)],
+        [s for s in playable if s.needs_search(rules)],
+    )
+
+
 def _make(item: StrategySpec | str, consistent_only: bool, max_depth: int | None) -> Strategy:
     if isinstance(item, str):
         item = StrategySpec(item, consistent_only, max_depth)
@@ -323,6 +379,9 @@ __all__ = [
     "Skipped",
     "StrategyResult",
     "distribution_text",
+    "expected_seconds",
+    "needs_search",
+    "quick_strategies",
     "run_bench",
     "sample_secrets",
 ]

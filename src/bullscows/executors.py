@@ -66,6 +66,7 @@ def make_executor(
         from multiprocessing import get_context
 
         pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
+        start_deaf(pool, jobs)
         try:
             yield pool
         except BaseException:
@@ -79,6 +80,22 @@ def make_executor(
         yield client.get_executor()
     finally:
         client.close()
+
+
+def start_deaf(pool: ProcessPoolExecutor, jobs: int) -> None:
+    """Start the pool's ``jobs`` processes now, deaf to Ctrl-C (they inherit an ignored
+    SIGINT): the terminal sends it to all of them, and only this process should answer it
+    (it stops them), not each of them with a traceback."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        return  # signals are set by the main thread only; the processes start on demand
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for _ in range(jobs):  # each submission starts one more process while none is idle
+            pool.submit(int)
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:

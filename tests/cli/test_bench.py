@@ -148,3 +148,68 @@ def test_help() -> None:
         "--rules",
     ):
         assert option in result.stdout
+
+
+# --- what runs by default, what is said before it starts, and what ends it -------------------
+
+
+def test_default_plays_what_needs_no_search_and_says_so_first() -> None:
+    result = CliRunner().invoke(main, ["bench", "--rules", "mm", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    announced = result.stderr.splitlines()
+    assert announced[0].startswith("Playing 10 strategies over all 1,296 secrets of mm (simple")
+    assert announced[0].endswith(": about a second.")
+    assert announced[1].startswith("Left out: optimal-worst-count, optimal-total-worst (each")
+    names = [line.split()[0] for line in result.stdout.splitlines()[2:-1]]
+    assert "optimal" in names and "minimax" in names and "optimal-worst-count" not in names
+    # The announcement comes before the table (stderr first, in the merged output).
+    assert result.output.index("Playing") < result.output.index("strategy ")
+
+
+def test_quiet_says_nothing_on_stderr() -> None:
+    result = CliRunner().invoke(main, [*TWO, "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
+def test_a_strategy_that_searches_is_announced_as_such(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["bench", "--rules", "p3c5n", "--strategy", "optimal-worst-count", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "optimal-worst-count: no tree shipped or cached for p3c5n: searched first" in (
+        result.stderr
+    )
+    assert json.loads(result.stdout)["strategies"][0]["secrets"] == 60
+
+
+def test_nothing_played_is_an_error_that_says_why(tmp_path: Path) -> None:
+    tree = tmp_path / "mm-minimax.json"
+    made = CliRunner().invoke(main, ["tree", "--rules", "mm", "--out", str(tree)])
+    assert made.exit_code == 0, made.output
+    result = CliRunner().invoke(main, ["bench", "--rules", "bc", "--strategy", f"tree:{tree}"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "Error: nothing was played on bc: tree:" in result.stderr
+    assert "is for mm, not bc" in result.stderr
+    # With another strategy played, the one left unplayed is a note on stderr, status 0.
+    both = CliRunner().invoke(
+        main,
+        ["bench", "--rules", "p3c4n", "--strategy", f"tree:{tree}", "--strategy", "simple", "-q"],
+    )
+    assert (both.exit_code, both.stdout.count("simple")) == (0, 1), both.output
+    assert "not played: tree file" in both.stderr
+
+
+def test_a_table_written_to_a_file_is_whole_whatever_the_width() -> None:
+    strategies = ["--strategy", "minimax", "--strategy", "random"]
+    result = CliRunner().invoke(
+        main, ["bench", "--rules", "mm", *strategies, "--seed", "1"], env={"COLUMNS": "60"}
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 5  # title, header, two rows, caption: nothing wrapped
+    assert lines[1].split()[-1] == "seconds"
+    for line in lines[2:4]:
+        float(line.split()[-1])  # every row has its seconds
+    assert row(lines, "minimax")[5] == "1:1 2:6 3:62 4:533 5:694"

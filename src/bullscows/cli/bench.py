@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,14 +14,24 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    SpinnerColumn,
     TaskID,
     TextColumn,
     TimeElapsedColumn,
+    TimeRemainingColumn,
 )
 from rich.table import Table
 
-from bullscows.bench import BenchReport, distribution_text, run_bench
+from bullscows.bench import (
+    BenchReport,
+    distribution_text,
+    expected_seconds,
+    needs_search,
+    quick_strategies,
+    run_bench,
+)
 from bullscows.charts import check_plot_path, plot_report
+from bullscows.cli import streams
 from bullscows.cli.common import (
     executor_options,
     make_strategy,
@@ -31,16 +42,22 @@ from bullscows.cli.common import (
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
+from bullscows.search.progress import SearchReport
+from bullscows.strategies import Strategy
+from bullscows.strategies.optimal_strategy import OptimalSearch
 
 
 def _strategy_names(
     ctx: click.Context, param: click.Parameter, names: tuple[str, ...]
-) -> list[str]:
-    """The names asked for, ``all`` (or none) standing for every registered strategy (each
-    other name is made into its strategy once, by the command)."""
+) -> list[str] | None:
+    """The names asked for, ``all`` standing for every registered strategy (each other name
+    is made into its strategy once, by the command); none asked for is ``None``: the default,
+    every strategy that plays the variant without searching first."""
     from bullscows.strategies import STRATEGIES
 
-    if not names or "all" in names:
+    if not names:
+        return None
+    if "all" in names:
         return list(STRATEGIES)
     return list(dict.fromkeys(names))
 
@@ -66,7 +83,8 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     multiple=True,
     metavar="NAME",
     callback=_strategy_names,
-    help="A strategy to measure (repeatable), or 'all' (the default).",
+    help="A strategy to measure (repeatable), or 'all'. Default: every strategy that needs no "
+    "search for its tree first (a search may take hours).",
 )
 @click.option(
     "--consistent-only", is_flag=True, help="Heuristics guess only codes that fit every reply."
@@ -84,6 +102,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     help="A game of a random strategy is given up (unsolved) after this many guesses.",
 )
 @executor_options
+@click.option("--quiet", "-q", is_flag=True, help="No announcement and no progress bars on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the figures as CSV.")
 @click.option(
@@ -94,7 +113,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
 )
 def bench(
     rules: Rules,
-    strategy_names: list[str],
+    strategy_names: list[str] | None,
     consistent_only: bool,
     max_depth: int | None,
     sample: int | None,
@@ -102,6 +121,7 @@ def bench(
     max_guesses: int,
     jobs: int,
     scheduler: str | None,
+    quiet: bool,
     as_json: bool,
     as_csv: bool,
     plot: Path | None,
@@ -118,33 +138,120 @@ def bench(
         raise click.UsageError("give --json or --csv, not both")
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")
-    # Each strategy is made once, here: --max-depth only with those that take a depth cap.
-    strategies = [
-        make_strategy(name, consistent_only, max_depth, "or all") for name in strategy_names
-    ]
-    with _progress_bars() as progress:
-        report = run_bench(
-            rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses, jobs=jobs,
-            scheduler=scheduler, progress=progress,
-        )  # fmt: skip
+    err = streams.console(stderr=True)
+    if strategy_names is None:
+        strategies, left_out = quick_strategies(rules)
+        if consistent_only or max_depth is not None:
+            names = [s.name for s in strategies]
+            strategies = [make_strategy(n, consistent_only, max_depth, "or all") for n in names]
+    else:
+        # Each strategy is made once, here: --max-depth only with those that take a depth cap.
+        strategies = [
+            make_strategy(name, consistent_only, max_depth, "or all") for name in strategy_names
+        ]
+        left_out = []
+    secrets = rules.size if sample is None else min(sample, rules.size)
+    if not quiet:
+        _announce(err, rules, strategies, left_out, secrets)
+    show = not quiet and err.is_terminal
+    try:
+        _search_first(rules, strategies, show)
+        with _progress_bars(show) as progress:
+            report = run_bench(
+                rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
+                jobs=jobs, scheduler=scheduler, progress=progress,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        err.print("Interrupted: the bench stopped before its figures were complete.")
+        sys.exit(130)
+    if not report.results:
+        reasons = "; ".join(f"{s.name}: {s.reason}" for s in report.skipped)
+        raise BullsCowsError(f"nothing was played on {rules.spec}: {reasons}")
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     elif as_csv:
         click.echo(report.to_csv(), nl=False)
     else:
         _print_table(report)
+    for skipped in report.skipped:
+        err.print(f"{skipped.name}: not played: {skipped.reason}")
     if plot is not None:
         plot_report(report, plot)
         click.echo(f"Chart written to {plot}", err=True)
 
 
+def _announce(
+    err: Console, rules: Rules, strategies: list[Strategy], left_out: list[Strategy], secrets: int
+) -> None:
+    """What will run and about how long it should take, on stderr, before it starts."""
+    which = f"all {secrets:,}" if secrets == rules.size else f"{secrets:,} random"
+    estimates = [expected_seconds(rules, s, secrets) for s in strategies]
+    known = sum(e for e in estimates if e is not None)
+    searching = [s.label for s, e in zip(strategies, estimates, strict=True) if e is None]
+    names = ", ".join(s.label for s in strategies)
+    err.print(
+        f"Playing {len(strategies)} {'strategy' if len(strategies) == 1 else 'strategies'} "
+        f"over {which} secrets of {rules.spec} ({names}): about {_duration(known)}"
+        + (" after the searches" if searching else "")
+        + "."
+    )
+    if searching:
+        err.print(
+            f"{', '.join(searching)}: no tree shipped or cached for {rules.spec}: searched first, "
+            "which may take from seconds to hours (Ctrl-C stops)."
+        )
+    if left_out:
+        err.print(
+            f"Left out: {', '.join(s.label for s in left_out)} (each searches for its tree "
+            "first, which may take hours): name one with --strategy, or give --strategy all."
+        )
+
+
+def _duration(seconds: float) -> str:
+    """A rough duration: ``'a second'``, ``'40 s'``, ``'3 min'``, ``'2.5 h'``.
+
+    >>> [_duration(s) for s in (0.2, 40, 200, 9000)]
+    ['a second', '40 s', '3 min', '2.5 h']
+    """
+    if seconds < 1.5:
+        return "a second"
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _search_first(rules: Rules, strategies: list[Strategy], show: bool) -> None:
+    """Search for the trees of the strategies that need one, each with a live line of its
+    progress (sets searched, bounds, seconds) on a terminal."""
+    for strategy in strategies:
+        if not needs_search(rules, strategy):
+            continue
+        assert isinstance(strategy, OptimalSearch)  # the only strategies that search
+        label = f"{strategy.label}: searching"
+        with Progress(
+            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+            console=streams.console(stderr=True), transient=True, disable=not show,
+        ) as bar:  # fmt: skip
+            task = bar.add_task(label, total=None)
+
+            def report(
+                found: SearchReport, task: TaskID = task, bar: Progress = bar, label: str = label
+            ) -> None:
+                bar.update(task, description=f"{label}: {found}")
+
+            strategy.search(rules, progress=report)
+
+
 @contextmanager
-def _progress_bars() -> Iterator[Callable[[str, int, int], None]]:
-    """A progress callback drawing one bar per strategy on stderr (when it is a terminal)."""
-    console = Console(stderr=True)
+def _progress_bars(show: bool) -> Iterator[Callable[[str, int, int], None]]:
+    """A progress callback drawing one bar per strategy on stderr, with the time left at its
+    pace so far, when ``show``."""
     columns = (TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn())
-    bars = Progress(*columns, TimeElapsedColumn(), console=console, transient=True,
-                    disable=not console.is_terminal)  # fmt: skip
+    bars = Progress(*columns, TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=streams.console(stderr=True), transient=True,
+                    disable=not show)  # fmt: skip
     tasks: dict[str, TaskID] = {}
 
     def update(label: str, done: int, total: int) -> None:
@@ -157,7 +264,7 @@ def _progress_bars() -> Iterator[Callable[[str, int, int], None]]:
 
 
 def _print_table(report: BenchReport) -> None:
-    console = Console(highlight=False, markup=False, emoji=False)
+    console = streams.console()
     rules = report.rules
     secrets = report.results[0].secrets if report.results else rules.size
     which = f"a sample of {secrets:,}" if report.sample is not None else f"all {secrets:,}"
@@ -191,5 +298,3 @@ def _print_table(report: BenchReport) -> None:
         if console.measure(table, options=wide).minimum > console.width:
             table.collapse_padding = True  # one space between columns rather than cropping
         console.print(table)
-    for skipped in report.skipped:
-        console.print(f"{skipped.name}: not played: {skipped.reason}")

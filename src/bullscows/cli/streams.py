@@ -21,10 +21,13 @@ import os
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from bullscows.errors import BullsCowsError, BullsCowsWarning
 from bullscows.readers import quote_path, read_file, read_text
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: The exit status after a broken pipe: what a shell reports for a process ended by SIGPIPE.
 BROKEN_PIPE_STATUS = 141
@@ -32,6 +35,8 @@ BROKEN_PIPE_STATUS = 141
 MAX_LINE = 65_536
 #: Terminal sizes outside this range are ignored.
 SIZES = range(1, 10_001)
+#: The width of lines written to a file or a pipe: wide enough that nothing is wrapped or cut.
+WIDE = 10_000
 #: Failures of a write to stdout (a full disk, a quota, an input/output error).
 _WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
@@ -93,6 +98,22 @@ def _show_warning(
             print(f"Warning: {message}", file=sys.stderr)
     else:
         _show_warning.default(message, category, *args, **kwargs)  # type: ignore[attr-defined]
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich console for stdout (or stderr) with no markup: on a terminal, as wide as it is;
+    written to a file or a pipe, as wide as ``WIDE``, so that tables and prose are complete
+    and unwrapped there, whatever ``COLUMNS`` says.
+
+    >>> console().width  # doctest's stdout is no terminal
+    10000
+    """
+    from rich.console import Console  # loaded by the commands that print with it only
+
+    made = Console(stderr=stderr, highlight=False, markup=False, emoji=False)
+    if not made.is_terminal:
+        made.width = WIDE
+    return made
 
 
 def read_line() -> str | None:

@@ -1,0 +1,91 @@
+"""``bullscows bench`` as a process: Ctrl-C with a pool of processes, and its progress bars
+in a terminal (the point of both is the terminal, so they run the real console script)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from .conftest import BULLSCOWS, ENV
+
+#: The environment of the commands run, with the path to this source where one is set.
+RUN_ENV = {**ENV, **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
+
+LINUX = Path("/proc/self/status").exists()
+
+
+def workers(pid: int) -> list[int]:
+    """The worker processes of the pool of process ``pid`` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_text()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and "spawn_main" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def ignores_interrupts(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT (its SigIgn mask)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = int(re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M).group(1), 16)  # type: ignore[union-attr]
+    return bool(mask & (1 << (signal.SIGINT - 1)))
+
+
+@pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
+def test_ctrl_c_with_processes_stops_them_with_one_line() -> None:
+    command = [str(BULLSCOWS), "bench", "--rules", "bc", "--strategy", "cows", "--jobs", "2"]
+    process = subprocess.Popen(
+        [*command, "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=RUN_ENV, start_new_session=True,  # its own group, as a terminal's job is
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while len(pool := workers(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(pool) == 2, "the pool's processes did not start"
+        # The terminal sends Ctrl-C to every process of the job: only the command answers.
+        assert all(ignores_interrupts(pid) for pid in pool)
+        time.sleep(1)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.splitlines()[-1] == (
+        "Interrupted: the bench stopped before its figures were complete."
+    )
+    assert out == ""
+    time.sleep(0.5)
+    assert [pid for pid in pool if Path(f"/proc/{pid}").exists()] == []  # stopped too
+
+
+def test_progress_bars_with_the_time_left_in_a_terminal() -> None:
+    env = {**RUN_ENV, "TERM": "xterm"}  # a terminal that redraws (rich draws no bar on 'dumb')
+    child = pexpect.spawn(
+        str(BULLSCOWS), ["bench", "--rules", "bc", "--strategy", "random-consistent"],
+        env=env, encoding="utf-8", timeout=60, dimensions=(50, 200),
+    )  # fmt: skip
+    try:
+        child.expect(r"Playing 1 strategy over all 5,040 secrets of bc")
+        # The bar: its label, done of total, time spent and the time left at its pace.
+        child.expect(r"random-consistent\s+\S*\s+\d+/5040 \d:\d\d:\d\d (\d:\d\d:\d\d|-:--:--)")
+        child.expect(r"random-consistent\s+27,")  # then the table
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
