@@ -1,11 +1,13 @@
 """Analysis of a game, move by move: each guess against the best guess at that moment.
 
 A guess's cost is the number of guesses it needs on average, itself included, over the codes
-still possible, when the best play follows it. Where the search answers quickly (a few hundred
-codes left: ``search.position``) the best play is the proven optimum, and the best guess the
-optimal one (``by`` is ``"optimal"``); elsewhere it is the hint strategy's (minimax unless the
-game chose another deterministic one) playing on. The sentence says how the two guesses split
-the codes; ``fits`` says whether the guess fitted every reply so far (hard mode's rule).
+still possible. Where an exact figure exists it is used and ``exact`` says so: along the
+shipped optimal tree of the variant (the best guess is the tree's, its cost the tree's own)
+and where the position search answers (a few hundred codes left: ``search.position``, the
+proven optimum). Elsewhere a cost is measured with the hint strategy playing on after the
+guess (minimax unless the game chose another deterministic one), and ``by`` names it. The
+sentence says how the two guesses compare and split the codes; ``fits`` says whether the
+guess fitted every reply so far (hard mode's rule).
 
 >>> from bullscows.sessions import Codemaker
 >>> game = Codemaker(Rules.parse("p3c4n"), secret="012")
@@ -13,13 +15,14 @@ the codes; ``fits`` says whether the guess fitted every reply so far (hard mode'
 ...     _ = game.guess(guess)
 >>> moves = analyse(game)
 >>> moves[0]["best"], moves[0]["cost"], moves[0]["best_cost"], moves[0]["by"]
-('012', 3.0, 3.0, 'optimal')
+('012', 3.0, 3.0, 'the optimal search')
 >>> moves[1]["codes"], moves[1]["fits"], moves[1]["sentence"]
-(3, True, 'as good as the best: splits 3 codes into 2 parts')
+(3, True, 'optimal (exact, by the optimal search): splits 3 codes into 2 parts')
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from bullscows.codes import Code
@@ -33,15 +36,19 @@ from bullscows.search.position import optimal_from, position_search, searchable
 from bullscows.seeding import MoveRandom
 from bullscows.sessions import Adversary, Codemaker
 from bullscows.strategies import Strategy, get_strategy
+from bullscows.tree import Node, load_tree
+from bullscows.tree.store import shipped_file
 from bullscows.universe import distinct
 
 
 def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
-    """Each move of ``game``: the guess, the best one, their costs and why."""
+    """Each move of ``game``: the guess, the best one, their costs, how they were measured,
+    and why."""
     strategy = game.hinter
     if strategy is None or not strategy.deterministic:
         strategy = get_strategy("minimax")
     knowledge = Knowledge.start(game.rules)
+    node = _shipped_root(game.rules)
     moves = []
     search: Search | None = None  # one for the whole game, made when first needed
     for number, step in enumerate(game.history, 1):
@@ -53,20 +60,54 @@ def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
         if optimum is not None and optimum.guess is not None:
             best = explain_guess(knowledge, knowledge.code(optimum.guess))
             cost = optimal_from(knowledge, step.guess, search).average
-            best_cost, by = optimum.average, "optimal"
+            best_cost, by, exact = optimum.average, "the optimal search", True
+        elif node is not None:
+            best = explain_guess(knowledge, knowledge.code(node.guess))
+            best_cost, by = _tree_total(node, knowledge) / len(knowledge), "the optimal tree"
+            exact = node.guess == step.guess.index
+            cost = best_cost if exact else _cost(knowledge, step.guess, strategy)
         else:
             best = give_hint(knowledge, strategy, MoveRandom(game.seed, "analysis", number))
             cost = _cost(knowledge, step.guess, strategy)
-            best_cost, by = _cost(knowledge, best.guess, strategy), strategy.label
+            best_cost, by, exact = _cost(knowledge, best.guess, strategy), strategy.label, False
+        measure = by if exact else f"{strategy.label} playing on after your guess"
         moves.append({
             "number": number, "guess": step.guess.text, "reply": step.feedback.format("words"),
             "codes": len(knowledge), "fits": yours.is_candidate,
             "best": best.guess.text, "cost": round(cost, 3), "best_cost": round(best_cost, 3),
-            "by": by, "left": _left(knowledge, step),
-            "sentence": _why(yours, best, cost, best_cost),
+            "by": by, "exact": exact, "measure": measure, "left": _left(knowledge, step),
+            "sentence": _why(yours, best, cost, best_cost, by, exact, strategy.label),
         })  # fmt: skip
+        if node is not None:
+            same = node.guess == step.guess.index
+            node = node.branches.get(step.feedback.index(game.rules.length)) if same else None
         knowledge = knowledge.after(step.guess, step.feedback)
     return moves
+
+
+def _shipped_root(rules: Rules) -> Node | None:
+    """The root of the variant's shipped optimal tree (lowest total), if one ships."""
+    return _shipped_tree(rules.spec)
+
+
+@lru_cache(maxsize=4)
+def _shipped_tree(spec: str) -> Node | None:
+    rules = Rules.parse(spec)
+    found = shipped_file(rules, "optimal", False)
+    return None if found is None else load_tree(found.read_bytes(), rules).root
+
+
+def _tree_total(node: Node, knowledge: Knowledge) -> int:
+    """The guesses the subtree at ``node`` needs over the codes still possible, all told."""
+    rules = knowledge.rules
+    replies = knowledge.universe.score_row(node.guess, knowledge.candidates)
+    total = len(knowledge)
+    for reply, child in node.branches.items():
+        part = knowledge.candidates[replies == reply]
+        if len(part):
+            step = Step(knowledge.code(node.guess), Feedback.from_index(reply, rules.length))
+            total += _tree_total(child, Knowledge(rules, (*knowledge.history, step), part))
+    return total
 
 
 def _cost(knowledge: Knowledge, guess: Code, strategy: Strategy) -> float:
@@ -91,13 +132,41 @@ def _left(knowledge: Knowledge, step: Step) -> int:
     return len(knowledge.after(step.guess, step.feedback))
 
 
-def _why(yours: Hint, best: Hint, cost: float, best_cost: float) -> str:
+def _why(yours: Hint, best: Hint, cost: float, best_cost: float, by: str, exact: bool,
+         playing: str) -> str:  # fmt: skip
+    """The move in a sentence. The best guess's cost is measured ``by`` (the optimal search
+    or tree, else the strategy ``playing`` on); the guess's cost too when ``exact``, else with
+    ``playing`` on after it.
+
+    >>> from bullscows.codes import Code
+    >>> k = Knowledge.start(Rules.parse("p2c3n")).after(Code("01", Rules.parse("p2c3n")),
+    ...                                                 Feedback(0, 2))
+    >>> only = explain_guess(k, k.candidate_codes(1)[0])
+    >>> _why(explain_guess(k, k.code(0)), only, 2, 1, "minimax", False, "minimax")
+    'one code was left, 10: this guess could not win'
+    """
+    split = f"splits {yours.remaining:,} codes into {yours.count} parts"
     if yours.remaining == 1:
-        return "the only code left"
-    if yours.guess == best.guess or cost <= best_cost:
-        return f"as good as the best: splits {yours.remaining:,} codes into {yours.count} parts"
+        if yours.is_candidate:
+            return "the only code left"
+        return f"one code was left, {best.guess}: this guess could not win"
+    if by == playing:
+        measured = f" (both measured with {playing} playing on)"
+    elif exact:
+        measured = ""
+    else:
+        measured = f" (the best's by {by}, exact; yours with {playing} playing on)"
+    if exact and abs(cost - best_cost) < 1e-9:
+        return f"optimal (exact, by {by}): {split}"
+    if yours.guess == best.guess:
+        return f"{by}'s own choice: {split}"
+    if cost < best_cost:
+        gain = f"{best_cost - cost:.2f} guesses on average"
+        return f"better than {by}'s choice {best.guess} by {gain}{measured}: {split}"
+    if cost == best_cost:
+        return f"as good as {by}'s choice {best.guess}{measured}: {split}"
     return (
         f"{best.guess} splits {best.remaining:,} codes into {best.count} parts (largest "
         f"{best.largest:,}); yours into {yours.count} (largest {yours.largest:,}): "
-        f"{cost - best_cost:.2f} guesses more on average"
+        f"{cost - best_cost:.2f} guesses more on average{measured}"
     )

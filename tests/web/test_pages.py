@@ -108,7 +108,7 @@ def test_an_unknown_game_is_a_404_page(client: TestClient) -> None:
 
 def test_walk_the_optimal_bc_tree_to_a_leaf(client: TestClient) -> None:
     listing = client.get("/tree").text
-    assert "shipped:bc--optimal" in listing and "shipped:mm--optimal" in listing
+    assert "shipped%3Abc--optimal" in listing and "shipped%3Amm--optimal" in listing
     link = "/tree?src=shipped%3Abc--optimal&at="
     for _ in range(10):
         text = client.get(link.replace("&amp;", "&")).text
@@ -202,3 +202,28 @@ def test_every_asset_is_served_by_the_app(client: TestClient) -> None:
             assert client.get(asset).status_code == 200, asset
     script = client.get("/static/app.js").text
     assert re.findall(r"https?://[^\"']+", script) == ["http://www.w3.org/2000/svg"]
+
+
+def test_every_shipped_tree_link_opens(client: TestClient) -> None:
+    listing = client.get("/tree").text
+    links = re.findall(r'href="(/tree\?src=shipped[^"]+)"', listing)
+    assert len(links) == 12 and ">bc:guesses=digits--optimal<" in listing
+    for link in links:
+        response = client.get(link.replace("&amp;", "&"))
+        assert response.status_code == 200, link
+        assert 'id="node-guess"' in response.text
+
+
+def test_a_plain_form_post_without_script_is_accepted(client: TestClient) -> None:
+    """What chromium sends for a form post when script is off: its own site, no origin."""
+    same = {"origin": "null", "sec-fetch-site": "same-origin"}
+    response = client.post("/new/play", data={"rules": "bc"}, headers=same)
+    assert response.status_code == 303, response.text
+    game = response.headers["location"]
+    assert client.post(game, data={"say": "0123"}, headers=same).status_code == 303
+    response = client.post(game, data={"do": "give-up"},
+                           headers={"origin": "null", "sec-fetch-site": "cross-site"})
+    assert response.status_code == 403 and "text/html" in response.headers["content-type"]
+    assert "Sec-Fetch-Site: &#x27;cross-site&#x27;" in response.text
+    assert "<main" in response.text and "Traceback" not in response.text
+    assert client.get("/").headers["referrer-policy"] == "same-origin"

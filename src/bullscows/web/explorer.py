@@ -19,6 +19,7 @@ import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
-from bullscows.tree.store import shipped_dir
+from bullscows.tree.store import shipped_dir, tree_file_name
 from bullscows.web.games import MAX_GAME_CODES, check_size, strategy_for
 
 if TYPE_CHECKING:
@@ -71,9 +72,10 @@ _lock = threading.Lock()
 
 
 def shipped() -> list[str]:
-    """The names of the shipped trees (``bc--optimal``, ...)."""
+    """The names of the shipped trees (``bc--optimal``, ``bc:guesses=digits--optimal``, ...):
+    their files' names without the escapes that make a spec a file name."""
     return sorted(
-        item.name.removesuffix(".json.gz")
+        unquote(item.name.removesuffix(".json.gz"))
         for item in shipped_dir().iterdir()
         if item.name.endswith(".json.gz")
     )
@@ -96,8 +98,11 @@ def source(store: Store | None, src: str) -> Explored:
 
 def _load(store: Store | None, src: str) -> Explored:
     kind, _, rest = src.partition(":")
+    rest = unquote(rest) if kind == "shipped" else rest
     if kind == "shipped" and rest in shipped():
-        tree = load_tree(shipped_dir().joinpath(rest + ".json.gz").read_bytes())
+        spec, _, name = rest.partition("--")
+        file = tree_file_name(Rules.parse(spec), name, False, None, ".json.gz")
+        tree = load_tree(shipped_dir().joinpath(file).read_bytes())
         return Explored(src, f"the shipped tree {rest}", tree)
     if kind == "build":
         name, _, spec = rest.partition(":")

@@ -2,15 +2,18 @@
 bound on the size of a request's body, and no state-changing request from another site.
 
 A request that changes anything (any method but GET, HEAD and OPTIONS) is refused with 403
-when the browser says it comes from another origin (``Origin`` or ``Sec-Fetch-Site``): forms
-of other sites cannot act on a game, and the JSON API takes only ``application/json`` bodies,
-which no cross-site form can send without the browser asking first.
+when the browser says it comes from another origin: forms of other sites cannot act on a
+game, and the JSON API takes only ``application/json`` bodies, which no cross-site form can
+send without the browser asking first. ``Sec-Fetch-Site`` decides where the browser sends it
+(every current one does); else ``Origin``, which the pages' ``Referrer-Policy: same-origin``
+lets a browser send on a plain form post. A refused page post gets a page, not JSON.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
+from html import escape
 from typing import Any
 
 Scope = MutableMapping[str, Any]
@@ -30,12 +33,17 @@ HEADERS = [
      b"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
     (b"cache-control", b"no-store"),
 ]  # fmt: skip
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+REFUSED = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
+           'content="width=device-width, initial-scale=1"><title>Refused · bullscows</title>'
+           '<link rel="stylesheet" href="/static/style.css"></head><body><main id="main">'
+           '<p class="error" role="alert">{message}</p><p><a href="/">Back to the start</a></p>'
+           "</main></body></html>")  # fmt: skip
 
 
 class Guard:
@@ -58,8 +66,10 @@ class Guard:
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
-        if scope["method"] not in SAFE_METHODS and _cross_site(headers):
-            await _refuse(send_guarded, 403, "a request from another site may not change a game")
+        if scope["method"] not in SAFE_METHODS and (site := _cross_site(headers)):
+            await _refuse(send_guarded, 403, f"a request from another site ({site}) may not "
+                          "change a game: only this site's own pages and programs may",
+                          html=not scope["path"].startswith("/api/"))  # fmt: skip
             return
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
@@ -90,24 +100,37 @@ class Guard:
         await self.app(scope, replay, send_guarded)
 
 
-def _cross_site(headers: dict[str, str]) -> bool:
-    """Whether the browser says the request comes from another origin than the one it is
-    sent to."""
-    if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-        return True
+def _cross_site(headers: dict[str, str]) -> str:
+    """What says the request comes from another origin than the one it is sent to (a header
+    and its value, quoted), or ``""`` when nothing does.
+
+    >>> _cross_site({"sec-fetch-site": "same-origin", "origin": "null"})
+    ''
+    >>> _cross_site({"origin": "https://evil.example", "host": "127.0.0.1:8000"})
+    "Origin: 'https://evil.example'"
+    """
+    site = headers.get("sec-fetch-site")
+    if site is not None:
+        return "" if site in ("same-origin", "none") else f"Sec-Fetch-Site: {site[:40]!r}"
     origin = headers.get("origin")
-    if origin is None or origin == "null":
-        return origin == "null"
-    host = headers.get("host", "")
-    return origin.split("://", 1)[-1] != host
+    if origin is None:
+        return ""  # not a browser's cross-site request: programs send neither header
+    if origin != "null" and origin.split("://", 1)[-1] == headers.get("host", ""):
+        return ""
+    return f"Origin: {origin[:60]!r}"
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+async def _refuse(send: Send, status: int, message: str, html: bool = False) -> None:
+    """Refuse with ``{"error": message}``, or (``html``) a short page saying it."""
+    if html:
+        body = REFUSED.format(message=escape(message)).encode()
+        kind = b"text/html; charset=utf-8"
+    else:
+        body, kind = json.dumps({"error": message}).encode(), b"application/json"
     await send({
         "type": "http.response.start",
         "status": status,
-        "headers": [(b"content-type", b"application/json"),
+        "headers": [(b"content-type", kind),
                     (b"content-length", str(len(body)).encode())],
     })  # fmt: skip
     await send({"type": "http.response.body", "body": body})
