@@ -134,8 +134,8 @@ def _planted(rules: Rules, strategy: str, changes: dict[str, object]) -> dict[st
         ("minimax", {"rules": "p3c5n"}, "not of optimal"),
         ("simple", {"tree": {"guess": "012"}}, "leave the tree"),
         # a valid tree with its true summary: only the key tells it was not searched
-        ("simple", {}, "its key is not that of the search"),
-        ("simple", {"key": "0" * 64}, "its key is not that of the search"),
+        ("simple", {}, "its key is not one this installation"),
+        ("simple", {"key": "0" * 64}, "its key is not one this installation"),
     ],
 )
 def test_a_planted_or_damaged_cache_entry_is_searched_again(

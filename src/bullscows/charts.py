@@ -6,12 +6,14 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bullscows.atomic import write_atomic
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_path
 
@@ -109,8 +111,10 @@ def plot_report(report: BenchReport, path: str | Path) -> None:
     figure.legend(loc="outside right upper")  # beside the bars, never over them
     axes.grid(axis="y", alpha=0.3)
     axes.set_axisbelow(True)
-    try:
-        figure.savefig(path, format=path.suffix.lower()[1:])
+    drawn = io.BytesIO()
+    figure.savefig(drawn, format=path.suffix.lower()[1:])
+    try:  # whole or not at all: a chart that was there stays if this one cannot be written
+        write_atomic(path, drawn.getvalue())
     except OSError as error:
         raise BullsCowsError(
             f"cannot write the chart to {quote_path(path)}: {error.strerror or error}"

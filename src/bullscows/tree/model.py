@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bullscows.atomic import write_atomic
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.figures import figures
@@ -222,14 +223,21 @@ class DecisionTree:
 
         The gzip header carries no time stamp or name, so the same tree makes the same bytes.
         """
+        write_tree_file(path, self.file_bytes(path, sort_keys=sort_keys, figures=figures))
+
+    def file_bytes(
+        self, path: str | Path, *, sort_keys: bool = False, figures: TreeSummary | None = None
+    ) -> bytes:
+        """The bytes ``save`` writes to ``path``: JSON, gzip-compressed when it ends in ``.gz``."""
         text = (self.to_json(sort_keys=sort_keys, figures=figures) + "\n").encode("utf-8")
-        write_tree_file(path, gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text)
+        return gzip.compress(text, mtime=0) if str(path).endswith(".gz") else text
 
 
 def write_tree_file(path: str | Path, data: bytes) -> None:
-    """Write a tree file's bytes; a failure is a ``BullsCowsError`` naming the file."""
+    """Write a tree file's bytes whole (``atomic.write_atomic``: a failure leaves the file that
+    was there as it was); a failure is a ``BullsCowsError`` naming the file."""
     try:
-        Path(path).write_bytes(data)
+        write_atomic(path, data)
     except OSError as error:
         raise BullsCowsError(
             f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"

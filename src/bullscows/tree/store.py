@@ -4,7 +4,9 @@ own in its place with ``use_tree_store``).
 
 Every tree is named by ``tree_file_name`` (variant, strategy and options). A stored tree is
 not trusted as it is: ``cache_problem`` checks it (its variant, strategy and options, its play
-of every secret, its stated summary, the options' limits, and the key its search wrote).
+of every secret, its stated summary, the options' limits, and the key its search wrote). The
+key is an HMAC under this installation's secret (``cache_secret``): a tree that another
+strategy made, relabelled with a key recomputed from public data, is refused.
 
 >>> store = FileTreeStore(Path("/nonexistent"))
 >>> store.read("mm--optimal.json") is None
@@ -14,21 +16,30 @@ True
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Protocol
 
+from bullscows.atomic import write_atomic
 from bullscows.rules import Rules
 from bullscows.tree.check import check_tree
 from bullscows.tree.files import load_tree
 from bullscows.tree.model import DecisionTree
 
 #: Changes when the search changes what it finds: cached trees of older searches are redone.
-KEY_VERSION = 1
+KEY_VERSION = 2
+#: The file of the cache folder that holds this installation's secret (``cache_secret``).
+SECRET_NAME = "secret.key"
+#: The secret's length in bytes.
+SECRET_BYTES = 32
+#: The secret of this process, where the cache folder cannot hold one.
+_PROCESS_SECRET = secrets.token_bytes(SECRET_BYTES)
 
 
 def cache_dir() -> Path:
@@ -80,20 +91,67 @@ def shipped_file(
     return found if found.is_file() else None
 
 
+def secret_file() -> Path:
+    """Where this installation's secret is kept: ``secret.key`` in ``cache_dir()``."""
+    return cache_dir() / SECRET_NAME
+
+
+def cache_secret() -> bytes:
+    """This installation's secret for the keys of its cached trees: 32 random bytes made on
+    first use and kept in ``secret_file()``, readable by the user alone. Where the folder
+    cannot hold it (read-only, not a folder), a secret of this process: its own entries still
+    verify, those of other processes are searched again.
+
+    >>> len(cache_secret())
+    32
+    """
+    path = secret_file()
+    try:
+        held: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        held = None
+    except OSError:
+        return _PROCESS_SECRET  # there but unreadable: left alone
+    if held is not None and len(held) == SECRET_BYTES:
+        return held
+    made = secrets.token_bytes(SECRET_BYTES)
+    try:  # the first made is kept (``exclusive``); a damaged one is replaced
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, made, replace_links=True, private=True, exclusive=held is None)
+        held = path.read_bytes()
+    except OSError:
+        return _PROCESS_SECRET
+    return held if len(held) == SECRET_BYTES else _PROCESS_SECRET
+
+
+def _made(tree: DecisionTree, consistent_only: bool, max_depth: int | None) -> bytes:
+    """What a key binds: the variant, strategy, objective, options and the tree's nodes."""
+    made = [KEY_VERSION, tree.rules.spec, tree.strategy, tree.objective, consistent_only, max_depth]
+    text = json.dumps([made, tree.nodes_dict()], sort_keys=True, separators=(",", ":"))
+    return text.encode("utf-8")
+
+
+def public_digest(tree: DecisionTree, consistent_only: bool, max_depth: int | None) -> str:
+    """The SHA-256 of what a key binds: anyone can compute it, so it proves nothing of who
+    made the tree (``cache_key`` does)."""
+    return hashlib.sha256(_made(tree, consistent_only, max_depth)).hexdigest()
+
+
 def cache_key(tree: DecisionTree, consistent_only: bool, max_depth: int | None) -> str:
-    """What binds a searched tree to its search: a digest of the variant, the strategy, the
-    options and the tree itself, written into the cached file. A tree made otherwise (by
-    another strategy, or with other options) and relabelled does not carry it.
+    """What binds a searched tree to this installation's search: an HMAC-SHA256 under
+    ``cache_secret()`` of the variant, the strategy, the options and the tree itself, written
+    into the cached file by the search. A tree made otherwise (by another strategy, with other
+    options, or elsewhere) and relabelled does not carry it, and without the secret it cannot
+    be recomputed.
 
     >>> from bullscows.strategies.optimal_strategy import search_tree
     >>> found = search_tree(Rules.parse("p2c3n"), "optimal", "total", False, None)
     >>> key = cache_key(found, False, None)
-    >>> len(key), key == cache_key(found, True, 3)
-    (64, False)
+    >>> len(key), key == cache_key(found, True, 3), key == public_digest(found, False, None)
+    (64, False, False)
     """
-    made = [KEY_VERSION, tree.rules.spec, tree.strategy, tree.objective, consistent_only, max_depth]
-    text = json.dumps([made, tree.nodes_dict()], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    made = _made(tree, consistent_only, max_depth)
+    return hmac.new(cache_secret(), made, hashlib.sha256).hexdigest()
 
 
 def cache_problem(
@@ -106,8 +164,9 @@ def cache_problem(
     options, objective), or ``None``. Cheap next to a search: every secret is played down the
     tree once (``check_tree``), so a damaged tree, a stated summary that is not the tree's, a
     tree of other options (deeper than ``max_depth``, or guessing non-candidates when
-    ``consistent_only``) are all refused; and a valid tree without the key its search wrote
-    (``cache_key``: another strategy's tree, relabelled) is refused too.
+    ``consistent_only``) are all refused; and a valid tree without the key this installation's
+    search wrote (``cache_key``: another strategy's tree relabelled, another installation's
+    entry) is refused too.
 
     >>> from bullscows.outcomes import build_tree
     >>> from bullscows.strategies import get_strategy
@@ -129,8 +188,12 @@ def cache_problem(
         return report.problems[0]
     if max_depth is not None and report.summary.worst > max_depth:
         return f"it needs {report.summary.worst} guesses, more than {max_depth}"
-    if saved.key != cache_key(saved, consistent_only, max_depth):
-        return "its key is not that of the search with these options (it was not made by it)"
+    expected = cache_key(saved, consistent_only, max_depth).encode()
+    if not hmac.compare_digest((saved.key or "").encode(), expected):
+        return (
+            "its key is not one this installation's search wrote with these options (a tree "
+            "made otherwise, or elsewhere)"
+        )
     return None
 
 
@@ -169,13 +232,8 @@ class FileTreeStore:
         stated summary is written as it is (the search counted it; a read checks it,
         ``cache_problem``), without playing every secret down the tree again."""
         path = self.path(name)
-        part = path.with_name(f"{path.name}.{os.getpid()}.part")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tree.save(part, figures=tree.stated)
-            os.replace(part, path)
-        finally:
-            part.unlink(missing_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, tree.file_bytes(path, figures=tree.stated), replace_links=True)
 
     def has(self, name: str) -> bool:
         return self.path(name).is_file()

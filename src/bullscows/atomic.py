@@ -1,0 +1,76 @@
+"""Writing a file whole or not at all: its bytes go to a file beside it, which is flushed to
+disk and then renamed over it. A reader sees the old file or the new one, never half of one,
+and a write that fails (a full disk) leaves the old file as it was.
+
+>>> import tempfile
+>>> folder = Path(tempfile.mkdtemp())
+>>> write_atomic(folder / "a.txt", b"one"), write_atomic(folder / "a.txt", b"two")
+(True, True)
+>>> (folder / "a.txt").read_bytes(), [p.name for p in folder.iterdir()]
+(b'two', ['a.txt'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+
+def part_path(path: Path) -> Path:
+    """The file beside ``path`` that this process writes before renaming it over ``path``."""
+    return path.with_name(f"{path.name}.{os.getpid()}.part")
+
+
+def write_atomic(
+    path: str | Path,
+    data: bytes,
+    *,
+    replace_links: bool = False,
+    private: bool = False,
+    exclusive: bool = False,
+) -> bool:
+    """Write ``data`` to ``path`` whole (see the module); ``False`` if ``exclusive`` and
+    ``path`` already exists (it is then left alone), else ``True``. An ``OSError`` if it cannot.
+
+    A link is followed to the file it names (a user's link to a tree stays a link), unless
+    ``replace_links`` (a cache entry that is a link is replaced, not written through). What is
+    not a regular file (``/dev/null``, a pipe) is written as it is: it cannot be renamed over.
+    The new file keeps the old one's permissions; ``private`` makes it readable by the user
+    alone.
+    """
+    target = Path(path)
+    if not replace_links:
+        with contextlib.suppress(OSError):
+            target = target.resolve()
+    try:
+        old = target.stat() if not replace_links else target.lstat()
+    except FileNotFoundError:
+        old = None
+    if old is not None and exclusive:
+        return False
+    if old is not None and not replace_links and not stat.S_ISREG(old.st_mode):
+        with open(target, "wb") as out:
+            out.write(data)
+        return True
+    part = part_path(target)
+    mode = 0o600 if private else 0o666
+    try:
+        descriptor = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if old is not None and stat.S_ISREG(old.st_mode) and not private:
+            os.chmod(part, stat.S_IMODE(old.st_mode))
+        if exclusive:
+            try:
+                os.link(part, target)  # fails where another process wrote it first
+            except FileExistsError:
+                return False
+        else:
+            os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
+    return True
