@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.readers import quote
 
 if TYPE_CHECKING:
@@ -45,6 +46,12 @@ def make_executor(
     is left alone)."""
     if jobs < 1:
         raise BullsCowsError(f"jobs {jobs}: give at least 1")
+    if given is None and scheduler is None and jobs > max_jobs():
+        limit = max_jobs()
+        raise BullsCowsError(
+            f"--jobs {jobs}: this machine allows at most {limit} (the cores this process may "
+            f"use); give --jobs {limit} or fewer"
+        )
     if sum((given is not None, jobs > 1, scheduler is not None)) > 1:
         raise BullsCowsError("give one of an executor, jobs > 1 or a Dask scheduler")
     if given is not None or (jobs == 1 and scheduler is None):
@@ -66,7 +73,14 @@ def make_executor(
         from multiprocessing import get_context
 
         pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
-        start_deaf(pool, jobs)
+        try:
+            start_deaf(pool, jobs)
+        except OSError as error:  # the system refuses a process (a memory or process limit)
+            stop_workers(pool)
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise BullsCowsError(
+                f"--jobs {jobs}: cannot start the processes ({error.strerror or error}); give fewer"
+            ) from None
         try:
             yield pool
         except BaseException:
@@ -96,6 +110,21 @@ def start_deaf(pool: ProcessPoolExecutor, jobs: int) -> None:
             pool.submit(int)
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def max_jobs() -> int:
+    """The most local workers ``make_executor`` starts: the cores this process may run on (a
+    search or a bench gains nothing from more), and at least 2, so that a one-core machine
+    still runs the parallel path.
+
+    >>> max_jobs() >= 2
+    True
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(2, cores)
 
 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
@@ -180,8 +209,16 @@ class Threads(Executor):
             threading.Thread(target=self._work, name=f"bullscows-task-{i}", daemon=True)
             for i in range(workers)
         ]
-        for thread in self._threads:
-            thread.start()
+        for started, thread in enumerate(self._threads):
+            try:
+                thread.start()
+            except RuntimeError as error:  # "can't start new thread": a memory limit, say
+                self._threads = self._threads[:started]
+                self.shutdown(wait=False)  # those started end
+                raise BullsCowsError(
+                    f"--jobs {workers}: the system started only {counted(started, 'thread')} "
+                    f"({error}: a memory or process limit?); give --jobs {max(1, started)}"
+                ) from None
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         future: Future[T] = _StoppableFuture(self)
