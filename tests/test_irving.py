@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from bullscows.tree import DecisionTree, check_tree, load_tree
 from bullscows.tree.compare import compare_trees
 from bullscows.tree.irving import VariantNotNamed, read_irving, save_tree, to_irving
 from bullscows.tree.store import shipped_dir
+from treeforms import REFERENCE, as_kunigami_js
 
 P2 = Rules.parse("p2c3n")  # codes 01 02 10 12 20 21
 #: simple's tree on p2c3n, typed by hand: 01; after 0 1 cow, 12 (then 20); after 1 bull, 02
@@ -69,6 +71,8 @@ def test_a_hand_written_tree() -> None:
     [
         "6 (01: 1, 2 (12), 0; 0, 2 (02); 1)",  # Knuth's explicit 0 for all bulls but one, 1 cow
         "6 (01x)",  # parts of two codes, played in the variant's order
+        "6 (01)",  # the same without the mark, as mastermind-strategy's files may write it
+        "6 (01: 1, 2, 0; 2; 1)",  # two codes left, only counted (Knuth's files): in order
         "6 (01: 1, 2A, 0; 2B; 1)\n\nA = (12)\nB = (02)",  # labels defined after the tree
         "6\n(01:\n 1,\n 2 ( 12 ) , 0 ;2(02);1 )",  # spacing and line breaks do not matter
         "# rules: p2c3n\n# strategy: simple\n" + HAND,  # the file names its variant
@@ -90,12 +94,10 @@ def test_a_guess_that_cannot_be_the_secret_is_starred() -> None:
     ("text", "message"),
     [
         ("5 (01: 1, 2 (12), 0; 2 (02); 1)", "the situation at the root has 6 codes, not 5"),
-        ("6 (01: 1, 2, 0; 2 (02); 1)", "at 01 '0 1' has 2 codes, but no guess for it"),
         ("6 (01: 1, 3 (12), 0; 2 (02); 1)", "at 01 '0 1' has 2 codes, not 3"),
         ("6 (01: 1, 2 (12), 0; 2 (02); 0)", "all bulls after 01 happens for 1 code, not 0"),
         ("6 (01: 1, 2 (12), 0; 2 (02), 1)", "expected ';' after reply '1 0', found ','"),
         ("6 (0x: 1, 2 (12), 0; 2 (02); 1)", "'x' is not a symbol"),
-        ("6 (01)", "reply '0 1' leaves 2 codes: the play of that situation must be written"),
         ("6 (01: 1, 2A, 0; 2 (02); 1)", "labels used but not defined: A"),
         ("6 (01: 1, 2A, 0; 2 (02); 1) B = (02)", "label 'B' is defined but not used"),
         ("6 (01: 1, 2 (12), 0; 2 (02); 1) junk", "expected a label definition"),
@@ -104,6 +106,32 @@ def test_a_guess_that_cannot_be_the_secret_is_starred() -> None:
 def test_bad_trees_are_refused_with_the_line(text: str, message: str) -> None:
     with pytest.raises(BullsCowsError, match="^tree line 1: .*" + _escaped(message)):
         read_irving(text, P2)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("12 (01: 1, 4, 2; 4 (02); 1)", "at 01 '0 1' has 4 codes, but no guess for it"),
+        ("12 (01)", "leaves 4 codes: the play of that situation must be written out"),
+    ],
+)
+def test_more_than_two_codes_need_their_play(text: str, message: str) -> None:
+    with pytest.raises(BullsCowsError, match="^tree line 1: .*" + _escaped(message)):
+        read_irving(text, Rules.parse("p2c4n"))
+
+
+def test_knuths_form_of_his_tree_reads_with_his_total() -> None:
+    """Knuth's tree as his and mastermind-strategy's files write it: a situation of two codes
+    as its count alone, and no mark on a guess that leaves two codes (our own minimax tree,
+    written so: minimax is Knuth's rule)."""
+    mm = Rules.parse("mm")
+    ours = to_irving(build_tree(mm, get_strategy("minimax")), header=False)
+    bare = re.sub(r"\b2 \([1-6]{4}\)", "2", ours).replace("x)", ")")
+    assert bare.count("2,") > 20 and "x)" not in bare
+    tree = read_irving(bare, mm)
+    summary = check_tree(tree).summary
+    assert summary is not None
+    assert (summary.total, summary.worst, summary.secrets) == (5801, 5, 1296)
 
 
 def _escaped(text: str) -> str:
@@ -205,3 +233,43 @@ def test_the_published_example_of_the_notation_reads_and_checks() -> None:
     report = check_tree(tree)
     assert report.valid, report.problems
     assert tree.root.guess == Code("1123", mm).index
+
+
+# --- kunigami's file as he published it: a JavaScript constant --------------------------------
+
+
+def test_a_tree_written_as_kunigami_writes_his_reads_back(tmp_path: Path) -> None:
+    tree = build_tree(P2, get_strategy("minimax"))
+    text = f"const decisionTree = {as_kunigami_js(json.loads(tree.to_json())['tree'], P2)};\n"
+    path = tmp_path / "tree.json"
+    path.write_text(text)
+    with pytest.raises(VariantNotNamed, match="kunigami's tree"):
+        load_tree(path)
+    read = load_tree(path, P2)
+    assert read.root == tree.root and read.strategy == "imported"
+    assert load_tree(text.removeprefix("const decisionTree = "), P2).root == tree.root
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[[0, 1], {'0 2': [[1, 0], {}]}]", "reply key '0 2' at the root: kunigami's keys read"),
+        ("[[0, 7], {}]", "the guess at the root is [0, 7]: a list of symbol numbers from 0 to 2"),
+        ("[[0, 1], {'(0, 2)': [[1, 0]]}]", "kunigami's nodes are [GUESS, {REPLY: NODE, ...}]"),
+        ("[[0, 1], {'(0, 2)': [[1, 0], {}]}", "is not JSON"),
+    ],
+)
+def test_bad_kunigami_trees_are_refused(text: str, message: str) -> None:
+    with pytest.raises(BullsCowsError, match=_escaped(message)):
+        load_tree(text, P2)
+
+
+@pytest.mark.skipif(
+    not (REFERENCE / "kunigami-tree.js").exists(), reason="kunigami's published file not here"
+)
+def test_kunigamis_published_tree_reads_as_published() -> None:
+    tree = load_tree(REFERENCE / "kunigami-tree.js", Rules.parse("bc"))
+    report = check_tree(tree)
+    assert report.valid and report.summary is not None
+    s = report.summary
+    assert (s.secrets, s.total, s.worst, s.at_worst) == (5040, 26914, 7, 280)

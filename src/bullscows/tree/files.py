@@ -18,6 +18,7 @@ from bullscows.readers import (
 )
 from bullscows.rules import Rules
 from bullscows.tree.irving import VariantNotNamed, is_irving, read_irving
+from bullscows.tree.kunigami import bare_tree, is_kunigami
 from bullscows.tree.model import (
     _REPLY_KEY,
     FORMAT,
@@ -36,8 +37,9 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
     Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
     bytes may be gzip-compressed (``.json.gz``): they are recognised by their first bytes.
     A file in Irving notation (``tree.irving``) is recognised by its first character (a
-    digit or ``#``), and a bare tree (the ``"tree"`` object alone, ``{"guess": ...,
-    "replies": ...}``) by its keys; ``rules`` is their variant when the file does not say.
+    digit or ``#``), kunigami's JavaScript list (``tree.kunigami``) by its ``[[``, and a bare
+    tree (the ``"tree"`` object alone, ``{"guess": ..., "replies": ...}``) by its keys;
+    ``rules`` is their variant when the file does not say.
 
     >>> load_tree('{"format": "bullscows-tree", "version": 2}')
     Traceback (most recent call last):
@@ -60,6 +62,14 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
         where, text = "tree", source
     if is_irving(text):
         return read_irving(text, rules, where)
+    if is_kunigami(text):
+        if rules is None:
+            raise VariantNotNamed(
+                f"{where}: kunigami's tree (a JavaScript list) does not name its variant; give "
+                "it (--rules SPEC)"
+            )
+        root = _read_nodes(bare_tree(text, rules, where), rules, where)
+        return DecisionTree(rules, "imported", "imported", root)
     return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where, rules)
 
 

@@ -3,10 +3,11 @@ Koyama and Lai 1993) and of mastermind-strategy's ``mmstrat``.
 
 A *situation* is the number of codes still possible, then how it is played:
 
-* nothing, when at most one code is left (that code is guessed);
-* ``(GUESS)``: the guess leaves at most one code after every reply, and the code left is
-  guessed next (``(GUESS*)`` marks a guess that cannot itself be the secret; with ``x``,
-  ``(GUESSx)``, parts of two codes are allowed too, played in the variant's order);
+* nothing, when at most two codes are left: they are guessed in the variant's order (as
+  Knuth's and mastermind-strategy's files leave a situation of two codes, ``2``);
+* ``(GUESS)``: the guess leaves at most two codes after every reply, guessed next in the
+  variant's order (``(GUESS*)`` marks a guess that cannot itself be the secret, ``(GUESSx)``
+  one that leaves two codes after some reply: marks for people, read and passed over);
 * ``(GUESS: s, s, ...; s, ...; ...)``: the situation after each reply, bulls 0 first, and
   within the same bulls the most cows first (``0 4, 0 3, ..., 0 0; 1 3, ...; ...; 4 0``).
   The impossible reply of all bulls but one and one cow is left out (Knuth writes it as
@@ -26,10 +27,10 @@ against the codes that really reach its situation.
 6 (01: 1, 2 (12), 0; 2 (02); 1)
 >>> read_irving(to_irving(tree)).root == tree.root
 True
->>> read_irving("6 (01: 1, 2, 0; 2 (02); 1)", Rules.parse("p2c3n"))  # doctest: +ELLIPSIS
+>>> read_irving("6 (01: 1, 3, 0; 2 (02); 1)", Rules.parse("p2c3n"))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bullscows.errors.BullsCowsError: tree line 1: the situation at 01 '0 1' has 2 codes, but no ...
+bullscows.errors.BullsCowsError: tree line 1: the situation at 01 '0 1' has 2 codes, not 3
 """
 
 from __future__ import annotations
@@ -160,11 +161,20 @@ class _Reader:
             label = self.scan.match(_LABEL)
             if label is not None:
                 return label
-        if len(secrets) > 1:
+        if len(secrets) > 2:
             raise self.scan.fail(
                 f"the situation at {path} has {len(secrets):,} codes, but no guess for it"
             )
-        return Node(int(secrets[0])) if len(secrets) else None
+        return self.in_order(secrets.tolist()) if len(secrets) else None
+
+    def in_order(self, cell: list[int]) -> Node:
+        """The play of one or two codes left: each guessed in the variant's order."""
+        first, *rest = sorted(cell)
+        node = Node(first)
+        for other in rest:
+            reply = int(universe(self.rules).score_row(first, np.array([other]))[0])
+            node.branches[reply] = Node(other)
+        return node
 
     def play(self, secrets: IndexArray, depth: int, path: str) -> Node:
         """``(GUESS)`` or ``(GUESS: ...)`` for the codes ``secrets``."""
@@ -182,14 +192,12 @@ class _Reader:
         u = universe(self.rules)
         node = Node(guess)
         replies = u.score_row(guess, secrets)
-        pairs = set()
-        while self.scan.peek() in ("*", "x"):
-            pairs.add(self.scan.peek())
+        while self.scan.peek() in ("*", "x"):  # marks for people: the counts tell the play
             self.scan.at += 1
         here = f"{'' if path == 'the root' else path + ' '}{u.text(guess)}"
         if self.scan.peek() == ")":
             self.scan.at += 1
-            self.trivial(node, secrets, replies, "x" in pairs, here)
+            self.trivial(node, secrets, replies, here)
             return node
         self.scan.expect(":", f"after the guess {u.text(guess)}")
         length = self.rules.length
@@ -241,25 +249,21 @@ class _Reader:
             node.branches[reply] = child
 
     def trivial(
-        self, node: Node, secrets: IndexArray, replies: npt.NDArray[Any], pairs: bool, here: str
+        self, node: Node, secrets: IndexArray, replies: npt.NDArray[Any], here: str
     ) -> None:
         """``(GUESS)``: the one code left after each reply is guessed next (two in order)."""
         win = Feedback.win(self.rules.length).index(self.rules.length)
         for reply in distinct(replies).tolist():
             if reply == win:
                 continue
-            cell = sorted(secrets[replies == reply].tolist())
-            if len(cell) > (2 if pairs else 1):
+            cell = secrets[replies == reply].tolist()
+            if len(cell) > 2:
                 key = reply_key(reply, self.rules.length)
                 raise self.scan.fail(
                     f"after {here}, reply {key!r} leaves {len(cell)} codes: the play of "
                     "that situation must be written out"
                 )
-            child = Node(cell[0])
-            if len(cell) == 2:
-                second = int(universe(self.rules).score_row(cell[0], np.array([cell[1]]))[0])
-                child.branches[second] = Node(cell[1])
-            node.branches[reply] = child
+            node.branches[reply] = self.in_order(cell)
 
     def definitions(self) -> None:
         """``LABEL = (GUESS: ...)`` for every label used, after the tree."""
