@@ -188,11 +188,19 @@ class OptimalSearch(Strategy):
 
     def problem(self, rules: Rules) -> str | None:
         if _too_large(rules) and not self.shipped(rules) and not self.cached(rules):
+            from bullscows.search.optimal import MAX_SEARCH_CODES  # said only when refused
+
+            codes = rules.guess_rules.size
+            why = f"{self.name} does not search {rules.describe()} during a game: it has "
+            if codes > MAX_SEARCH_CODES:  # never advise a search that would refuse it too
+                return (
+                    f"{why}{codes:,} codes to guess, and the search handles at most "
+                    f"{MAX_SEARCH_CODES:,}; play a heuristic such as minimax or entropy, or "
+                    "a tree of your own (tree:FILE)"
+                )
             return (
-                f"{self.name} does not search {rules.describe()} during a game: it has "
-                f"{rules.guess_rules.size:,} codes to guess (at most {MAX_OPTIMAL_CODES:,}); "
-                "search it first with "
-                f"`bullscows tree --rules {rules.spec} --strategy {self.name}`"
+                f"{why}{codes:,} codes to guess (at most {MAX_OPTIMAL_CODES:,}); search it "
+                f"first with `bullscows tree --rules {rules.spec} --strategy {self.name}`"
             )
         return None
 
