@@ -1,8 +1,10 @@
 """(Re)build the optimal trees shipped with bullscows, in ``src/bullscows/data/trees``.
 
 Each entry of ``SHIPPED`` (a variant, ``optimal`` or ``optimal-worst``, and the options) is
-searched with ``bullscows.search.optimal_tree``, written to a temporary file, read back and
-checked with ``bullscows.tree.check_tree``, and only then moved into place. The files are
+searched with ``bullscows.search.optimal_tree``, its file's bytes read back and checked with
+``bullscows.tree.check_tree``, and only then written in place (whole), their SHA-256
+recorded in ``SHA256SUMS`` beside it (a shipped tree whose bytes do not match is passed over
+with a warning and searched again, ``tree.store.read_shipped``). The files are
 deterministic: gzip without a time stamp, JSON with sorted keys and compact separators, so
 rebuilding an unchanged tree changes no byte. Their names come from
 ``optimal_strategy.tree_file_name``, the same names the strategies look for.
@@ -19,20 +21,20 @@ rebuilding an unchanged tree changes no byte. Their names come from
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bullscows.atomic import write_atomic
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
 from bullscows.search.optimal import SearchReport
 from bullscows.strategies import STRATEGIES
 from bullscows.strategies.optimal_strategy import OptimalSearch, search_tree
 from bullscows.tree import check_tree, load_tree
-from bullscows.tree.store import tree_file_name
+from bullscows.tree.store import record_digest, tree_file_name
 
 #: The package's folder of shipped trees, in this checkout.
 TREES = Path(__file__).resolve().parent.parent / "src" / "bullscows" / "data" / "trees"
@@ -75,8 +77,9 @@ SHIPPED = (
 def build(entry: Entry, folder: Path) -> str:
     """Search, check and write one entry's tree; a line of its figures.
 
-    The tree goes to a hidden temporary file first and replaces the shipped one only once
-    ``check_tree`` finds it valid (every secret settled, the stated summary the real one).
+    The tree's bytes replace the shipped file (whole: ``write_atomic``) only once ``check_tree``
+    finds them valid (every secret settled, the stated summary the real one); their SHA-256 is
+    then recorded in the folder's ``SHA256SUMS``, which the package checks on every load.
     """
     rules = Rules.parse(entry.spec)
     strategy = STRATEGIES[entry.strategy]
@@ -93,15 +96,12 @@ def build(entry: Entry, folder: Path) -> str:
         rules, entry.strategy, strategy.objective, entry.consistent_only, entry.max_depth, progress
     )
     final = folder / entry.file_name()
-    temporary = final.with_name(f".{final.name}")  # still ends in .gz: written compressed
-    try:
-        tree.save(temporary, sort_keys=True)
-        report = check_tree(load_tree(temporary))
-        if not report.valid or report.summary is None:
-            raise BullsCowsError(f"{final.name}: the searched tree is not valid: {report.problems}")
-        os.replace(temporary, final)
-    finally:
-        temporary.unlink(missing_ok=True)
+    data = tree.file_bytes(final, sort_keys=True)
+    report = check_tree(load_tree(data))
+    if not report.valid or report.summary is None:
+        raise BullsCowsError(f"{final.name}: the searched tree is not valid: {report.problems}")
+    write_atomic(final, data)
+    record_digest(folder, final.name, data)
     s = report.summary
     return (
         f"{final.name}: total {s.total:,}, worst {s.worst}, {s.nodes:,} nodes, "

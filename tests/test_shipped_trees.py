@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.util
 import itertools
 import json
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +16,7 @@ from types import ModuleType
 import pytest
 
 from bullscows import Rules, search
-from bullscows.errors import StrategyError
+from bullscows.errors import BullsCowsError, BullsCowsWarning, StrategyError
 from bullscows.outcomes import build_tree, guess_counts
 from bullscows.strategies import get_strategy, optimal_strategy
 from bullscows.strategies.optimal_strategy import describe
@@ -48,7 +50,7 @@ EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
     "bc-nolead--optimal.json.gz": ("bc-nolead", "optimal", False, None, 23283, 7, 24),
     "bc-nolead--optimal-worst.json.gz": ("bc-nolead", "optimal-worst", False, None, 23283, 7, 24),
 }  # fmt: skip
-SHIPPED = sorted(item.name for item in shipped_dir().iterdir() if item.name != "__pycache__")
+SHIPPED = sorted(item.name for item in shipped_dir().iterdir() if item.name.endswith(".json.gz"))
 
 
 @pytest.fixture
@@ -120,7 +122,9 @@ def test_a_shipped_tree_lifts_the_size_limit(
     folder = tmp_path / "trees"
     folder.mkdir()
     labelled = DecisionTree(rules, "optimal", "optimal-total", stand_in.root)
-    labelled.save(folder / tree_file_name(rules, "optimal", False, None, ".json.gz"))
+    name = tree_file_name(rules, "optimal", False, None, ".json.gz")
+    labelled.save(folder / name)
+    store.record_digest(folder, name, (folder / name).read_bytes())
     monkeypatch.setattr(store, "shipped_dir", lambda: folder)
     assert strategy.problem(rules) is None
     assert get_strategy("optimal-worst").problem(rules) is not None  # only the one shipped
@@ -129,8 +133,64 @@ def test_a_shipped_tree_lifts_the_size_limit(
     # A damaged file is an error, not a search of a variant too large for it.
     (folder / "p4c7n--optimal.json.gz").write_bytes(b"\x1f\x8b damaged")
     optimal_strategy._tree.cache_clear()
-    with pytest.raises(StrategyError, match="the tree saved for 'p4c7n' cannot be read"):
+    with (
+        pytest.warns(BullsCowsWarning, match="does not match the digest recorded"),
+        pytest.raises(StrategyError, match="the tree saved for 'p4c7n' cannot be read"),
+    ):
         guess_counts(rules, strategy)
+
+
+def tampered_copy(folder: Path, name: str) -> Path:
+    """A copy of the shipped folder where one guess of ``name``'s tree is changed: the guess
+    after the first reply of the first branch becomes the code of the next branch's."""
+    for item in shipped_dir().iterdir():
+        if item.name.endswith(".json.gz") or item.name == store.DIGESTS:
+            (folder / item.name).write_bytes(item.read_bytes())
+    data = json.loads(gzip.decompress((folder / name).read_bytes()))
+    branches = list(data["tree"]["replies"].values())
+    first, second = branches[0], branches[1]
+    assert first["guess"] != second["guess"]
+    first["guess"] = second["guess"]
+    text = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+    (folder / name).write_bytes(gzip.compress(text.encode(), mtime=0))
+    return folder
+
+
+def test_the_recorded_digests_are_those_of_the_shipped_trees() -> None:
+    digests = store.shipped_digests()
+    assert sorted(digests) == SHIPPED
+    for name in SHIPPED:
+        data = shipped_dir().joinpath(name).read_bytes()
+        assert digests[name] == hashlib.sha256(data).hexdigest()
+        assert store.read_shipped(name) == data
+
+
+def test_a_changed_shipped_tree_is_searched_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tampered_copy(tmp_path, "mm--optimal.json.gz")
+    changed = load_tree((folder / "mm--optimal.json.gz").read_bytes())
+    assert not check_tree(changed).valid  # as installed, some secrets would be played wrongly
+    monkeypatch.setattr(store, "shipped_dir", lambda: folder)
+    optimal_strategy._tree.cache_clear()
+    try:
+        with pytest.warns(
+            BullsCowsWarning,
+            match="the shipped tree 'mm--optimal.json.gz' does not match the digest recorded "
+            "when it was built",
+        ):
+            counts = guess_counts(MM, get_strategy("optimal"))
+        assert (int(counts.sum()), int(counts.max())) == (5625, 6)  # searched
+        worst = guess_counts(MM, get_strategy("optimal-worst"))  # its own file is untouched
+        assert (int(worst.sum()), int(worst.max())) == (5626, 5)
+    finally:
+        optimal_strategy._tree.cache_clear()
+
+
+def test_a_shipped_tree_without_a_recorded_digest_is_refused(tmp_path: Path) -> None:
+    shutil.copy(shipped_dir().joinpath("mm--optimal.json.gz"), tmp_path / "mm--optimal.json.gz")
+    with pytest.raises(BullsCowsError, match="no digest was recorded for it"):
+        store.read_shipped("mm--optimal.json.gz", tmp_path)
 
 
 # --- the script ---------------------------------------------------------------------------------
@@ -170,10 +230,15 @@ def test_the_script_writes_checked_deterministic_files(script: ModuleType, tmp_p
     assert "total 72, worst 4" in script.build(entry, tmp_path)
     path = tmp_path / "p3c4n--optimal-worst.json.gz"
     first = path.read_bytes()
-    assert first[:2] == b"\x1f\x8b" and [p.name for p in tmp_path.iterdir()] == [path.name]
+    assert first[:2] == b"\x1f\x8b"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [store.DIGESTS, path.name]
+    assert store.read_shipped(path.name, tmp_path) == first  # its digest recorded
     script.build(entry, tmp_path)
     assert path.read_bytes() == first
     assert check_tree(load_tree(path)).valid
+    other = script.Entry("p3c4n", "optimal")
+    script.build(other, tmp_path)  # a second entry is added to the digests, the first kept
+    assert set(store.shipped_digests(tmp_path)) == {other.file_name(), path.name}
 
 
 @pytest.mark.parametrize("strategy", ["optimal", "optimal-worst"])

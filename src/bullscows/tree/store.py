@@ -6,7 +6,8 @@ Every tree is named by ``tree_file_name`` (variant, strategy and options). A sto
 not trusted as it is: ``cache_problem`` checks it (its variant, strategy and options, its play
 of every secret, its stated summary, the options' limits, and the key its search wrote). The
 key is an HMAC under this installation's secret (``cache_secret``): a tree that another
-strategy made, relabelled with a key recomputed from public data, is refused.
+strategy made, relabelled with a key recomputed from public data, is refused. A shipped tree
+is read through ``read_shipped``: its bytes must match the SHA-256 recorded when it was built.
 
 >>> store = FileTreeStore(Path("/nonexistent"))
 >>> store.read("mm--optimal.json") is None
@@ -27,6 +28,8 @@ from pathlib import Path
 from typing import Protocol
 
 from bullscows.atomic import write_atomic
+from bullscows.errors import BullsCowsError
+from bullscows.readers import quote
 from bullscows.rules import Rules
 from bullscows.tree.check import check_tree
 from bullscows.tree.files import load_tree
@@ -34,6 +37,8 @@ from bullscows.tree.model import DecisionTree
 
 #: Changes when the search changes what it finds: cached trees of older searches are redone.
 KEY_VERSION = 2
+#: The file of the shipped trees' folder that lists their SHA-256 digests (``shipped_digests``).
+DIGESTS = "SHA256SUMS"
 #: The file of the cache folder that holds this installation's secret (``cache_secret``).
 SECRET_NAME = "secret.key"
 #: The secret's length in bytes.
@@ -89,6 +94,54 @@ def shipped_file(
         tree_file_name(rules, name, consistent_only, max_depth, ".json.gz")
     )
     return found if found.is_file() else None
+
+
+def shipped_digests(folder: Traversable | None = None) -> dict[str, str]:
+    """The SHA-256 of each shipped tree by file name, as ``scripts/ship_trees.py`` recorded it
+    when it built the tree (the folder's ``SHA256SUMS``, which ``sha256sum -c`` reads too).
+
+    >>> len(shipped_digests()["mm--optimal.json.gz"])
+    64
+    """
+    try:
+        text = (folder or shipped_dir()).joinpath(DIGESTS).read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    digests = {}
+    for line in text.splitlines():
+        digest, _, name = line.partition("  ")
+        if re.fullmatch(r"[0-9a-f]{64}", digest) and name:
+            digests[name] = digest
+    return digests
+
+
+def read_shipped(name: str, folder: Traversable | None = None) -> bytes:
+    """The bytes of the shipped tree file ``name``, once they match the digest recorded when
+    it was built: a ``BullsCowsError`` if none was recorded or they differ (a damaged or
+    changed installation), an ``OSError`` if the file cannot be read."""
+    where = folder or shipped_dir()
+    data = where.joinpath(name).read_bytes()
+    recorded = shipped_digests(where).get(name)
+    if recorded is None:
+        raise BullsCowsError(
+            f"the shipped tree {quote(name)}: no digest was recorded for it when the trees "
+            "were built"
+        )
+    if not hmac.compare_digest(hashlib.sha256(data).hexdigest(), recorded):
+        raise BullsCowsError(
+            f"the shipped tree {quote(name)} does not match the digest recorded when it was "
+            "built (a damaged or changed installation)"
+        )
+    return data
+
+
+def record_digest(folder: Path, name: str, data: bytes) -> None:
+    """Record in ``folder``'s ``SHA256SUMS`` the digest of the tree file ``name`` holding
+    ``data`` (the others kept, those of files no longer there dropped), written whole."""
+    digests = shipped_digests(folder)
+    digests[name] = hashlib.sha256(data).hexdigest()
+    lines = [f"{digests[n]}  {n}\n" for n in sorted(digests) if (folder / n).is_file()]
+    write_atomic(folder / DIGESTS, "".join(lines).encode("ascii"))
 
 
 def secret_file() -> Path:

@@ -30,7 +30,7 @@ from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
-from bullscows.tree.store import shipped_dir, tree_file_name
+from bullscows.tree.store import read_shipped, shipped_dir, tree_file_name
 from bullscows.web.games import MAX_GAME_CODES, check_size, strategy_for
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def _load(store: Store | None, src: str) -> Explored:
     if kind == "shipped" and rest in shipped():
         spec, _, name = rest.partition("--")
         file = tree_file_name(Rules.parse(spec), name, False, None, ".json.gz")
-        tree = load_tree(shipped_dir().joinpath(file).read_bytes())
+        tree = load_tree(read_shipped(file))  # checked against its recorded digest
         return Explored(src, f"the shipped tree {rest}", tree)
     if kind == "build":
         name, _, spec = rest.partition(":")
