@@ -248,3 +248,49 @@ def test_repr_and_order() -> None:
         Feedback(0, 3),
         Feedback(1, 0),
     ]
+
+
+# --- replies no secret can give, taken as data (Codeforces 63C) ------------------------------
+
+
+def codeforces_63c(text: str) -> str:
+    """Codeforces 63C through the library: ``n``, then ``n`` lines of a guess (4 distinct
+    digits), its bulls and its cows; the secret if one code fits every reply, 'Need more data'
+    if several do, 'Incorrect data' if none does. A reply no guess can get ('3 1') is legal
+    input there: it makes the data incorrect, it is not a typo to refuse."""
+    from bullscows.codes import Code
+    from bullscows.knowledge import Knowledge
+
+    first, *lines = text.splitlines()
+    knowledge = Knowledge.start(BC)
+    for line in lines[: int(first)]:
+        guess, bulls, cows = line.split()
+        reply = Feedback.parse(f"{bulls} {cows}", BC, impossible=True)
+        knowledge = knowledge.after(Code(guess, BC), reply)
+    if knowledge.is_contradictory:
+        return "Incorrect data"
+    return knowledge.candidate_codes()[0].text if len(knowledge) == 1 else "Need more data"
+
+
+@pytest.mark.parametrize(
+    ("batch", "expected"),
+    [
+        ("2\n1263 1 2\n8103 2 1\n", "Need more data"),  # the problem's three examples
+        ("2\n1234 2 2\n1256 0 2\n", "2134"),
+        ("2\n0123 1 1\n4567 1 2\n", "Incorrect data"),
+        ("1\n0123 3 1\n", "Incorrect data"),  # no guess can get 3 bulls and 1 cow
+        ("3\n1234 0 4\n4123 0 4\n9876 3 1\n", "Incorrect data"),  # one impossible among many
+        ("2\n0123 0 0\n4567 0 0\n", "Incorrect data"),  # only 8 and 9 left: no 4 distinct
+        ("3\n6027 0 2\n7950 0 4\n0537 2 1\n", "0579"),  # the leading zero kept
+        ("1\n1023 0 4\n", "Need more data"),
+    ],
+)
+def test_a_codeforces_63c_batch(batch: str, expected: str) -> None:
+    assert codeforces_63c(batch) == expected
+
+
+def test_games_still_refuse_a_reply_no_guess_can_get() -> None:
+    with pytest.raises(FeedbackError, match="reply '3 1': 3 bulls and 1 cow cannot happen"):
+        Feedback.parse("3 1", BC)
+    with pytest.raises(FeedbackError, match="make 5, but a code has 4"):
+        Feedback.parse("4 1", BC, impossible=True)  # beyond the code's length: not data
