@@ -22,6 +22,8 @@ guess fitted every reply so far (hard mode's rule).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -41,7 +43,56 @@ from bullscows.tree.store import shipped_file
 from bullscows.universe import distinct
 
 
-def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A history of guesses and replies to analyse as a game's (``analyse_history``)."""
+
+    rules: Rules
+    history: tuple[Step, ...]
+    hinter: Strategy | None = None
+    seed: int = 0
+
+
+def analyse_history(
+    rules: Rules, history: Sequence[Step], strategy: Strategy | None = None, seed: int = 0
+) -> list[dict[str, Any]]:
+    """Each move of a history of guesses and replies, as ``analyse`` gives a game's (best
+    play by ``strategy`` where no exact figure exists, seeded from ``seed``). A reply that
+    leaves no code ends the analysis at its move: there is no best play from nowhere.
+
+    >>> rules = Rules.parse("p3c4n")
+    >>> steps = [Step(Code("013", rules), Feedback(2, 0)), Step(Code("012", rules), Feedback(0, 0)),
+    ...          Step(Code("123", rules), Feedback(0, 0))]
+    >>> [move["left"] for move in analyse_history(rules, steps)]
+    [3, 0]
+    """
+    knowledge, kept = Knowledge.start(rules), []
+    for step in history:
+        if knowledge.is_contradictory:
+            break
+        kept.append(step)
+        knowledge = knowledge.after(step.guess, step.feedback)
+    return analyse(Played(rules, tuple(kept), strategy, seed))
+
+
+def move_text(move: dict[str, Any], reply_style: str = "words") -> str:
+    """One move of ``analyse`` as a line for people: the guess and its reply, the codes
+    before and after it, and the sentence that compares it with the best guess.
+
+    >>> move = {"number": 2, "guess": "012", "bulls": 3, "cows": 0, "codes": 3, "left": 1,
+    ...         "fits": True, "sentence": "the only code left"}
+    >>> print(move_text(move, "bc"))
+    2. 012  3B0C  3 codes -> 1: the only code left
+    """
+    reply = Feedback(move["bulls"], move["cows"]).format(reply_style)
+    fits = "" if move["fits"] else " (it did not fit every reply so far: hard mode refuses it)"
+    return (
+        f"{move['number']}. {move['guess']}  {reply}  {move['codes']:,} codes -> "
+        f"{move['left']:,}: {move['sentence']}{fits}"
+    )
+
+
+def analyse(game: Codemaker | Adversary | Played) -> list[dict[str, Any]]:
     """Each move of ``game``: the guess, the best one, their costs, how they were measured,
     and why."""
     strategy = game.hinter
@@ -73,6 +124,7 @@ def analyse(game: Codemaker | Adversary) -> list[dict[str, Any]]:
         measure = by if exact else f"{strategy.label} playing on after your guess"
         moves.append({
             "number": number, "guess": step.guess.text, "reply": step.feedback.format("words"),
+            "bulls": step.feedback.bulls, "cows": step.feedback.cows,
             "codes": len(knowledge), "fits": yours.is_candidate,
             "best": best.guess.text, "cost": round(cost, 3), "best_cost": round(best_cost, 3),
             "by": by, "exact": exact, "measure": measure, "left": _left(knowledge, step),

@@ -34,6 +34,11 @@ COMMANDS = {
         "candidates",
         "Does a history of replies fix the secret, or contradict itself?",
     ),
+    "analyse": (
+        "bullscows.cli.analyse",
+        "analyse",
+        "Each guess of a game against the best guess at that moment.",
+    ),
     "score": ("bullscows.cli.info", "score", "Print the reply a guess gets against a secret."),
     "rules": ("bullscows.cli.info", "rules", "List the preset variants, or describe one."),
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),

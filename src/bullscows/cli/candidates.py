@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -12,17 +14,24 @@ from bullscows.cli.streams import read_lines
 from bullscows.rules import Rules
 from bullscows.sessions.question import DEFAULT_LIMIT, answer, read_history
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def history_arguments(function: F) -> F:
+    """The history as STEPS arguments or ``--from FILE``, and the variant's options."""
+    source = click.option(
+        "--from",
+        "source",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="Read the history from FILE ('-' for standard input), one guess and reply a line.",
+    )
+    steps = click.argument("steps", nargs=-1, metavar="['GUESS REPLY' ...]")
+    return steps(variant_options(source(function)))
+
 
 @click.command()
-@click.argument("steps", nargs=-1, metavar="['GUESS REPLY' ...]")
-@variant_options
-@click.option(
-    "--from",
-    "source",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="Read the history from FILE ('-' for standard input), one guess and reply a line.",
-)
+@history_arguments
 @click.option(
     "--limit",
     type=click.IntRange(min=0),

@@ -1,0 +1,96 @@
+"""``bullscows analyse``: a game's guesses, move by move, against the best guess of each move."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from bullscows.cli import streams
+from bullscows.cli.candidates import history_arguments
+from bullscows.cli.common import reply_style_option
+from bullscows.errors import BullsCowsError
+from bullscows.readers import quote_path, read_file, read_text
+from bullscows.rules import Rules
+
+
+@click.command()
+@history_arguments
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Analyse the game saved in FILE (a game record, as the web app and --json give it).",
+)
+@click.option(
+    "--strategy",
+    default="minimax",
+    show_default=True,
+    help="Where no exact figure exists, the strategy that plays on to measure a guess.",
+)
+@reply_style_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the moves as JSON.")
+def analyse(
+    steps: tuple[str, ...],
+    rules: Rules,
+    source: Path | None,
+    record: Path | None,
+    strategy: str,
+    reply_style: str,
+    as_json: bool,
+) -> None:
+    """Each guess of a game against the best guess at that moment: how it split the codes
+    still possible, and how many guesses it costs on average against the best.
+
+    The game is a history of guesses and replies (as arguments, or one a line from --from
+    or standard input) or a saved game record (--record). Where a few hundred codes are left
+    the best guess is proven by the search; along the variant's shipped optimal tree it is the
+    tree's; elsewhere the strategy plays on after each guess to measure it.
+
+    \b
+    bullscows analyse "0123 0 2" "4561 1 1" "7412 2 0" "7492 4 0"
+    bullscows analyse --rules mm --from game.txt
+    bullscows analyse --record game.json --json
+    """
+    from bullscows.analysis import analyse_history, move_text
+    from bullscows.sessions.question import read_history
+    from bullscows.strategies import get_strategy
+
+    if sum((bool(steps), source is not None, record is not None)) > 1:
+        raise click.UsageError("give the history as arguments, with --from, or --record: one")
+    player = get_strategy(strategy)
+    if record is not None:
+        rules, history, seed = _recorded(record)
+    else:
+        lines = steps if steps else streams.read_lines(source)
+        history, seed = read_history(lines, rules, "argument" if steps else "line"), 0
+    if not history:
+        raise BullsCowsError("no guess to analyse: give a history of guesses and replies")
+    moves = analyse_history(rules, history, player, seed)
+    if as_json:
+        click.echo(json.dumps({"rules": rules.spec, "moves": moves}, indent=2))
+        return
+    out = streams.console()
+    out.print(f"{rules.spec}: {rules.describe()}: {len(moves)} of {len(history)} moves analysed")
+    for move in moves:
+        out.print(move_text(move, reply_style))
+    if moves and moves[-1]["left"] == 0:
+        after = "; the moves after it are not analysed" if len(moves) < len(history) else ""
+        out.print(
+            f"No code fits the replies up to move {len(moves)}{after} (`bullscows candidates` "
+            "says which replies disagree)."
+        )
+
+
+def _recorded(path: Path) -> tuple[Rules, list[Any], int]:
+    """The variant, the guesses and replies, and the seed of the game saved at ``path``: the
+    person's guesses (the computer's, in a game where it breaks the person's code)."""
+    from bullscows.records import GameRecord
+    from bullscows.sessions import Duel, restore
+
+    where = f"game record {quote_path(path)}"
+    game = restore(GameRecord.loads(read_text(read_file(path, where), where)))
+    played = game.maker if isinstance(game, Duel) else game
+    return played.rules, list(played.history), played.seed

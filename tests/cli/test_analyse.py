@@ -1,0 +1,100 @@
+"""``bullscows analyse``: a history or a saved game, move by move, in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from bullscows import Code, Rules, score
+from bullscows.cli import main
+from bullscows.sessions import Codebreaker, Codemaker
+
+P3 = Rules.parse("p3c4n")
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, ["analyse", *args], input=stdin)
+
+
+def steps(rules: Rules, secret: str, *guesses: str) -> list[str]:
+    """'GUESS B C' for each guess against ``secret``."""
+    lines = []
+    for guess in guesses:
+        reply = score(Code(secret, rules), Code(guess, rules))
+        lines.append(f"{guess} {reply.bulls} {reply.cows}")
+    return lines
+
+
+def test_a_history_move_by_move() -> None:
+    result = run("--rules", "p3c4n", *steps(P3, "012", "013", "012"))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "p3c4n: 3 distinct symbols of 0-3: 2 of 2 moves analysed"
+    assert lines[1].startswith("1. 013  2 bulls, 0 cows  24 codes -> 3: ")
+    assert lines[2] == (
+        "2. 012  3 bulls, 0 cows  3 codes -> 1: optimal (exact, by the optimal search): "
+        "splits 3 codes into 2 parts"
+    )
+
+
+def test_a_guess_worse_than_the_best_says_by_how_much_and_that_it_did_not_fit() -> None:
+    history = steps(Rules.parse("mm"), "3632", "1122", "1344", "1462", "3632")
+    result = run("--rules", "mm", "--reply-style", "pegs", *history)
+    assert result.exit_code == 0, result.output
+    third = result.stdout.splitlines()[3]
+    assert third.startswith("3. 1462  1B1W  44 codes -> 11: ")
+    assert "guesses more on average" in third
+    assert "it did not fit every reply so far: hard mode refuses it" in third
+
+
+def test_a_history_from_standard_input_as_json() -> None:
+    history = "\n".join(["# my game", *steps(P3, "321", "012", "123", "321")]) + "\n"
+    result = run("--rules", "p3c4n", "--from", "-", "--json", stdin=history)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["rules"] == "p3c4n"
+    assert [m["guess"] for m in data["moves"]] == ["012", "123", "321"]
+    assert data["moves"][0]["codes"] == 24
+    assert data["moves"][-1]["left"] == 1
+
+
+def test_a_contradiction_ends_the_analysis_with_a_line() -> None:
+    result = run("--rules", "p3c4n", "012 1 1", "013 3 0", "123 0 0")
+    assert result.exit_code == 0, result.output
+    assert "2 of 3 moves analysed" in result.stdout
+    assert result.stdout.splitlines()[-1].startswith(
+        "No code fits the replies up to move 2; the moves after it are not analysed"
+    )
+
+
+def test_a_saved_game_of_each_kind(tmp_path: Path) -> None:
+    game = Codemaker(P3, secret="210", seed=5)
+    for guess in ("012", "102", "210"):
+        game.guess(guess)
+    (tmp_path / "play.json").write_text(game.to_record().dumps())
+    result = run("--record", str(tmp_path / "play.json"))
+    assert result.exit_code == 0, result.output
+    assert "p3c4n: 3 distinct symbols of 0-3: 3 of 3 moves analysed" in result.stdout
+    assert "3. 210  3 bulls, 0 cows" in result.stdout
+    solver = Codebreaker(P3, "minimax", seed=1)
+    solver.record("012", score(Code("321", P3), Code("012", P3)))
+    (tmp_path / "solve.json").write_text(solver.to_record().dumps())
+    result = run("--record", str(tmp_path / "solve.json"))
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 moves analysed" in result.stdout
+
+
+def test_bad_input_is_one_line() -> None:
+    for args, message in [
+        (["--rules", "p3c4n", "01x 1 0"], "'01x'"),
+        (["--record", "no-such-file.json"], "no-such-file.json"),
+        (["--rules", "p3c4n", "012 1 0", "--from", "-"], "give the history as arguments"),
+    ]:
+        result = run(*args, stdin="")
+        assert result.exit_code in (1, 2), result.output
+        assert message in result.stderr and "Traceback" not in result.output
+    empty = run("--from", "-", stdin="# nothing\n")
+    assert empty.exit_code == 1
+    assert "no guess to analyse" in empty.stderr
