@@ -44,6 +44,9 @@ class Strategy(ABC):
     deterministic: ClassVar[bool] = True
     #: Whether the guesses depend only on how many were made (see ``sequence``).
     ignores_replies: ClassVar[bool] = False
+    #: Where the last guess came from when not from the strategy's own rule (an optimal
+    #: strategy's game off its tree: ``strategies.off_tree``), for people; else ``None``.
+    source: str | None = None
 
     @property
     def label(self) -> str:

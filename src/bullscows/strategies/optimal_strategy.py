@@ -35,6 +35,7 @@ from bullscows.knowledge import Knowledge
 from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
+from bullscows.strategies.off_tree import advise
 from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, Node, TreeSummary, follow, load_tree
 from bullscows.tree.store import (
@@ -247,7 +248,13 @@ class OptimalSearch(Strategy):
         node = _tree(
             knowledge.rules, self.name, self.objective, self.consistent_only, self.max_depth
         )
-        return follow(node, knowledge, f"the {self.label} tree")
+        self.source = None
+        try:
+            return follow(node, knowledge, f"the {self.label} tree")
+        except StrategyError:  # a game the tree does not play: advice all the same
+            advice = advise(node, knowledge, self.label)
+            self.source = advice.source
+            return advice.guess
 
 
 class OptimalTotal(OptimalSearch):
