@@ -75,9 +75,13 @@ def scheduler_rate(executor: Executor, count: int) -> tuple[float, float]:
 
 
 def rounds_on_longest_chain(recording: Recording) -> int:
-    """Rounds answered one after another on the longest path: for each first guess, the
-    chain of the most rounds."""
-    return sum(max(len(rounds) for rounds in stage.values()) for stage in structure(recording))
+    """Rounds answered one after another on the longest path of the search's order."""
+    rounds, held = structure(recording)
+
+    def chain(part: tuple[tuple[int, int], ...]) -> int:
+        return sum(1 + max(map(chain, held[key].parts), default=0) for key in rounds[part])
+
+    return chain(()) if () in rounds else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,8 +18,12 @@ workers; the serial seconds stay serial (in a real run some overlap the tasks: t
 pessimistic). So it is what better scheduling alone can give with today's tasks: a task longer
 than the rest of its round is a straggler no number of workers shortens (``unlimited``).
 
-The prediction at 1 worker is the recorded run; the others are checked against real runs on
-threads (``--measure``, best of ``--repeats``, the order alternating).
+On 3 threads or more a task awaited 0.3 s while a thread has nothing to do is a straggler
+(``search.distribute.STRAGGLER_SECONDS``): it is stopped and its part searched one guess
+deeper, its parts the tasks. The recording splits the parts that the run on the most threads
+split, so that it has the same tasks. The predictions are checked against real runs on
+threads (``--measure``, best of ``--repeats``, the order alternating); speed-ups are against
+the run on one thread.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ class Task:
     """One task of a recorded run: the history it answers and its seconds on a worker."""
 
     history: tuple[tuple[int, int], ...]
+    codes: int = 0
     seconds: float = 0.0
     ran: bool = False
 
@@ -59,6 +64,8 @@ class Recording:
     wall: float = 0.0
     #: The searching thread's own CPU seconds.
     serial: float = 0.0
+    #: The parts split as stragglers (searched one guess deeper, their parts the tasks).
+    split: set[tuple[tuple[int, int], ...]] = field(default_factory=set)
 
     @property
     def task_seconds(self) -> float:
@@ -73,7 +80,7 @@ class Recorder(Threads):
         self.recording = recording
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        task = Task(history=tuple(args[-4]) if len(args) >= 4 else ())
+        task = Task(tuple(args[-4]), len(args[-3])) if len(args) >= 4 else Task(())
         lock = threading.Lock()
 
         def timed() -> Any:
@@ -100,14 +107,25 @@ def part_tasks() -> Any:
     raise SystemExit("no PartTasks in bullscows.search: this benchmark needs updating")
 
 
-def search(spec: str, objective: Objective, workers: int) -> Recording:
-    """One search on ``workers`` threads, recorded. On one worker no part one guess above
-    the tasks is kept as spare work (solved whole on the searching thread): each is split
-    into its tasks, so that the searching thread's own seconds are the serial part."""
+def search(
+    spec: str, objective: Objective, workers: int, split: set[History] | None = None
+) -> Recording:
+    """One search on ``workers`` threads, recorded, with the parts it split as stragglers.
+    On one worker no part one guess above the tasks is kept as spare work (solved whole on
+    the searching thread): each is split into its tasks, so that the searching thread's own
+    seconds are the serial part; and the parts in ``split`` are split from the start (the
+    stragglers of a run on more workers)."""
     recording = Recording()
     team = Recorder(workers, recording)
     tasks = part_tasks()
-    spare = tasks._is_spare
+    spare, init = tasks._is_spare, tasks.__init__
+
+    def noted(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        if self.executor is team:
+            self.split_here = recording.split = self.split_here | (split or set())
+
+    tasks.__init__ = noted
     if workers == 1:
         tasks._is_spare = lambda *_: False
     try:
@@ -116,77 +134,107 @@ def search(spec: str, objective: Objective, workers: int) -> Recording:
         recording.wall = time.perf_counter() - began
         recording.serial = time.thread_time() - own
     finally:
-        tasks._is_spare = spare
+        tasks._is_spare, tasks.__init__ = spare, init
         team.shutdown(cancel_futures=True)
     return recording
 
 
-Rounds = list[list[list[float]]]  # stages -> rounds (in order) -> the seconds of their tasks
+History = tuple[tuple[int, int], ...]
+RoundKey = tuple[History, int]  # a part, and the guess whose parts the round asks about
 
 
-def structure(recording: Recording) -> list[dict[object, list[list[float]]]]:
-    """The recorded tasks as the search orders them: first guesses (stages) one after
-    another; in each, chains of rounds (one chain a part under the first guess); a round is
-    the tasks under one second guess of its chain (or the whole stage, when tasks are one
-    guess deep)."""
-    stages: dict[int, dict[object, dict[object, list[float]]]] = {}
+@dataclass
+class Round:
+    """The questions asked about the parts of one guess at one part: tasks, and parts
+    searched one guess deeper on the searching thread (split), whose own rounds run then."""
+
+    tasks: list[float] = field(default_factory=list)
+    parts: list[History] = field(default_factory=list)
+
+
+def structure(recording: Recording) -> tuple[dict[History, list[RoundKey]], dict[RoundKey, Round]]:
+    """The recorded tasks as the search asks them: each part's rounds in order (a round is
+    answered before the next round of its part is asked), and what each round holds. The
+    root's rounds are its first guesses, tried one after another."""
+    rounds: dict[History, list[RoundKey]] = {}
+    held: dict[RoundKey, Round] = {}
+
+    def note(key: RoundKey) -> Round:
+        if key not in held:
+            held[key] = Round()
+            rounds.setdefault(key[0], []).append(key)
+            part = key[0]
+            if part:  # a part is asked about in its parent's round
+                parent = note((part[:-1], part[-1][0]))
+                if part not in parent.parts:
+                    parent.parts.append(part)
+        return held[key]
+
     for task in recording.tasks:
-        if not task.ran or not task.history:
-            continue
-        first = task.history[0][0]
-        chain = task.history[0] if len(task.history) > 1 else first
-        step = task.history[1][0] if len(task.history) > 1 else first
-        stages.setdefault(first, {}).setdefault(chain, {}).setdefault(step, []).append(task.seconds)
-    return [
-        {chain: list(rounds.values()) for chain, rounds in chains.items()}
-        for chains in stages.values()
-    ]
+        if task.ran and task.history:
+            note((task.history[:-1], task.history[-1][0])).tasks.append(task.seconds)
+    return rounds, held
 
 
-def makespan(stage: dict[object, list[list[float]]], workers: int) -> float:
-    """Seconds for one stage on ``workers``: its chains run side by side; a round's tasks are
-    ready when the round before it in its chain ends; a free worker takes the longest ready
-    task (an event simulation)."""
-    ready: list[tuple[float, float, object, int]] = []  # (-seconds, ready at, chain, round)
-    pending: dict[tuple[object, int], int] = {}
-    for chain, rounds in stage.items():
-        for seconds in rounds[0]:
-            ready.append((-seconds, 0.0, chain, 0))
-        pending[(chain, 0)] = len(rounds[0])
-    heapq.heapify(ready)
+def makespan(recording: Recording, workers: int) -> float:
+    """Seconds of the recorded tasks on ``workers``, scheduled perfectly within what the
+    search's order forces: a round's tasks and parts start when the round is asked; a part's
+    next round when the one before is answered; a free worker takes the longest task ready
+    (an event simulation)."""
+    rounds, held = structure(recording)
+    ready: list[tuple[float, int, RoundKey]] = []  # (-seconds, tiebreak, round)
+    waiting: dict[RoundKey, int] = {}  # tasks and parts still open in each round
     free = [0.0] * workers
-    finish: dict[tuple[object, int], float] = defaultdict(float)
-    queue: list[tuple[float, float, object, int]] = []  # ready later, by ready time
-    end = 0.0
-    while ready or queue:
-        worker_at = heapq.heappop(free)
-        if not ready and queue[0][0] > worker_at:
-            worker_at = queue[0][0]  # nothing to do before the next round is ready
-        while queue and queue[0][0] <= worker_at:
-            at, negative, chain, index = heapq.heappop(queue)
-            heapq.heappush(ready, (negative, at, chain, index))
-        negative, at, chain, index = heapq.heappop(ready)
-        done = max(worker_at, at) - negative
-        heapq.heappush(free, done)
-        end = max(end, done)
-        key = (chain, index)
-        finish[key] = max(finish[key], done)
-        pending[key] -= 1
-        rounds = stage[chain]
-        if pending[key] == 0 and index + 1 < len(rounds):
-            pending[(chain, index + 1)] = len(rounds[index + 1])
-            for seconds in rounds[index + 1]:
-                heapq.heappush(queue, (finish[key], -seconds, chain, index + 1))
+    running: list[tuple[float, int, RoundKey]] = []  # (ends at, tiebreak, round)
+    order = 0
+
+    def ask(part: History, index: int) -> None:
+        nonlocal order
+        key = rounds[part][index]
+        round_ = held[key]
+        waiting[key] = len(round_.tasks) + len(round_.parts)
+        for seconds in round_.tasks:
+            order += 1
+            heapq.heappush(ready, (-seconds, order, key))
+        for child in round_.parts:
+            ask(child, 0)
+        if waiting[key] == 0:
+            answered(key)
+
+    def answered(key: RoundKey) -> None:
+        part = key[0]
+        index = rounds[part].index(key)
+        if index + 1 < len(rounds[part]):
+            ask(part, index + 1)
+        elif part:  # the part is settled: one fewer open in its parent's round
+            parent = (part[:-1], part[-1][0])
+            waiting[parent] -= 1
+            if waiting[parent] == 0:
+                answered(parent)
+
+    if () not in rounds:
+        return 0.0
+    ask((), 0)
+    now = end = 0.0
+    while ready or running:
+        while ready and free:
+            negative, _, key = heapq.heappop(ready)
+            start = max(now, heapq.heappop(free))
+            order += 1
+            heapq.heappush(running, (start - negative, order, key))
+        ends, _, key = heapq.heappop(running)
+        now = end = max(end, ends)
+        heapq.heappush(free, ends)
+        waiting[key] -= 1
+        if waiting[key] == 0:
+            answered(key)
     return end
 
 
 def predict(recording: Recording, workers: int | None) -> float:
-    """The seconds of the recorded search on ``workers`` (``None``: unlimited)."""
-    stages = structure(recording)
-    if workers is None:
-        spans = [max(sum(max(r) for r in rounds) for rounds in stage.values()) for stage in stages]
-        return recording.serial + sum(spans)
-    return recording.serial + sum(makespan(stage, workers) for stage in stages)
+    """The seconds of the recorded search on ``workers`` (``None``: one for each task)."""
+    count = max(1, len(recording.tasks)) if workers is None else workers
+    return recording.serial + makespan(recording, count)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,33 +245,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measure", type=int, nargs="+", default=[2],
                         help="also time real runs on these numbers of threads")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=2, help="runs of each, the best kept")
+    parser.add_argument(
+        "--no-split", action="store_true", help="record without the stragglers' parts split"
+    )
     args = parser.parse_args(argv)
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     for spec in args.rules:
-        runs: dict[int, list[float]] = defaultdict(list)
-        recorded: Recording | None = None
+        runs: dict[int, list[Recording]] = defaultdict(list)
         for repeat in range(args.repeats):
             order = [1, *args.measure]
             for workers in order if repeat % 2 == 0 else order[::-1]:
-                recording = search(spec, args.objective, workers)
-                runs[workers].append(recording.wall)
-                if workers == 1 and (recorded is None or recording.wall < recorded.wall):
-                    recorded = recording
-        assert recorded is not None
-        base = predict(recorded, 1)
+                runs[workers].append(search(spec, args.objective, workers))
+        best = {workers: min(done, key=lambda run: run.wall) for workers, done in runs.items()}
+        alone = best[1]
+        split = set() if args.no_split else best[max(best)].split
+        recorded = search(spec, args.objective, 1, split) if split else alone
+        base = predict(alone, 1)
         tasks = [task.seconds for task in recorded.tasks if task.ran]
         print(
-            f"{spec} {args.objective}: {len(tasks)} tasks, {recorded.task_seconds:.2f} s "
-            f"(longest {max(tasks, default=0):.2f} s) CPU, serial {recorded.serial:.2f} s, "
-            f"one worker {recorded.wall:.2f} s ({base:.2f} s CPU)"
+            f"{spec} {args.objective}: one worker {alone.wall:.2f} s ({base:.2f} s CPU); "
+            f"recorded with the {len(split)} parts split on {max(best)} workers: "
+            f"{len(tasks)} tasks, {recorded.task_seconds:.2f} s CPU (longest "
+            f"{max(tasks, default=0):.2f} s), serial {recorded.serial:.2f} s"
         )
         head = ("workers", "predicted s", "speed-up", "measured s", "speed-up")
         print("  " + " ".join(f"{h:>{w}}" for h, w in zip(head, (8, 12, 9, 11, 9), strict=True)))
         for workers in [*args.workers, None]:
             seconds = predict(recorded, workers)
-            measured = min(runs[workers]) if workers in runs else None
             shown = "unlimited" if workers is None else str(workers)
-            real = "" if measured is None else f"{measured:>11.2f} {min(runs[1]) / measured:>9.2f}"
+            real = ""
+            if workers in best:
+                measured = best[workers].wall
+                real = f"{measured:>11.2f} {alone.wall / measured:>9.2f}"
             print(f"  {shown:>8} {seconds:>12.2f} {base / seconds:>9.2f} {real}")
     return 0
 
