@@ -18,12 +18,8 @@ workers; the serial seconds stay serial (in a real run some overlap the tasks: t
 pessimistic). So it is what better scheduling alone can give with today's tasks: a task longer
 than the rest of its round is a straggler no number of workers shortens (``unlimited``).
 
-On 3 threads or more a task awaited 0.3 s while a thread has nothing to do is a straggler
-(``search.distribute.STRAGGLER_SECONDS``): it is stopped and its part searched one guess
-deeper, its parts the tasks. The recording splits the parts that the run on the most threads
-split, so that it has the same tasks. The predictions are checked against real runs on
-threads (``--measure``, best of ``--repeats``, the order alternating); speed-ups are against
-the run on one thread.
+The predictions are checked against real runs on threads (``--measure``, best of
+``--repeats``, the order alternating); speed-ups are against the run on one thread.
 """
 
 from __future__ import annotations
@@ -64,8 +60,6 @@ class Recording:
     wall: float = 0.0
     #: The searching thread's own CPU seconds.
     serial: float = 0.0
-    #: The parts split as stragglers (searched one guess deeper, their parts the tasks).
-    split: set[tuple[tuple[int, int], ...]] = field(default_factory=set)
 
     @property
     def task_seconds(self) -> float:
@@ -107,25 +101,14 @@ def part_tasks() -> Any:
     raise SystemExit("no PartTasks in bullscows.search: this benchmark needs updating")
 
 
-def search(
-    spec: str, objective: Objective, workers: int, split: set[History] | None = None
-) -> Recording:
-    """One search on ``workers`` threads, recorded, with the parts it split as stragglers.
-    On one worker no part one guess above the tasks is kept as spare work (solved whole on
-    the searching thread): each is split into its tasks, so that the searching thread's own
-    seconds are the serial part; and the parts in ``split`` are split from the start (the
-    stragglers of a run on more workers)."""
+def search(spec: str, objective: Objective, workers: int) -> Recording:
+    """One search on ``workers`` threads, recorded. On one worker no part one guess above
+    the tasks is kept as spare work (solved whole on the searching thread): each is split
+    into its tasks, so that the searching thread's own seconds are the serial part."""
     recording = Recording()
     team = Recorder(workers, recording)
     tasks = part_tasks()
-    spare, init = tasks._is_spare, tasks.__init__
-
-    def noted(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        if self.executor is team:
-            self.split_here = recording.split = self.split_here | (split or set())
-
-    tasks.__init__ = noted
+    spare = tasks._is_spare
     if workers == 1:
         tasks._is_spare = lambda *_: False
     try:
@@ -134,7 +117,7 @@ def search(
         recording.wall = time.perf_counter() - began
         recording.serial = time.thread_time() - own
     finally:
-        tasks._is_spare, tasks.__init__ = spare, init
+        tasks._is_spare = spare
         team.shutdown(cancel_futures=True)
     return recording
 
@@ -146,7 +129,7 @@ RoundKey = tuple[History, int]  # a part, and the guess whose parts the round as
 @dataclass
 class Round:
     """The questions asked about the parts of one guess at one part: tasks, and parts
-    searched one guess deeper on the searching thread (split), whose own rounds run then."""
+    searched one guess deeper on the searching thread, whose own rounds run then."""
 
     tasks: list[float] = field(default_factory=list)
     parts: list[History] = field(default_factory=list)
@@ -245,9 +228,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--measure", type=int, nargs="+", default=[2],
                         help="also time real runs on these numbers of threads")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=2, help="runs of each, the best kept")
-    parser.add_argument(
-        "--no-split", action="store_true", help="record without the stragglers' parts split"
-    )
     args = parser.parse_args(argv)
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     for spec in args.rules:
@@ -257,14 +237,11 @@ def main(argv: list[str] | None = None) -> int:
             for workers in order if repeat % 2 == 0 else order[::-1]:
                 runs[workers].append(search(spec, args.objective, workers))
         best = {workers: min(done, key=lambda run: run.wall) for workers, done in runs.items()}
-        alone = best[1]
-        split = set() if args.no_split else best[max(best)].split
-        recorded = search(spec, args.objective, 1, split) if split else alone
+        recorded = alone = best[1]
         base = predict(alone, 1)
         tasks = [task.seconds for task in recorded.tasks if task.ran]
         print(
-            f"{spec} {args.objective}: one worker {alone.wall:.2f} s ({base:.2f} s CPU); "
-            f"recorded with the {len(split)} parts split on {max(best)} workers: "
+            f"{spec} {args.objective}: one worker {alone.wall:.2f} s ({base:.2f} s CPU): "
             f"{len(tasks)} tasks, {recorded.task_seconds:.2f} s CPU (longest "
             f"{max(tasks, default=0):.2f} s), serial {recorded.serial:.2f} s"
         )
