@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("strategies",),
     ("outcomes", "hints"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),
-    ("records", "sessions", "analysis"),  # games as state machines, and their analysis
+    ("records", "sessions", "analysis", "standings"),  # games as state machines, and their analysis
     ("cli", "web", "__main__", "precompile", ""),  # front ends, entry points, the package
 ]
 

@@ -39,6 +39,11 @@ COMMANDS = {
         "analyse",
         "Each guess of a game against the best guess at that moment.",
     ),
+    "record": (
+        "bullscows.cli.record",
+        "record",
+        "Your record against the computer's code, per variant.",
+    ),
     "score": ("bullscows.cli.info", "score", "Print the reply a guess gets against a secret."),
     "rules": ("bullscows.cli.info", "rules", "List the preset variants, or describe one."),
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),

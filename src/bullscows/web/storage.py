@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from datetime import UTC, datetime
@@ -147,6 +148,19 @@ class Store:
                 select(games.c.record, games.c.mode).where(games.c.id == game_id)
             ).first()
         return None if row is None else (GameRecord.loads(row[0]), str(row[1]))
+
+    def records(self, mode: str) -> list[GameRecord]:
+        """The records of the games played in ``mode``, oldest first (one that no longer
+        reads, from a later version, is passed over)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(games.c.record).where(games.c.mode == mode).order_by(games.c.created)
+            ).all()
+        found = []
+        for (text,) in rows:
+            with contextlib.suppress(BullsCowsError):
+                found.append(GameRecord.loads(text))
+        return found
 
     def put(self, game_id: str, record: GameRecord) -> None:
         """Replace a game's record (committed when this returns)."""

@@ -1,0 +1,82 @@
+"""A player's record: the games they finished against the computer's code, by variant.
+
+Games are kept as records (``records.GameRecord``) where the web app keeps its games (the
+user's data folder: ``web.storage``); ``finished`` replays one to see how it ended, and
+``standings`` gives, per variant, the games played and won, the current and best streak of
+wins, and how many guesses the wins took.
+
+>>> from bullscows.sessions import Codemaker, Rules
+>>> won = Codemaker(Rules.parse("p3c4n"), secret="012", seed=1)
+>>> _ = won.guess("013"), won.guess("012")
+>>> lost = Codemaker(Rules.parse("p3c4n"), secret="321", seed=2)
+>>> _ = lost.guess("012"), lost.give_up()
+>>> [row["played"] for row in standings([won.to_record(), lost.to_record()])]
+[2]
+>>> standings([won.to_record(), lost.to_record()])[0]["distribution"]
+{2: 1}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bullscows.errors import BullsCowsError
+from bullscows.records import GameRecord
+from bullscows.sessions import Adversary, Codemaker, Status, restore
+
+#: The kinds of game in which the person breaks the computer's code: those a record counts.
+COUNTED = ("codemaker", "adversary")
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """How a game against the computer's code ended: its variant, the guesses made, and
+    whether the code was broken (won) rather than given up (lost)."""
+
+    rules: str
+    guesses: int
+    won: bool
+
+
+def finished(record: GameRecord) -> Finished | None:
+    """How the game of ``record`` ended, or ``None`` when it is not over, is not a game
+    against the computer's code, or cannot be replayed."""
+    if record.kind not in COUNTED:
+        return None
+    try:
+        game = restore(record)
+    except BullsCowsError:
+        return None
+    assert isinstance(game, Codemaker | Adversary)
+    if game.status not in (Status.SOLVED, Status.GAVE_UP):
+        return None
+    return Finished(game.rules.spec, len(game.history), game.status is Status.SOLVED)
+
+
+def standings(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
+    """Per variant, in the order first played (records oldest first): games finished
+    (``played``), ``won``, ``win_percent`` (rounded down), the current and the best
+    ``streak`` of wins, and ``distribution``: guesses -> wins that took that many."""
+    by_rules: dict[str, list[Finished]] = {}
+    for record in records:
+        game = finished(record)
+        if game is not None:
+            by_rules.setdefault(game.rules, []).append(game)
+    rows = []
+    for rules, games in by_rules.items():
+        streak = best = 0
+        spread: dict[int, int] = {}
+        for game in games:
+            streak = streak + 1 if game.won else 0
+            best = max(best, streak)
+            if game.won:
+                spread[game.guesses] = spread.get(game.guesses, 0) + 1
+        won = sum(spread.values())
+        rows.append({
+            "rules": rules, "played": len(games), "won": won,
+            "win_percent": 100 * won // len(games), "streak": streak, "best_streak": best,
+            "distribution": dict(sorted(spread.items())),
+        })  # fmt: skip
+    return rows

@@ -1,0 +1,68 @@
+"""``bullscows record``: the games kept in the data folder, per variant (in-process)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows.cli import main
+from bullscows.cli.record import MODE, keep
+from bullscows.sessions import Codebreaker, Codemaker, Rules
+from bullscows.web.storage import Store
+
+P3 = Rules.parse("p3c4n")
+
+
+@pytest.fixture
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    monkeypatch.setenv("BULLSCOWS_DATABASE", url)
+    yield url
+
+
+def finish(secret: str, *guesses: str, rules: Rules = P3) -> Codemaker:
+    game = Codemaker(rules, secret=secret, seed=1)
+    for guess in guesses:
+        game.guess(guess)
+    if not game.solved:
+        game.give_up()
+    return game
+
+
+def test_an_empty_record_says_how_to_start_one(database: str) -> None:
+    result = CliRunner().invoke(main, ["record"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"No finished game yet in {database}: play one (bullscows play).\n"
+
+
+def test_played_won_streaks_and_guesses_per_variant(database: str) -> None:
+    for game in (
+        finish("012", "013", "012"), finish("321", "321"), finish("123", "012"),
+        finish("230", "230"), finish("1122", "1122", rules=Rules.parse("mm")),
+    ):  # fmt: skip
+        keep(game.to_record())
+    unfinished = Codemaker(P3, secret="012", seed=1)
+    unfinished.guess("013")
+    keep(unfinished.to_record())  # not over: not counted
+    keep(Codebreaker(P3).to_record())  # the computer breaking a code: not counted
+    result = CliRunner().invoke(main, ["record"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1:] == [
+        "p3c4n: played 4, won 3 (75%), streak 1 (best 2); guesses:wins 1:2 2:1",
+        "mm: played 1, won 1 (100%), streak 1 (best 1); guesses:wins 1:1",
+    ]
+    data = json.loads(CliRunner().invoke(main, ["record", "--json"]).stdout)
+    assert data["database"] == database
+    assert data["variants"][0]["distribution"] == {"1": 2, "2": 1}
+    assert len(Store(database).records(MODE)) == 7
+
+
+def test_a_store_that_cannot_be_written_is_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BULLSCOWS_DATABASE", "sqlite:////proc/no-such-folder/games.sqlite3")
+    with pytest.warns(Warning, match="the game is not kept in your record: database"):
+        keep(finish("012", "012").to_record())
