@@ -233,7 +233,7 @@ RATES = {
     "scoring": 2e-9,  # per secret, code to guess and guess of a game, every guess scored
     "sampling": 5e-4,  # per secret, a random code that fits drawn at each guess
     "blind": 2.5e-8,  # per secret and code of the variant, guesses that ignore the replies
-    "cows": 1e-4,  # per secret, position and symbol, cows' rule-out games
+    "cows": 1.25e-4,  # per secret, position and symbol, cows' rule-out games
 }
 
 
@@ -265,20 +265,36 @@ def expected_seconds(rules: Rules, strategy: Strategy, secrets: int) -> float | 
     return secrets * rules.guess_rules.size * guesses * RATES["scoring"]
 
 
-def quick_strategies(rules: Rules) -> tuple[list[Strategy], list[Strategy]]:
-    """Every registered strategy that plays ``rules`` without a search first (the bench's
-    default), and those that would search (left out of it).
+#: The bench's default plays the strategies expected to take at most this long each.
+QUICK_SECONDS = 10.0
 
-    >>> quick, searching = quick_strategies(Rules.parse("bc"))
-    >>> [s.name for s in searching]
-    ['optimal-worst-count', 'optimal-total-worst']
+
+def quick_strategies(
+    rules: Rules, secrets: int | None = None
+) -> tuple[list[Strategy], list[tuple[Strategy, str]]]:
+    """The bench's default over ``secrets`` secrets of ``rules`` (all by default): every
+    registered strategy that plays the variant without a search first and is expected to
+    take at most ``QUICK_SECONDS``; and those left out, each with why.
+
+    >>> quick, left_out = quick_strategies(Rules.parse("bc"))
+    >>> [(s.name, why) for s, why in left_out]  # doctest: +NORMALIZE_WHITESPACE
+    [('cows', 'about 25 s'), ('optimal-worst-count', 'searches for its tree first'),
+     ('optimal-total-worst', 'searches for its tree first')]
     """
-    made = [get_strategy(name) for name in STRATEGIES]
-    playable = [s for s in made if s.problem(rules) is None]
-    return (
-        [s for s in playable if not s.needs_search(rules)],
-        [s for s in playable if s.needs_search(rules)],
-    )
+    secrets = rules.size if secrets is None else secrets
+    quick, left_out = [], []
+    for name in STRATEGIES:
+        strategy = get_strategy(name)
+        if strategy.problem(rules) is not None:
+            continue
+        seconds = expected_seconds(rules, strategy, secrets)
+        if seconds is None:
+            left_out.append((strategy, "searches for its tree first"))
+        elif seconds > QUICK_SECONDS:
+            left_out.append((strategy, f"about {seconds:.0f} s"))
+        else:
+            quick.append(strategy)
+    return quick, left_out
 
 
 def _make(item: StrategySpec | str, consistent_only: bool, max_depth: int | None) -> Strategy:

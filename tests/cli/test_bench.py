@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from bullscows import Rules
+from bullscows.bench import quick_strategies
 from bullscows.cli import main
 from bullscows.strategies import STRATEGIES
 
@@ -159,11 +161,25 @@ def test_default_plays_what_needs_no_search_and_says_so_first() -> None:
     announced = result.stderr.splitlines()
     assert announced[0].startswith("Playing 10 strategies over all 1,296 secrets of mm (simple")
     assert announced[0].endswith(": about a second.")
-    assert announced[1].startswith("Left out: optimal-worst-count, optimal-total-worst (each")
+    assert announced[1] == (
+        "Left out: optimal-worst-count (searches for its tree first), optimal-total-worst "
+        "(searches for its tree first): name one with --strategy, or give --strategy all."
+    )
     names = [line.split()[0] for line in result.stdout.splitlines()[2:-1]]
     assert "optimal" in names and "minimax" in names and "optimal-worst-count" not in names
     # The announcement comes before the table (stderr first, in the merged output).
     assert result.output.index("Playing") < result.output.index("strategy ")
+
+
+def test_the_default_leaves_out_what_would_take_long() -> None:
+    result = CliRunner().invoke(main, ["bench", "--rules", "bc", "--sample", "20", "--json"])
+    assert result.exit_code == 0, result.output
+    names = [s["name"] for s in json.loads(result.stdout)["strategies"]]
+    assert "cows" in names  # over 20 secrets, quick
+    assert "Left out: cows" not in result.stderr
+    quick, left_out = quick_strategies(Rules.parse("bc"))  # over every secret, not
+    assert ("cows", "about 25 s") in [(s.name, why) for s, why in left_out]
+    assert "cows" not in [s.name for s in quick]
 
 
 def test_quiet_says_nothing_on_stderr() -> None:

@@ -139,8 +139,9 @@ def bench(
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")
     err = streams.console(stderr=True)
+    secrets = rules.size if sample is None else min(sample, rules.size)
     if strategy_names is None:
-        strategies, left_out = quick_strategies(rules)
+        strategies, left_out = quick_strategies(rules, secrets)
         if consistent_only or max_depth is not None:
             names = [s.name for s in strategies]
             strategies = [make_strategy(n, consistent_only, max_depth, "or all") for n in names]
@@ -150,7 +151,6 @@ def bench(
             make_strategy(name, consistent_only, max_depth, "or all") for name in strategy_names
         ]
         left_out = []
-    secrets = rules.size if sample is None else min(sample, rules.size)
     if not quiet:
         _announce(err, rules, strategies, left_out, secrets)
     show = not quiet and err.is_terminal
@@ -181,7 +181,11 @@ def bench(
 
 
 def _announce(
-    err: Console, rules: Rules, strategies: list[Strategy], left_out: list[Strategy], secrets: int
+    err: Console,
+    rules: Rules,
+    strategies: list[Strategy],
+    left_out: list[tuple[Strategy, str]],
+    secrets: int,
 ) -> None:
     """What will run and about how long it should take, on stderr, before it starts."""
     which = f"all {secrets:,}" if secrets == rules.size else f"{secrets:,} random"
@@ -202,8 +206,8 @@ def _announce(
         )
     if left_out:
         err.print(
-            f"Left out: {', '.join(s.label for s in left_out)} (each searches for its tree "
-            "first, which may take hours): name one with --strategy, or give --strategy all."
+            f"Left out: {', '.join(f'{s.label} ({why})' for s, why in left_out)}: name one "
+            "with --strategy, or give --strategy all."
         )
 
 
