@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from bullscows import Code, Rules, score
 from bullscows.cli import main
+from bullscows.cli.record import keep
 from bullscows.sessions import Codebreaker, Codemaker
 
 P3 = Rules.parse("p3c4n")
@@ -98,3 +100,19 @@ def test_bad_input_is_one_line() -> None:
     empty = run("--from", "-", stdin="# nothing\n")
     assert empty.exit_code == 1
     assert "no guess to analyse" in empty.stderr
+
+
+def test_the_last_game_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BULLSCOWS_DATABASE", f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    none = run("--last")
+    assert none.exit_code == 1
+    assert "no game kept in sqlite:///" in none.stderr and "play one first" in none.stderr
+    for secret, guesses in (("210", ("012", "210")), ("321", ("012", "123", "321"))):
+        game = Codemaker(P3, secret=secret, seed=1)
+        for guess in guesses:
+            game.guess(guess)
+        keep(game.to_record())
+    result = run("--last")
+    assert result.exit_code == 0, result.output
+    assert "3 of 3 moves analysed" in result.stdout
+    assert "3. 321  3 bulls, 0 cows" in result.stdout

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,7 +13,11 @@ from bullscows.cli.candidates import history_arguments
 from bullscows.cli.common import reply_style_option
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_path, read_file, read_text
+from bullscows.records import GameRecord
 from bullscows.rules import Rules
+
+if TYPE_CHECKING:  # the game's modules load NumPy: not for --help
+    from bullscows.knowledge import Step
 
 
 @click.command()
@@ -23,6 +27,11 @@ from bullscows.rules import Rules
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE",
     help="Analyse the game saved in FILE (a game record, as the web app and --json give it).",
+)
+@click.option(
+    "--last",
+    is_flag=True,
+    help="Analyse the last game kept in your record (`bullscows record`): your last game played.",
 )
 @click.option(
     "--strategy",
@@ -37,6 +46,7 @@ def analyse(
     rules: Rules,
     source: Path | None,
     record: Path | None,
+    last: bool,
     strategy: str,
     reply_style: str,
     as_json: bool,
@@ -45,7 +55,8 @@ def analyse(
     still possible, and how many guesses it costs on average against the best.
 
     The game is a history of guesses and replies (as arguments, or one a line from --from
-    or standard input) or a saved game record (--record). Where a few hundred codes are left
+    or standard input), a saved game record (--record), or your last game played (--last).
+    Where a few hundred codes are left
     the best guess is proven by the search; along the variant's shipped optimal tree it is the
     tree's; elsewhere the strategy plays on after each guess to measure it.
 
@@ -53,16 +64,19 @@ def analyse(
     bullscows analyse "0123 0 2" "4561 1 1" "7412 2 0" "7492 4 0"
     bullscows analyse --rules mm --from game.txt
     bullscows analyse --record game.json --json
+    bullscows analyse --last
     """
     from bullscows.analysis import analyse_history, move_text
     from bullscows.sessions.question import read_history
     from bullscows.strategies import get_strategy
 
-    if sum((bool(steps), source is not None, record is not None)) > 1:
-        raise click.UsageError("give the history as arguments, with --from, or --record: one")
+    if sum((bool(steps), source is not None, record is not None, last)) > 1:
+        raise click.UsageError(
+            "give the history as arguments, with --from, --record or --last: one of them"
+        )
     player = get_strategy(strategy)
-    if record is not None:
-        rules, history, seed = _recorded(record)
+    if record is not None or last:
+        rules, history, seed = _played(_read_record(record) if record else _last_kept())
     else:
         lines = steps if steps else streams.read_lines(source)
         history, seed = read_history(lines, rules, "argument" if steps else "line"), 0
@@ -84,13 +98,28 @@ def analyse(
         )
 
 
-def _recorded(path: Path) -> tuple[Rules, list[Any], int]:
-    """The variant, the guesses and replies, and the seed of the game saved at ``path``: the
+def _read_record(path: Path) -> GameRecord:
+    where = f"game record {quote_path(path)}"
+    return GameRecord.loads(read_text(read_file(path, where), where))
+
+
+def _last_kept() -> GameRecord:
+    """The last game kept in the user's record (``cli.record``)."""
+    from bullscows.cli.record import MODE
+    from bullscows.web.storage import Store, shown_url
+
+    store = Store()
+    kept = store.records(MODE)
+    if not kept:
+        raise BullsCowsError(f"no game kept in {shown_url(store.url)} yet: play one first")
+    return kept[-1]
+
+
+def _played(record: GameRecord) -> tuple[Rules, list[Step], int]:
+    """The variant, the guesses and replies, and the seed of the game ``record``: the
     person's guesses (the computer's, in a game where it breaks the person's code)."""
-    from bullscows.records import GameRecord
     from bullscows.sessions import Duel, restore
 
-    where = f"game record {quote_path(path)}"
-    game = restore(GameRecord.loads(read_text(read_file(path, where), where)))
+    game = restore(record)
     played = game.maker if isinstance(game, Duel) else game
     return played.rules, list(played.history), played.seed
