@@ -8,6 +8,7 @@ count too: they are dependencies of the design even when Python does not follow 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -41,8 +42,10 @@ def module_name(path: Path, source: Path) -> str:
 def imports(source: Path = SOURCE) -> dict[str, set[str]]:
     """Every module of the package at ``source`` with the modules of the package it imports
     (names relative to the package: ``""`` is the package itself)."""
+    paths = sorted(source.rglob("*.py"))
+    modules = {module_name(path, source) for path in paths}
     found: dict[str, set[str]] = {}
-    for path in sorted(source.rglob("*.py")):
+    for path in paths:
         name = module_name(path, source)
         here = name.split(".") if path.name != "__init__.py" else [*name.split("."), "_"]
         deps: set[str] = set()
@@ -56,7 +59,7 @@ def imports(source: Path = SOURCE) -> dict[str, set[str]]:
                     if not module.startswith("bullscows"):
                         continue
                     module = module.removeprefix("bullscows").removeprefix(".")
-                deps.add(module)
+                deps.update(_imported(module, [a.name for a in node.names], modules))
             elif isinstance(node, ast.Import):
                 deps.update(
                     a.name.removeprefix("bullscows").removeprefix(".")
@@ -66,6 +69,16 @@ def imports(source: Path = SOURCE) -> dict[str, set[str]]:
         deps.discard(name)
         found[name] = deps
     return found
+
+
+def _imported(package: str, names: list[str], modules: set[str]) -> set[str]:
+    """What ``from package import names`` imports: each name that is a module of the package
+    (``from bullscows._kernels import search_dfs`` imports ``_kernels.search_dfs``, so that a
+    cycle between the modules of one package is seen), else the package itself."""
+    found = {f"{package}.{n}" if package else n for n in names}
+    found &= modules
+    whole = len(found) < len(names)
+    return found | {package} if whole else found
 
 
 def layer(module: str) -> int:
@@ -113,13 +126,38 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-@pytest.mark.parametrize("module", sorted(imports()))
+@cache
+def graph() -> dict[str, set[str]]:
+    """The imports of the package itself, read once for every test."""
+    return imports()
+
+
+@pytest.mark.parametrize("module", sorted(graph()))
 def test_imports_go_down(module: str) -> None:
-    assert not upward(imports(), module), f"{module or 'bullscows'} imports from above"
+    assert not upward(graph(), module), f"{module or 'bullscows'} imports from above"
 
 
 def test_no_cycles() -> None:
-    assert find_cycle(imports()) is None
+    assert find_cycle(graph()) is None
+
+
+def test_a_cycle_inside_a_package_is_seen(tmp_path: Path) -> None:
+    # ``from bullscows._kernels import calls`` imports the module ``_kernels.calls``, not only
+    # the package: two modules of one package importing each other are a cycle, however each
+    # names the other (a name the package's ``__init__`` defines stays an import of it).
+    package = tmp_path / "bullscows" / "_kernels"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("SCALE = 1\n")
+    (package / "calls.py").write_text("def run():\n    from bullscows._kernels import dfs\n")
+    (package / "dfs.py").write_text(
+        "from bullscows._kernels import SCALE\nfrom bullscows._kernels.calls import FAIL\n"
+    )
+    graph = imports(tmp_path / "bullscows")
+    assert graph["_kernels.calls"] == {"_kernels.dfs"}
+    assert graph["_kernels.dfs"] == {"_kernels", "_kernels.calls"}
+    assert find_cycle(graph) == ["_kernels.calls", "_kernels.dfs", "_kernels.calls"]
+    (package / "dfs.py").write_text("from . import SCALE\n")
+    assert find_cycle(imports(tmp_path / "bullscows")) is None
 
 
 def test_an_upward_import_and_a_cycle_are_seen(tmp_path: Path) -> None:

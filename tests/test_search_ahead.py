@@ -13,6 +13,7 @@ import pytest
 
 from bullscows import Rules
 from bullscows._kernels import ahead, compiled, search_calls
+from bullscows._kernels.tables import CTX_EVERYTHING, CTX_STOP, STOPPED
 from bullscows.search import optimal_tree
 from bullscows.search.engine import Objective, Search
 from bullscows.universe import universe
@@ -66,7 +67,7 @@ def test_the_compiled_search_releases_the_gil() -> None:
     move and tells it to stop, and it stops at once (with the GIL held, the other thread
     could run only once the search had ended: a cost, not ``STOPPED``)."""
     search = Search(Rules.parse("p4c6n"), "total", None, False)  # seconds of search
-    every = search.ctx[8]
+    every = search.ctx[CTX_EVERYTHING]
     answers: list[int] = []
 
     def run() -> None:
@@ -77,9 +78,9 @@ def test_the_compiled_search_releases_the_gil() -> None:
     worker.start()
     while not search.stats[0] and worker.is_alive():
         pass
-    search.ctx[12][0] = 1
+    search.ctx[CTX_STOP][0] = 1
     worker.join()
-    assert answers == [search_calls.STOPPED]
+    assert answers == [STOPPED]
 
 
 LOADED = """

@@ -57,6 +57,7 @@ def _search_kernels() -> dict[str, Any]:
     search's Python side and the compiled search, its memo grown), by numba's compilation:
     the entry points it called."""
     from bullscows._kernels import canonical, scoring, search_calls, search_dfs, search_queries
+    from bullscows._kernels.tables import CTX_EVERYTHING
     from bullscows.rules import Rules
     from bullscows.search import optimal_tree
     from bullscows.search.engine import Search
@@ -66,7 +67,8 @@ def _search_kernels() -> dict[str, Any]:
     optimal_tree(small)
     search = Search(small, "total", None, False)
     search.memo = search_calls.Memo(4)
-    search_calls.solve(search.ctx, search.memo, universe(small).secrets, 9, 10**6, search.ctx[8])
+    every = search.ctx[CTX_EVERYTHING]
+    search_calls.solve(search.ctx, search.memo, universe(small).secrets, 9, 10**6, every)
     return {
         "solve": search_dfs.solve,
         "query": search_queries._query,

@@ -13,10 +13,10 @@ threads of ``search.worker``.
 >>> from bullscows.search.engine import Search
 >>> from bullscows.rules import Rules
 >>> search = Search(Rules.parse("mm"), "total", None, False)
->>> codes = search.ctx[8][::50]
->>> solve(search.ctx, search.memo, codes, 9, 1000, search.ctx[8]), len(search.memo) > 0
+>>> every = search.ctx[CTX_EVERYTHING]
+>>> solve(search.ctx, search.memo, every[::50], 9, 1000, every), len(search.memo) > 0
 (67, True)
->>> best_guess(search.ctx, search.memo, codes, 9) >= 0
+>>> best_guess(search.ctx, search.memo, every[::50], 9) >= 0
 True
 """
 
@@ -29,28 +29,44 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels.ahead import SEARCH, load
-from bullscows._kernels.tables import INFEASIBLE
+from bullscows._kernels.tables import (
+    ASK_AHEAD,
+    ASK_AHEADS,
+    ASK_BEST,
+    ASK_BOUNDS,
+    ASK_GROW,
+    ASK_IDEAL,
+    ASK_ORDER,
+    ASK_PARTS,
+    ASK_PERFECT,
+    CONTEXT,
+    CTX_CAPPED,
+    CTX_CAPS,
+    CTX_CONSISTENT,
+    CTX_EVERYTHING,
+    CTX_KEYS,
+    CTX_PENALTY,
+    CTX_SCORES,
+    CTX_SLOTS,
+    CTX_STATS,
+    CTX_STOP,
+    CTX_VALID,
+    CTX_WEIGHT,
+    CTX_WIN,
+    INFEASIBLE,
+    MEMO_FULL,
+)
 
 IntArray = npt.NDArray[np.int64]
-#: What ``solve`` and the questions read (``search_dfs`` says what each element is).
+#: What ``solve`` and the questions read, each item at its place (``tables.CTX_*``;
+#: ``search_dfs`` says what each is).
 Context = tuple[Any, ...]
 
-#: The cost returned when no tree costs less than the limit.
-FAIL = -1
-#: What ``solve`` returns when told to stop (``ctx[12][0]`` set): no answer, and the memo
-#: holds only sets settled before.
-STOPPED = -3
-#: What the compiled ``solve`` returns when its memo is crowded (``search_memo``): no answer
-#: yet; ``solve`` here grows the memo and asks again.
-MEMO_FULL = -4
 #: Slots of a new memo (a power of two: 3.7 MB): the ``p4c9n`` search fills about a third.
 MEMO_SLOTS = 1 << 16
 #: Integers a memo slot holds (``search_memo.SLOT``).
 _SLOT = 7
 
-# What ``search_queries._query`` is asked for.
-(ASK_ORDER, ASK_PARTS, ASK_AHEAD, ASK_BEST, ASK_IDEAL, ASK_PERFECT, ASK_BOUNDS, ASK_GROW,
- ASK_AHEADS) = range(9)  # fmt: skip
 #: An argument a question does not read (an array of the type it takes).
 _NONE = np.empty(0, dtype=np.int64)
 
@@ -145,12 +161,14 @@ def context(
     for written in (stats, stop):
         if _array(written) is not written:
             raise ValueError("the search's counters and stop flag are writeable int64 arrays")
-    return (
-        _array(scores, np.uint8), _array(caps), _array(valid, np.uint8), int(win), _array(keys),
-        stats,
-        bool(capped), bool(consistent), _array(everything), int(slots), int(weight),
-        int(penalty), stop,
-    )  # fmt: skip
+    items = {
+        CTX_SCORES: _array(scores, np.uint8), CTX_CAPS: _array(caps),
+        CTX_VALID: _array(valid, np.uint8), CTX_WIN: int(win), CTX_KEYS: _array(keys),
+        CTX_STATS: stats, CTX_CAPPED: bool(capped), CTX_CONSISTENT: bool(consistent),
+        CTX_EVERYTHING: _array(everything), CTX_SLOTS: int(slots), CTX_WEIGHT: int(weight),
+        CTX_PENALTY: int(penalty), CTX_STOP: stop,
+    }  # fmt: skip
+    return tuple(items[place] for place in range(CONTEXT))
 
 
 def _array(values: npt.NDArray[Any], dtype: type[np.generic] = np.int64) -> npt.NDArray[Any]:
@@ -271,6 +289,6 @@ def bounds(
 
 
 __all__ = [
-    "FAIL", "MEMO_FULL", "STOPPED", "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
+    "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
     "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
 ]  # fmt: skip

@@ -9,8 +9,9 @@ at (``lookahead``).
 Sets are keyed by two 64-bit sums of random per-code keys (``code_keys``) and the depth: two
 different sets share a key with probability about 2**-128.
 
-A context tuple carries what every call reads: ``(scores, caps, valid, win, keys, stats,
-capped, consistent, everything, slots, weight, penalty, stop)``; ``stats[0]`` counts sets
+A context tuple carries what every call reads, each item read by its name in ``tables``
+(``ctx[CTX_SCORES]``): ``scores, caps, valid, win, keys, stats, capped, consistent,
+everything, slots, weight, penalty, stop``; ``stats[0]`` counts sets
 branched on and ``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a
 tree fits within the depth (every feasible cost is then 0); ``penalty`` (0, or with a depth cap
 more than any total under it) is added for every secret settled by the last guess the cap
@@ -28,11 +29,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bullscows._kernels.search_calls import FAIL, MEMO_FULL, STOPPED, IntArray, code_keys
 from bullscows._kernels.search_kernels import _perfect_candidate, lowest, scan
 from bullscows._kernels.search_memo import crowded, store
 from bullscows._kernels.search_memo import entry as _entry
-from bullscows._kernels.tables import INFEASIBLE
+from bullscows._kernels.tables import (
+    CTX_CAPPED,
+    CTX_CAPS,
+    CTX_CONSISTENT,
+    CTX_EVERYTHING,
+    CTX_KEYS,
+    CTX_PENALTY,
+    CTX_SCORES,
+    CTX_SLOTS,
+    CTX_STATS,
+    CTX_STOP,
+    CTX_VALID,
+    CTX_WEIGHT,
+    CTX_WIN,
+    FAIL,
+    INFEASIBLE,
+    MEMO_FULL,
+    STOPPED,
+)
 
 #: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
 _SQUARES_BITS = 28
@@ -68,13 +86,20 @@ def ideal(n, depth, caps, weight, penalty):
 
 
 @njit(cache=True)
+def ideal_of(ctx, n, depth):
+    """``ideal`` with the context's level capacities, weight and penalty."""
+    return ideal(n, depth, ctx[CTX_CAPS], ctx[CTX_WEIGHT], ctx[CTX_PENALTY])
+
+
+@njit(cache=True)
 def _bounds(ctx, codes, guesses, depth):
-    return scan(ctx[0], guesses, codes, ctx[2], ctx[3], ctx[1], depth, ctx[10], ctx[11])
+    scores, valid, win, caps = ctx[CTX_SCORES], ctx[CTX_VALID], ctx[CTX_WIN], ctx[CTX_CAPS]
+    return scan(scores, guesses, codes, valid, win, caps, depth, ctx[CTX_WEIGHT], ctx[CTX_PENALTY])
 
 
 @njit(cache=True)
 def _child_guesses(ctx, part):
-    return part if ctx[7] else ctx[8]
+    return part if ctx[CTX_CONSISTENT] else ctx[CTX_EVERYTHING]
 
 
 @njit(cache=True)
@@ -86,20 +111,20 @@ def lookahead(ctx, memo, codes, depth, guesses):
     a tree does not depend on which of the two met a set first): a candidate splitting the
     others into single codes; else the first guess in ``solve``'s order, if its parts have at
     most two codes each (they cost exactly their bound, and no guess bounds lower)."""
-    key = _key(ctx[4], codes, depth)
+    key = _key(ctx[CTX_KEYS], codes, depth)
     entry = _entry(memo, key)
     if entry[0] >= 0:
         return entry[0]
     if entry[3]:
         return entry[2]
-    ctx[5][1] += 1
+    ctx[CTX_STATS][1] += 1
     n = len(codes)
-    at = _perfect_candidate(ctx[0], codes, ctx[9])
-    cost = ideal(n, depth, ctx[1], ctx[10], ctx[11])  # what a perfect candidate costs
+    at = _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS])
+    cost = ideal_of(ctx, n, depth)  # what a perfect candidate costs
     if at >= 0 and cost < INFEASIBLE:
         store(memo, key, (cost, codes[at], entry[2], 1))
         return cost
-    child = depth - 1 if ctx[6] else depth
+    child = depth - 1 if ctx[CTX_CAPPED] else depth
     least, first = _lowest(ctx, codes, guesses, child)
     if least < INFEASIBLE and first >= 0:
         store(memo, key, (least, guesses[first], entry[2], 1))
@@ -113,8 +138,8 @@ def lookahead(ctx, memo, codes, depth, guesses):
 def _lowest(ctx, codes, guesses, depth):
     """The lowest bound over ``guesses`` at ``codes`` within ``depth``, and the first guess in
     ``solve``'s order if its parts have at most two codes (else -1)."""
-    if len(codes) <= 255 and ctx[10] == 1 and ctx[11] == 0:
-        return lowest(ctx[0], guesses, codes, ctx[2], ctx[1], depth)
+    if len(codes) <= 255 and ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0:
+        return lowest(ctx[CTX_SCORES], guesses, codes, ctx[CTX_VALID], ctx[CTX_CAPS], depth)
     bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
     first = _first(bounds, squares, solved)
     return bounds[first], (first if largest[first] <= 2 else -1)
@@ -137,7 +162,7 @@ def _first(bounds, squares, solved):
 def _parts(ctx, codes, guess):
     """The codes grouped by reply to ``guess``, and each group's start, size and reply,
     largest group first (the winning reply left out)."""
-    scores, win, slots = ctx[0], ctx[3], ctx[9]
+    scores, win, slots = ctx[CTX_SCORES], ctx[CTX_WIN], ctx[CTX_SLOTS]
     n = len(codes)
     counts = np.zeros(slots + 1, dtype=np.int64)
     for j in range(n):
@@ -179,11 +204,11 @@ def solve(ctx, memo, codes, depth, limit, guesses):
     ``codes`` itself (below it: every code, or the candidates when consistent only).
 
     Depth first with an explicit stack (numba cannot cache recursive functions): frames live in
-    ``frames`` and their arrays in one ``arena``. Gives ``STOPPED`` once ``ctx[12][0]`` is set,
-    and ``MEMO_FULL`` once the memo is crowded (``search_memo.crowded``), leaving the frames
-    under way out of the memo.
+    ``frames`` and their arrays in one ``arena``. Gives ``STOPPED`` once ``ctx[CTX_STOP][0]``
+    is set, and ``MEMO_FULL`` once the memo is crowded (``search_memo.crowded``), leaving the
+    frames under way out of the memo.
     """
-    slots = ctx[9]
+    slots = ctx[CTX_SLOTS]
     arena = np.empty(max(8 * len(codes), 1 << 14), dtype=np.int64)
     frames = np.zeros((16, _FIELDS), dtype=np.int64)
     arena[: len(codes)] = codes
@@ -193,7 +218,7 @@ def solve(ctx, memo, codes, depth, limit, guesses):
         return _answer(memo, value)
     stacked = 1
     settled = _PENDING  # the cost (or FAIL) of the part the top frame is waiting for
-    stop = ctx[12]
+    stop = ctx[CTX_STOP]
     while True:
         if stop[0]:
             return STOPPED
@@ -247,7 +272,7 @@ def _step(ctx, memo, arena, frames, level):
     guess is refuted."""
     f = frames[level]
     k = f[_K]
-    settled = f[_PARTS] + 3 * ctx[9]
+    settled = f[_PARTS] + 3 * ctx[CTX_SLOTS]
     while True:
         if f[_TRYING]:
             if f[_TOTAL] >= f[_BEST]:
@@ -277,7 +302,7 @@ def _step(ctx, memo, arena, frames, level):
         ordered, starts, sizes, owns, total, _ = _ahead(
             ctx, memo, codes, guess, arena[f[_ORDER] + k + pos], f[_CHILD], f[_BEST]
         )
-        slots = ctx[9]
+        slots = ctx[CTX_SLOTS]
         arena[f[_ORDERED] : f[_ORDERED] + f[_N]] = ordered
         parts = len(sizes)
         arena[f[_PARTS] : f[_PARTS] + parts] = starts[:parts]
@@ -299,7 +324,7 @@ def _push_part(ctx, memo, arena, frames, level):
     """Open the part being solved by the frame at ``level``, with the window of its round: its
     bound plus an even share of the slack the open parts leave below the best."""
     f = frames[level]
-    slots = ctx[9]
+    slots = ctx[CTX_SLOTS]
     part = f[_PART]
     start = f[_ORDERED] + arena[f[_PARTS] + part]
     size = arena[f[_PARTS] + slots + part]
@@ -316,23 +341,23 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     cost, or FAIL), else push its frame at ``level`` (arrays from ``free`` on) and say
     ``_PENDING``. Returns the answer with the arena and frames (reallocated when they grew)."""
     codes = arena[start : start + n]
-    perfect = ideal(n, depth, ctx[1], ctx[10], ctx[11])  # exact for one or two codes
+    perfect = ideal_of(ctx, n, depth)  # exact for one or two codes
     if perfect >= limit:
         return FAIL, arena, frames
     if n <= 2:
         return perfect, arena, frames
-    key = _key(ctx[4], codes, depth)
+    key = _key(ctx[CTX_KEYS], codes, depth)
     entry = _entry(memo, key)
     if entry[0] >= 0:
         return (entry[0] if entry[0] < limit else FAIL), arena, frames
     if entry[2] >= limit:
         return FAIL, arena, frames
-    ctx[5][0] += 1
-    at = _perfect_candidate(ctx[0], codes, ctx[9])
+    ctx[CTX_STATS][0] += 1
+    at = _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS])
     if at >= 0:  # it costs the ideal: optimal
         store(memo, key, (perfect, codes[at], entry[2], entry[3]))
         return perfect, arena, frames
-    child = depth - 1 if ctx[6] else depth
+    child = depth - 1 if ctx[CTX_CAPPED] else depth
     order, bounds, exact = _order(ctx, codes, guesses, child, limit)
     if exact >= 0:
         store(memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]))
@@ -343,7 +368,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     k = len(order)
     chosen = guesses[order]
     chosen_bounds = bounds[order]
-    slots = ctx[9]
+    slots = ctx[CTX_SLOTS]
     end = free + 3 * k + n + 4 * slots
     if end > len(arena):
         grown = np.empty(2 * end, dtype=np.int64)
@@ -382,7 +407,7 @@ def _order(ctx, codes, guesses, depth, limit):
 @njit(cache=True)
 def _split_key(ctx, codes, guess):
     """A key of how ``guess`` splits ``codes``: equal for guesses splitting them alike."""
-    scores, hashes = ctx[0], ctx[4]
+    scores, hashes = ctx[CTX_SCORES], ctx[CTX_KEYS]
     split = np.int64(0)
     for c in codes:
         split += hashes[0, c] * (np.int64(scores[guess, c]) + 1)
@@ -399,7 +424,7 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     owns = np.empty(len(sizes), dtype=np.int64)
     looked = np.ones(len(sizes), dtype=np.bool_)
     for p in range(len(sizes)):  # first what is known or cheap: it refutes most guesses
-        owns[p] = ideal(sizes[p], depth, ctx[1], ctx[10], ctx[11])
+        owns[p] = ideal_of(ctx, sizes[p], depth)
         if sizes[p] >= 3 and total < limit:
             part = ordered[starts[p] : starts[p] + sizes[p]]
             known, looked[p] = _known(ctx, memo, part, depth, owns[p])
@@ -426,23 +451,22 @@ def _known(ctx, memo, codes, depth, own):
     candidate splits the others into single codes (a guess then wins at most one code and
     leaves a part of two or more, or wins none; either way every code needs two guesses and
     one of them three, or every code two), and the ideal itself otherwise."""
-    entry = _entry(memo, _key(ctx[4], codes, depth))
+    entry = _entry(memo, _key(ctx[CTX_KEYS], codes, depth))
     if entry[0] >= 0:
         return entry[0], True
     if entry[3]:
         return entry[2], True
-    cheap = len(codes) <= ctx[1][2] and ctx[10] == 1 and ctx[11] == 0 and own < INFEASIBLE
-    if cheap and _perfect_candidate(ctx[0], codes, ctx[9]) < 0:
+    plain = ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0
+    cheap = plain and len(codes) <= ctx[CTX_CAPS][2] and own < INFEASIBLE
+    if cheap and _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS]) < 0:
         return max(own + 1, entry[2]), False
     return max(own, entry[2]), False
 
 
 @njit(cache=True)
 def _best_guess(ctx, memo, codes, depth):
-    entry = _entry(memo, _key(ctx[4], codes, depth))
+    entry = _entry(memo, _key(ctx[CTX_KEYS], codes, depth))
     return entry[1] if entry[0] >= 0 else -1
 
 
-__all__ = [
-    "FAIL", "MEMO_FULL", "STOPPED", "IntArray", "code_keys", "ideal", "lookahead", "solve",
-]  # fmt: skip
+__all__ = ["ideal", "lookahead", "solve"]

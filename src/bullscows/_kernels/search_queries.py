@@ -8,7 +8,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bullscows._kernels.search_calls import (
+from bullscows._kernels.search_dfs import (
+    _ahead,
+    _best_guess,
+    _bounds,
+    _order,
+    _parts,
+    _split_key,
+    ideal_of,
+)
+from bullscows._kernels.search_kernels import _perfect_candidate
+from bullscows._kernels.search_memo import grow
+from bullscows._kernels.tables import (
     ASK_AHEAD,
     ASK_AHEADS,
     ASK_BEST,
@@ -17,18 +28,9 @@ from bullscows._kernels.search_calls import (
     ASK_ORDER,
     ASK_PARTS,
     ASK_PERFECT,
+    CTX_SCORES,
+    CTX_SLOTS,
 )
-from bullscows._kernels.search_dfs import (
-    _ahead,
-    _best_guess,
-    _bounds,
-    _order,
-    _parts,
-    _split_key,
-    ideal,
-)
-from bullscows._kernels.search_kernels import _perfect_candidate
-from bullscows._kernels.search_memo import grow
 
 
 @njit(cache=True, nogil=True)
@@ -50,9 +52,10 @@ def _query(ask, ctx, memo, codes, guesses, depth, limit, guess, bound):
     if ask == ASK_BEST:
         return _best_guess(ctx, memo, codes, depth), none, none, none, none, none
     if ask == ASK_IDEAL:
-        return ideal(bound, depth, ctx[1], ctx[10], ctx[11]), none, none, none, none, none
+        return ideal_of(ctx, bound, depth), none, none, none, none, none
     if ask == ASK_PERFECT:
-        return np.int64(_perfect_candidate(ctx[0], codes, ctx[9])), none, none, none, none, none
+        at = _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS])
+        return np.int64(at), none, none, none, none, none
     if ask == ASK_GROW:
         return np.int64(0), grow(memo[0], bound), none, none, none, none
     if ask == ASK_AHEADS:

@@ -1,7 +1,8 @@
 """What the kernels and the code calling them share, without loading numba: the heuristics'
 numbers, the tables of rounded logarithms the entropy costs use, where each integer
 parameter of a heuristic's tree builder sits in its ``params`` array, and the optimal
-search's level capacities and special bounds.
+search's level capacities, special bounds and answers, where each item of its context sits
+and the questions its one compiled entry point besides ``solve`` answers.
 
 >>> HEURISTICS["entropy"], log_table(4)[[1, 2, 4]].tolist() == [0, ENTROPY_SCALE, 2 * ENTROPY_SCALE]
 (2, True)
@@ -26,6 +27,28 @@ INFEASIBLE = 1 << 40
 
 # The integer parameters every tree kernel reads, in one array (``params``).
 (LENGTH, HEURISTIC, REPLIES, WIN, CONSISTENT, SLOTS, SYMMETRIC, LEVEL_AT_ROOT, PARAMS) = range(9)
+
+# Where each item of a heuristic tree builder's context sits (``tree_build.build`` builds it).
+(TREE_POS, TREE_SYM, TREE_PARAMS, TREE_LOGS, TREE_HISTORY, TREE_SYMMETRY) = range(6)
+
+#: The cost the optimal search returns when no tree costs less than the limit.
+FAIL = -1
+#: What ``solve`` returns when told to stop (``ctx[CTX_STOP][0]`` set): no answer, and the
+#: memo holds only sets settled before.
+STOPPED = -3
+#: What the compiled ``solve`` returns when its memo is crowded (``search_memo``): no answer
+#: yet; ``search_calls.solve`` grows the memo and asks again.
+MEMO_FULL = -4
+
+# Where each item of the optimal search's context sits (``search_calls.context`` builds it,
+# ``search_dfs`` says what each is): a tuple of items of different types, read as
+# ``ctx[CTX_SCORES]``.
+(CTX_SCORES, CTX_CAPS, CTX_VALID, CTX_WIN, CTX_KEYS, CTX_STATS, CTX_CAPPED, CTX_CONSISTENT,
+ CTX_EVERYTHING, CTX_SLOTS, CTX_WEIGHT, CTX_PENALTY, CTX_STOP, CONTEXT) = range(14)  # fmt: skip
+
+# The questions the compiled ``search_queries.query`` answers (``search_calls`` asks them).
+(ASK_ORDER, ASK_PARTS, ASK_AHEAD, ASK_BEST, ASK_IDEAL, ASK_PERFECT, ASK_BOUNDS, ASK_GROW,
+ ASK_AHEADS) = range(9)  # fmt: skip
 
 
 @lru_cache(maxsize=64)

@@ -20,7 +20,18 @@ import numpy as np
 from numba import njit
 
 from bullscows._kernels.bits import claim, popcount
-from bullscows._kernels.tables import LENGTH, LEVEL_AT_ROOT, SLOTS, WIN
+from bullscows._kernels.tables import (
+    LENGTH,
+    LEVEL_AT_ROOT,
+    SLOTS,
+    TREE_HISTORY,
+    TREE_LOGS,
+    TREE_PARAMS,
+    TREE_POS,
+    TREE_SYM,
+    TREE_SYMMETRY,
+    WIN,
+)
 from bullscows._kernels.tree_guess import PAIRWISE, STRIP, choose
 
 
@@ -76,7 +87,8 @@ def _push(stack, start, stop, level, parent, reply):
 def _node(order, start, stop, parent, reply, ctx, tree, work):
     """Choose the guess of a node (candidates ``order[start:stop]``) and write it at ``tree``'s
     next free row; its row."""
-    pos, sym, params, logs, history = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
+    pos, sym, params = ctx[TREE_POS], ctx[TREE_SYM], ctx[TREE_PARAMS]
+    logs, history = ctx[TREE_LOGS], ctx[TREE_HISTORY]
     guesses, parents, links, emit = tree
     scores, symmetry, gathered, path = work
     m = stop - start
@@ -111,7 +123,7 @@ def _path(history, parents, guesses, parent, out):
 @njit(cache=True)
 def _work(m, ctx):
     """Work arrays for nodes of at most ``m`` candidates."""
-    params, symmetry = ctx[2], ctx[5]
+    params, symmetry = ctx[TREE_PARAMS], ctx[TREE_SYMMETRY]
     digits, perms, sym_group, group_symbols = symmetry
     slots = params[SLOTS]
     k = sym_group.shape[0]
@@ -142,7 +154,7 @@ def _work(m, ctx):
         np.zeros(k, dtype=np.bool_), np.full((groups, k + 1), -1, dtype=np.int64),
     )  # fmt: skip
     gathered = (np.empty(max(m, 1), dtype=np.uint64), np.empty(max(m, 1), dtype=np.uint64))
-    path = np.empty(len(ctx[4]) + m + 1, dtype=np.int64)
+    path = np.empty(len(ctx[TREE_HISTORY]) + m + 1, dtype=np.int64)
     sorting = (
         np.empty(max(m, 1), dtype=np.int64),
         np.zeros(slots + 1, dtype=np.int64),
@@ -162,11 +174,12 @@ def _subtree(order, task, ctx, tree, counts, region):
     stack = (np.empty((2 * m + 2, 5), dtype=np.int64), np.zeros(1, dtype=np.int64))
     _push(stack, task[0], task[1], task[2], task[3], task[4])
     rows, top = stack
+    params, pos, sym = ctx[TREE_PARAMS], ctx[TREE_POS], ctx[TREE_SYM]
     while top[0] > 0:
         top[0] -= 1
         a, b, level, parent, reply = rows[top[0]]
         node = _node(order, a, b, parent, reply, ctx, local, work)
-        _expand(order, a, b, level, node, ctx[2], ctx[0], ctx[1], local, counts, sorting, stack)
+        _expand(order, a, b, level, node, params, pos, sym, local, counts, sorting, stack)
     return local[3][0] - region
 
 
@@ -177,8 +190,9 @@ def open_parts(order, ctx, tree, counts, wanted):
     m = len(order)
     work, sorting = _work(m, ctx)
     stack = (np.empty((2 * m + 2, 5), dtype=np.int64), np.zeros(1, dtype=np.int64))
-    _push(stack, 0, m, ctx[2][LEVEL_AT_ROOT], -1, -1)
+    _push(stack, 0, m, ctx[TREE_PARAMS][LEVEL_AT_ROOT], -1, -1)
     rows, top = stack
+    params, pos, sym = ctx[TREE_PARAMS], ctx[TREE_POS], ctx[TREE_SYM]
     while 0 < top[0] < wanted:
         largest = 0
         for t in range(top[0]):
@@ -188,14 +202,14 @@ def open_parts(order, ctx, tree, counts, wanted):
         top[0] -= 1
         rows[largest] = rows[top[0]]
         node = _node(order, a, b, parent, reply, ctx, tree, work)
-        _expand(order, a, b, level, node, ctx[2], ctx[0], ctx[1], tree, counts, sorting, stack)
+        _expand(order, a, b, level, node, params, pos, sym, tree, counts, sorting, stack)
     return rows[: top[0]].copy()
 
 
 @njit(cache=True)
 def build_serial(order, ctx, tree, counts):
     """The tree below the root of ``order`` (every candidate, sorted) on this thread."""
-    _subtree(order, np.array([0, len(order), ctx[2][LEVEL_AT_ROOT], -1, -1]), ctx, tree,
+    _subtree(order, np.array([0, len(order), ctx[TREE_PARAMS][LEVEL_AT_ROOT], -1, -1]), ctx, tree,
              counts, 0)  # fmt: skip
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import level_caps
+from bullscows._kernels.tables import FAIL, STOPPED, level_caps
 from bullscows.executors import TaskStopped
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
@@ -250,9 +250,9 @@ class Search:
         guesses = self.guesses(codes, history)
         cost = search_calls.solve(self.ctx, self.memo, codes, depth, limit, guesses)
         self.report()
-        if cost == search_calls.STOPPED:
+        if cost == STOPPED:
             raise TaskStopped("told to stop")
-        if cost == search_calls.FAIL:
+        if cost == FAIL:
             return None
         return int(cost), self._rebuild(codes, depth)
 
