@@ -4,10 +4,8 @@ from a checkpoint; the tree is the one a single uninterrupted search finds."""
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import multiprocessing
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,21 +20,17 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from bullscows import readers
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
-from bullscows.errors import BullsCowsError
 from bullscows.executors import TaskStopped, Threads, make_executor, workers
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, distribute, engine, optimal_tree
 from bullscows.search import optimal as search_optimal
 from bullscows.search.distribute import RETRIES, Checkpoint
 from bullscows.search.engine import Search
-from bullscows.search.optimal import Budget, Objective, SearchReport, SearchStopped
+from bullscows.search.optimal import Budget, Objective, SearchStopped
 from bullscows.search.worker import prepare, solve_task
-from bullscows.strategies.optimal_strategy import found_tree
-from bullscows.tree import Node, load_tree
 from bullscows.universe import universe
 
 MM = Rules.parse("mm")
@@ -105,119 +99,6 @@ def test_a_dask_cluster_finds_the_same_tree(alone: dict[str, OptimalResult]) -> 
         assert workers(client.get_executor()) == 2  # tasks started at once
         spread = optimal_tree(MM, "total", executor=client.get_executor())
     assert spread.tree == alone["total"].tree
-
-
-def test_an_interrupted_search_resumes_from_its_checkpoint(
-    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
-    path = tmp_path / "mm.ckpt"
-    answers: list[int] = []
-
-    def stop_early(report: SearchReport) -> None:
-        answers.append(_entries(path))
-        if answers[-1] >= 3:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        optimal_tree(MM, "total", progress=stop_early, checkpoint=path)
-    kept = _entries(path)
-    assert 3 <= kept < 20
-    reports: list[SearchReport] = []
-    resumed = optimal_tree(MM, "total", progress=reports.append, checkpoint=path)
-    assert resumed.tree == alone["total"].tree
-    assert reports[0].resumed == kept
-    # A finished search, run again, finds every answer in the file (it adds none).
-    finished = path.read_text()
-    again = optimal_tree(MM, "total", checkpoint=path)
-    assert again.tree == alone["total"].tree
-    assert path.read_text() == finished
-    assert again.nodes < alone["total"].nodes
-
-
-def test_a_checkpoint_is_read_past_the_cap_of_other_files(
-    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A checkpoint grows with its search (90 MB for ``bc-nolead`` in 45 minutes): it has a
-    cap of its own, far above the one other files have."""
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
-    path = tmp_path / "mm.ckpt"
-    optimal_tree(MM, "total", checkpoint=path)
-    size = path.stat().st_size
-    monkeypatch.setattr(readers, "MAX_FILE_BYTES", size // 2)
-    reports: list[SearchReport] = []
-    assert optimal_tree(MM, "total", progress=reports.append, checkpoint=path).tree == (
-        alone["total"].tree
-    )
-    assert reports[0].resumed == _entries(path)
-    monkeypatch.setattr(distribute, "CHECKPOINT_BYTES", size // 2)
-    with pytest.raises(BullsCowsError, match="is larger than"):
-        optimal_tree(MM, "total", checkpoint=path)
-
-
-def test_a_checkpoint_keeps_its_format_for_trees(tmp_path: Path) -> None:
-    # Every node as {"guess": index, "replies": {"reply index": subtree}}, leaves included,
-    # as files written before the search's trees were ``tree.Node`` values: they still read.
-    path = tmp_path / "mm.ckpt"
-    tree = Node(7, {3: Node(9), 12: Node(20, {0: Node(21)})})
-    Checkpoint(path, "mm", "total", None, False).record(1, ((5, 2), (6, 1)), 4, 40, (8, tree))
-    line = path.read_text().splitlines()[1]
-    assert line == (
-        '{"weight":1,"history":[[5,2],[6,1]],"depth":4,"window":40,"cost":8,"tree":'
-        '{"guess":7,"replies":{"3":{"guess":9,"replies":{}},'
-        '"12":{"guess":20,"replies":{"0":{"guess":21,"replies":{}}}}}}}'
-    )
-    found = Checkpoint(path, "mm", "total", None, False).answer(1, ((5, 2), (6, 1)), 4, 50)
-    assert found == (8, tree) and type(found[1].branches[12]) is Node
-
-
-def _entries(path: Path) -> int:
-    """The answers in a checkpoint file (a header line, then one line each)."""
-    lines = path.read_text().splitlines()
-    assert json.loads(lines[0])["format"] == "bullscows-search-checkpoint"
-    return len(lines) - 1
-
-
-def test_a_line_cut_short_by_an_interruption_is_ignored(
-    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
-    path = tmp_path / "mm.ckpt"
-    optimal_tree(MM, "total", checkpoint=path)
-    lines = path.read_text().splitlines()
-    path.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][: len(lines[-1]) // 2])
-    reports: list[SearchReport] = []
-    resumed = optimal_tree(MM, "total", progress=reports.append, checkpoint=path)
-    assert resumed.tree == alone["total"].tree
-    assert reports[0].resumed == len(lines) - 2
-    # Cut short anywhere but at the end, the file is damaged: it says where.
-    path.write_text("\n".join([*lines[:2], lines[2][:10], *lines[3:]]))
-    with pytest.raises(BullsCowsError, match="line 3 is not JSON"):
-        optimal_tree(MM, "total", checkpoint=path)
-
-
-def test_a_checkpoint_of_another_search_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "small.ckpt"
-    optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
-    for objective, rules in (("worst", Rules.parse("p3c5n")), ("total", Rules.parse("p3c4n"))):
-        with pytest.raises(BullsCowsError, match="is for another search"):
-            optimal_tree(rules, objective, checkpoint=path)  # type: ignore[arg-type]
-    path.write_text("{not json")
-    with pytest.raises(BullsCowsError, match="line 1 is not JSON"):
-        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
-    path.write_text("[]")
-    with pytest.raises(BullsCowsError, match="not a bullscows search checkpoint"):
-        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
-    old = {"format": "bullscows-search-checkpoint", "version": 1, "rules": "p3c5n"}
-    path.write_text(json.dumps({**old, "entries": []}))
-    with pytest.raises(BullsCowsError, match="another version of bullscows"):
-        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=path)
-
-
-def test_a_checkpoint_that_cannot_be_written_says_so(tmp_path: Path) -> None:
-    (tmp_path / "plain").write_text("a file, not a folder")
-    with pytest.raises(BullsCowsError, match="cannot be written"):
-        optimal_tree(Rules.parse("p3c5n"), "total", checkpoint=tmp_path / "plain" / "x.ckpt")
 
 
 def test_an_interrupt_stops_the_local_processes_at_once() -> None:
@@ -291,45 +172,6 @@ def test_a_task_whose_worker_is_lost_is_sent_again(
             tree, search = _search_with(task, threads, tmp_path / f"mm-{lost}.ckpt")
         assert tree == alone["total"].tree
         assert search.tasks.lost == lost
-
-
-def test_a_copied_checkpoint_resumes_in_a_fresh_process(
-    tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
-    full = tmp_path / "full.ckpt"
-    optimal_tree(MM, "total", checkpoint=full)
-    path = tmp_path / "here" / "mm.ckpt"
-    path.parent.mkdir()
-
-    def stop_early(report: SearchReport) -> None:
-        if path.exists() and _entries(path) >= 5:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        optimal_tree(MM, "total", progress=stop_early, checkpoint=path)
-    kept = _entries(path)
-    elsewhere = tmp_path / "another machine"
-    elsewhere.mkdir()
-    copy = elsewhere / "copied.ckpt"
-    shutil.copyfile(path, copy)
-    out = elsewhere / "mm.json"
-    env = {**os.environ, "BULLSCOWS_CACHE": str(elsewhere / "cache")}
-    command = [sys.executable, "-m", "bullscows", "tree", "--rules", "mm", "--strategy",
-               "optimal", "--checkpoint", copy.name, "--out", out.name]  # fmt: skip
-    done = subprocess.run(
-        command, cwd=elsewhere, env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr
-    # The fresh process took the copied answers and added only those missing.
-    assert 0 < kept < _entries(copy) == _entries(full)
-    assert copy.read_text().startswith(path.read_text())
-    resumed = load_tree(out)
-    assert resumed.root == _root_of(alone["total"])
-
-
-def _root_of(result: OptimalResult) -> Any:
-    return found_tree(result.rules, "optimal", result.tree).root
 
 
 class Recording(Executor):

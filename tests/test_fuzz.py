@@ -25,7 +25,7 @@ from bullscows.errors import BullsCowsError, RulesError
 from bullscows.feedback import Feedback
 from bullscows.outcomes import build_tree
 from bullscows.rules import DEFAULT_ALPHABET, MAX_LENGTH, PRESETS, Rules
-from bullscows.search.distribute import FORMAT, VERSION, Checkpoint
+from bullscows.search.checkpoint import FORMAT, VERSION, Checkpoint
 from bullscows.strategies import get_strategy
 from bullscows.tree import Node, load_tree
 from variants import variant_with_limits
@@ -253,3 +253,32 @@ def test_every_checkpoint_written_reads_back(
             store.record(weight, tuple(history), depth, window + 1, found)
         again = Checkpoint(path, "mm", "total", None, False)
         assert again.exact == store.exact and again.failed == store.failed
+
+
+def _answers(count: int) -> list[tuple[tuple[tuple[int, int], ...], int, Node | None]]:
+    """``count`` answers of an ``mm`` checkpoint: (history, window, tree or None)."""
+    return [(((i, 3), (i + 1, 4)), 40 + i, Node(i, {2: Node(i + 7)}) if i % 3 else None)
+            for i in range(count)]  # fmt: skip
+
+
+@FUZZ
+@given(st.integers(1, 12), st.floats(0, 1), st.integers(0, 3))
+def test_a_checkpoint_cut_anywhere_resumes_twice(count: int, share: float, extra: int) -> None:
+    # A crash can cut the file at any byte: every resume reads it (the torn line left out and
+    # cut off before answers are appended), and the answers appended read back.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mm.ckpt"
+        store = Checkpoint(path, "mm", "total", None, False)
+        for history, window, tree in _answers(count):
+            store.record(1, history, 5, window, None if tree is None else (window - 1, tree))
+        data = path.read_bytes()
+        cut = int(len(data) * share)
+        path.write_bytes(data[:cut])
+        whole = data[:cut].count(b"\n") - 1  # the answers on whole lines
+        for resume in range(2):
+            again = Checkpoint(path, "mm", "total", None, False)
+            assert again.resumed in (max(whole, 0) + resume * extra,
+                                     max(whole, 0) + 1 + resume * extra)  # fmt: skip
+            for history, window, _ in _answers(extra):
+                again.record(0, history, 6, window, None)
+        assert Checkpoint(path, "mm", "total", None, False).resumed >= 2 * extra

@@ -19,7 +19,7 @@ from bullscows.feedback import Feedback
 from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
 from bullscows.search import optimal_tree
-from bullscows.search.distribute import Checkpoint
+from bullscows.search.checkpoint import Checkpoint
 from bullscows.strategies import get_strategy
 from bullscows.tree import DecisionTree, load_tree
 

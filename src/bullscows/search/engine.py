@@ -22,8 +22,10 @@ from bullscows._kernels.tables import FAIL, STOPPED, level_caps
 from bullscows.executors import TaskStopped
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
-from bullscows.search.distribute import TASK_LEVEL, Checkpoint, PartTasks, Task
+from bullscows.search.checkpoint import Checkpoint
+from bullscows.search.distribute import TASK_LEVEL, PartTasks, Task
 from bullscows.search.progress import PROGRESS_EVERY, Costs, Progress, SearchReport
+from bullscows.search.tree import tree_cost
 from bullscows.symmetry import guess_classes
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
@@ -125,7 +127,7 @@ class Search:
         self.tasks = PartTasks(
             checkpoint, weight, executor, task or _no_task,
             (rules, objective, max_depth, consistent_only, weight), self._solve_here,
-            self._count_far, self.levels,
+            self._count_far, self.levels, self.trust,
         )  # fmt: skip
         self.root_best: int | None = None
         self.root_tree: Node | None = None  # the best tree found at the root (the incumbent)
@@ -155,6 +157,13 @@ class Search:
         self, history: tuple[tuple[int, int], ...], codes: IndexArray, depth: int, limit: int
     ) -> tuple[int, Node] | None:
         return self.solve(codes, depth, limit, history)
+
+    def trust(self, codes: IndexArray, depth: int, found: tuple[int, Node]) -> bool:
+        """Whether ``found``'s tree settles ``codes`` within ``depth`` guesses at the cost it
+        claims (one read from a checkpoint: the file may be damaged or edited)."""
+        cost = tree_cost(self.scores, self.win, found[1], codes, depth, self.penalty,
+                         self.weight, self.consistent_only)  # fmt: skip
+        return cost == found[0]
 
     def _count_far(self, nodes: int) -> None:
         self.far_nodes += nodes

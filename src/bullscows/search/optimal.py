@@ -57,7 +57,8 @@ from pathlib import Path
 
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.rules import Rules
-from bullscows.search.distribute import Checkpoint, start_workers
+from bullscows.search.checkpoint import Checkpoint
+from bullscows.search.distribute import start_workers
 from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
 from bullscows.search.frontier import root_bound
 from bullscows.search.progress import (

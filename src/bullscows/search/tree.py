@@ -49,3 +49,37 @@ def distribution(
         return replies
 
     return count_by_guesses(walk_secrets(tree, candidates, score, win, visit))
+
+
+def tree_cost(
+    scores: npt.NDArray[np.uint8], win: int, tree: Node, codes: IndexArray, depth: int,
+    penalty: int = 0, weight: int = 1, consistent_only: bool = False,
+) -> int | None:  # fmt: skip
+    """The cost of ``tree`` over ``codes`` as the search counts it: the guesses every code
+    needs, times ``weight``, plus ``penalty`` for each code the ``depth``-th guess settles;
+    ``None`` if it loses a code, needs more than ``depth`` guesses, or (``consistent_only``)
+    guesses a code that cannot be the secret.
+
+    >>> scores = np.array([[4, 1], [1, 4]], dtype=np.uint8)
+    >>> tree, codes = Node(0, {1: Node(1)}), np.array([0, 1])
+    >>> tree_cost(scores, 4, tree, codes, 2), tree_cost(scores, 4, tree, codes, 1)
+    (3, None)
+    """
+    total = at_depth = 0
+    stack = [(tree, codes, 1)]
+    while stack:
+        node, part, level = stack.pop()
+        if level > depth or (consistent_only and node.guess not in part):
+            return None
+        replies = scores[node.guess, part]
+        open_ = replies != win
+        won = len(part) - int(open_.sum())
+        total += level * won
+        at_depth += won if level == depth else 0
+        rest, replies = part[open_], replies[open_]
+        for reply in np.unique(replies).tolist():
+            child = node.branches.get(reply)
+            if child is None:
+                return None
+            stack.append((child, rest[replies == reply], level + 1))
+    return weight * total + penalty * at_depth

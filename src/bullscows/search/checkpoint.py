@@ -1,0 +1,313 @@
+"""A search's checkpoint file: the answers its tasks got (``search.distribute``), one JSON
+line each as it comes, so that an interrupted search resumes where it stopped.
+
+The first line says which search the file belongs to; each other line is one answer: a part
+(its history of guesses and replies), its depth and window, and either the part's optimal
+tree and cost or ``null`` (no tree costs less than the window). A resumed search asks the
+same questions and finds the answers here: an exact cost answers every window, a failure
+every window up to its own. The file names codes and replies by their index in the variant,
+which every machine enumerates alike: a copy resumes anywhere.
+
+A crash can cut the last line short: it is ignored on reading and cut off the file before
+the next answer is appended (a file cut anywhere stays resumable, however often). A claimed
+cost is not trusted: the search checks it against the tree given with it (``Checkpoint.answer``
+with a ``check``) and searches that part again when they differ.
+
+>>> store = Checkpoint(None, "mm", "total", None, False)
+>>> store.record(1, ((7, 2), (9, 1)), 5, 40, None)
+>>> store.answer(1, ((7, 2), (9, 1)), 5, 30), store.answer(1, ((7, 2), (9, 1)), 5, 50)
+(None, Ellipsis)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bullscows.errors import BullsCowsError
+from bullscows.readers import load_json, quote, quote_path, quote_value, read_file, read_text
+from bullscows.rules import Rules
+from bullscows.tree.model import Node
+
+FORMAT = "bullscows-search-checkpoint"
+VERSION = 2
+#: The largest checkpoint read (whole, into memory): a file of ours grows with its search,
+#: past the cap of other files (``readers.MAX_FILE_BYTES``): 90 MB for ``bc-nolead`` after
+#: 45 minutes.
+CHECKPOINT_BYTES = 4 * 2**30
+
+History = tuple[tuple[int, int], ...]
+Found = tuple[int, Node] | None
+#: The key of a question: (weight, history, depth).
+Question = tuple[int, History, int]
+#: Whether a part's claimed (cost, tree) holds: the tree settles the part, at that cost.
+Check = Callable[[tuple[int, Node]], bool]
+
+
+class Checkpoint:
+    """The answers a search got about its tasks, kept in ``path`` (in memory only if ``None``).
+
+    A file made for another variant or other options is refused, never overwritten.
+    """
+
+    def __init__(
+        self,
+        path: Path | None,
+        spec: str,
+        objective: str,
+        max_depth: int | None,
+        consistent_only: bool,
+    ) -> None:
+        self.path = path
+        self.header = {
+            "format": FORMAT, "version": VERSION, "rules": spec, "objective": objective,
+            "max_depth": max_depth, "consistent_only": consistent_only,
+        }  # fmt: skip
+        self.exact: dict[Question, tuple[int, Node]] = {}
+        self.failed: dict[Question, int] = {}  # the highest window proven out of reach
+        self.checked: set[Question] = set()  # exact answers whose cost was checked
+        self.resumed = 0
+        self.refuted = 0  # exact answers whose claimed cost was wrong (searched again)
+        if path is None:
+            return
+        data = read_file(path, f"checkpoint {quote_path(path)}", CHECKPOINT_BYTES) if (
+            path.exists()
+        ) else b""  # fmt: skip
+        if b"\n" not in data and json.dumps(self.header).encode().startswith(data):
+            self._write(json.dumps(self.header), "w")  # new, or its header cut short
+        else:
+            self.resumed = self._load(path, data)
+
+    def _load(self, path: Path, data: bytes) -> int:
+        """Read the file's answers, each checked against the schema; how many there were. A
+        last line cut short is ignored and cut off the file, and a last line whose newline
+        was lost gets it back, so that the next answer starts a line of its own."""
+        where = f"checkpoint {quote_path(path)}"
+        text = read_text(data, where)
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        header = load_json(lines[0], where) if lines else None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise BullsCowsError(f"{quote_path(path)} is not a bullscows search checkpoint")
+        if header.get("version") != VERSION:
+            raise BullsCowsError(
+                f"{where} was written by another version of bullscows "
+                f"(format {quote(str(header.get('version')))}, this one reads {VERSION}): "
+                "delete it"
+            )
+        theirs = {key: header.get(key) for key in self.header}
+        if theirs != self.header:
+            raise BullsCowsError(
+                f"{where} is for another search ({quote(_describe(theirs), 200)}), not "
+                f"{_describe(self.header)}: give another file or delete it"
+            )
+        schema = _Schema(Rules.parse(str(self.header["rules"])))
+        count = 0
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                entry = load_json(line, where, line=number)
+            except BullsCowsError:
+                if number == len(lines):  # the last line, cut short by an interruption
+                    self._cut(len("".join(kept + "\n" for kept in lines[:-1]).encode()))
+                    return count
+                raise
+            try:
+                question, window, found = schema.entry(entry)
+            except _Invalid as error:
+                raise BullsCowsError(f"{where} line {number}: {error}") from None
+            if found is None:
+                self.failed[question] = max(window, self.failed.get(question, window))
+            else:
+                self.exact[question] = found
+                self.checked.discard(question)
+            count += 1
+        if not text.endswith("\n"):
+            self._write("", "a")  # the newline the last line lost
+        return count
+
+    def _cut(self, size: int) -> None:
+        """Cut the file to its first ``size`` bytes."""
+        assert self.path is not None
+        try:
+            with self.path.open("r+b") as out:
+                out.truncate(size)
+        except OSError as error:
+            raise self._unwritable(error) from None
+
+    def answer(
+        self, weight: int, history: History, depth: int, window: int, check: Check | None = None
+    ) -> Any:
+        """The recorded answer to a request: ``(cost, tree)``, ``None`` (no tree below
+        ``window``), or ``...`` when the file does not know. A recorded tree that ``check``
+        refutes is forgotten (the part is to be searched again)."""
+        question = (weight, history, depth)
+        known = self.exact.get(question)
+        if known is not None and check is not None and question not in self.checked:
+            if check(known):
+                self.checked.add(question)
+            else:
+                del self.exact[question]
+                self.refuted += 1
+                known = None
+        if known is not None:
+            return known if known[0] < window else None
+        if self.failed.get(question, -1) >= window:
+            return None
+        return ...
+
+    def record(self, weight: int, history: History, depth: int, window: int, found: Found) -> None:
+        """Keep one answer, and append it to the file."""
+        question = (weight, history, depth)
+        if found is None:
+            self.failed[question] = max(window, self.failed.get(question, window))
+        else:
+            self.exact[question] = found
+            self.checked.add(question)  # found by this search
+        if self.path is None:
+            return
+        cost, tree = (None, None) if found is None else (found[0], _plain(found[1]))
+        line = json.dumps(
+            {"weight": weight, "history": [list(step) for step in history], "depth": depth,
+             "window": window, "cost": cost, "tree": tree},
+            separators=(",", ":"),
+        )  # fmt: skip
+        self._write(line, "a")
+
+    def _write(self, line: str, mode: str) -> None:
+        """Write (``"w"``) or append (``"a"``) one line to the file."""
+        assert self.path is not None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open(mode, encoding="utf-8") as out:
+                out.write(line + "\n")
+        except OSError as error:
+            raise self._unwritable(error) from None
+
+    def _unwritable(self, error: OSError) -> BullsCowsError:
+        assert self.path is not None
+        return BullsCowsError(
+            f"checkpoint {quote_path(self.path)} cannot be written: {error.strerror or error}"
+        )
+
+
+class _Invalid(Exception):
+    """A checkpoint line that does not follow the schema (the message says how)."""
+
+
+class _Schema:
+    """The answer lines of a checkpoint for one variant: every field's type and range, and
+    every code and reply within the variant.
+
+    >>> from bullscows.rules import Rules
+    >>> _Schema(Rules.parse("mm")).entry({"weight": 1, "history": [[7, 2]], "depth": 3,
+    ...     "window": 9, "cost": None, "tree": None})
+    ((1, ((7, 2),), 3), 9, None)
+    >>> _Schema(Rules.parse("mm")).entry({"weight": 1, "history": [], "depth": 1,
+    ...     "window": 9, "cost": 2, "tree": {"guess": 1296, "replies": {}}})
+    Traceback (most recent call last):
+    ...
+    bullscows.search.checkpoint._Invalid: 'tree' guess 1296 is not a code index (0 to 1295)
+    """
+
+    KEYS = ("weight", "history", "depth", "window", "cost", "tree")
+
+    def __init__(self, rules: Rules) -> None:
+        self.codes = rules.size
+        self.replies = rules.reply_slots
+
+    def entry(self, entry: object) -> tuple[Question, int, Found]:
+        """``(question, window, found)`` of one line's JSON value."""
+        if not isinstance(entry, dict) or set(entry) != set(self.KEYS):
+            raise _Invalid(f"expected an object with the keys {', '.join(self.KEYS)}")
+        weight = _count(entry["weight"], "'weight'", 1)
+        depth = _count(entry["depth"], "'depth'", 1 << 16)
+        window = _count(entry["window"], "'window'", 1 << 62)
+        history = entry["history"]
+        if not isinstance(history, list) or len(history) > 64:
+            raise _Invalid("'history' must be a list of [guess, reply] pairs")
+        steps = tuple(self._step(step) for step in history)
+        question = (weight, steps, depth)
+        if entry["cost"] is None:
+            if entry["tree"] is not None:
+                raise _Invalid("'tree' must be null when 'cost' is")
+            return question, window, None
+        cost = _count(entry["cost"], "'cost'", 1 << 62)
+        return question, window, (cost, self._tree(entry["tree"]))
+
+    def _step(self, step: object) -> tuple[int, int]:
+        if not isinstance(step, list) or len(step) != 2:
+            raise _Invalid("'history' must be a list of [guess, reply] pairs")
+        return self._code(step[0], "'history' guess"), self._reply(step[1], "'history' reply")
+
+    def _code(self, value: object, what: str) -> int:
+        if type(value) is not int or not 0 <= value < self.codes:
+            raise _Invalid(
+                f"{what} {quote_value(value)} is not a code index (0 to {self.codes - 1})"
+            )
+        return value
+
+    def _reply(self, value: object, what: str) -> int:
+        if isinstance(value, str) and value.isdigit() and len(value) <= 4:
+            value = int(value)
+        if type(value) is not int or not 0 <= value < self.replies:
+            raise _Invalid(
+                f"{what} {quote_value(value)} is not a reply index (0 to {self.replies - 1})"
+            )
+        return value
+
+    def _tree(self, data: object) -> Node:
+        """The tree of ``data`` (a node as JSON: string reply keys), read without recursion."""
+        root = self._node(data)
+        stack = [(data, root)]
+        while stack:
+            raw, node = stack.pop()
+            assert isinstance(raw, dict)
+            for key, sub in raw["replies"].items():
+                node.branches[self._reply(key, "'tree' reply")] = child = self._node(sub)
+                stack.append((sub, child))
+        return root
+
+    def _node(self, data: object) -> Node:
+        if (
+            not isinstance(data, dict)
+            or set(data) != {"guess", "replies"}
+            or not isinstance(data["replies"], dict)
+        ):
+            raise _Invalid("'tree' nodes must be objects with a 'guess' and 'replies' (an object)")
+        return Node(self._code(data["guess"], "'tree' guess"))
+
+
+def _plain(tree: Node) -> dict[str, Any]:
+    """A tree as a checkpoint line holds it: ``{"guess": index, "replies": {"reply index":
+    subtree}}`` at every node, leaves included (``_Schema._tree`` reads it back), built without
+    recursion.
+
+    >>> _plain(Node(7, {3: Node(9)}))
+    {'guess': 7, 'replies': {'3': {'guess': 9, 'replies': {}}}}
+    """
+    top: dict[str, Any] = {"guess": tree.guess, "replies": {}}
+    stack = [(tree, top)]
+    while stack:
+        node, out = stack.pop()
+        for reply, child in node.branches.items():
+            out["replies"][str(reply)] = below = {"guess": child.guess, "replies": {}}
+            stack.append((child, below))
+    return top
+
+
+def _count(value: object, what: str, most: int) -> int:
+    if type(value) is not int or not 0 <= value <= most:
+        raise _Invalid(f"{what} {quote_value(value)} must be a whole number from 0 to {most:,}")
+    return value
+
+
+def _describe(header: dict[str, Any]) -> str:
+    options = [f"{header['objective']}"]
+    if header.get("max_depth") is not None:
+        options.append(f"max depth {header['max_depth']}")
+    if header.get("consistent_only"):
+        options.append("consistent only")
+    return f"{header['rules']}, {', '.join(options)}"
