@@ -8,6 +8,7 @@ which ``search.worker.solve_task`` answers wherever they are sent. Progress is r
 
 from __future__ import annotations
 
+import threading
 import time
 import weakref
 from concurrent.futures import Executor
@@ -18,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import FAIL, STOPPED, level_caps
+from bullscows._kernels.tables import CTX_STOP, FAIL, STOPPED, level_caps
 from bullscows.executors import TaskStopped
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
@@ -26,6 +27,7 @@ from bullscows.search.checkpoint import Checkpoint
 from bullscows.search.distribute import TASK_LEVEL, PartTasks, Task
 from bullscows.search.progress import PROGRESS_EVERY, Costs, Progress, SearchReport
 from bullscows.search.tree import tree_cost
+from bullscows.search.watch import Watch
 from bullscows.symmetry import guess_classes
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
@@ -118,6 +120,11 @@ class Search:
             np.zeros(1, dtype=np.int64) if stop is None else stop,
         )
         self.memo = search_calls.Memo()
+        # Its own thread's long compiled calls watched (``search.watch``): a search reporting
+        # progress, or one the person at the keyboard may interrupt.
+        main = threading.current_thread() is threading.main_thread()
+        watched = progress is not None or main
+        self.watch = Watch(self.ctx[CTX_STOP], self.report) if watched else None
         self.root_bound: int | None = None
         self.far_nodes = 0  # searched by the tasks (other threads or processes)
         self.prior = 0  # sets searched before this search by the run it belongs to (reported)
@@ -257,7 +264,14 @@ class Search:
     ) -> tuple[int, Node] | None:
         """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
         guesses = self.guesses(codes, history)
-        cost = search_calls.solve(self.ctx, self.memo, codes, depth, limit, guesses)
+        while True:
+            if self.watch is None:
+                cost = search_calls.solve(self.ctx, self.memo, codes, depth, limit, guesses)
+                break
+            with self.watch:  # progress, limits and Ctrl-C while the call runs
+                cost = search_calls.solve(self.ctx, self.memo, codes, depth, limit, guesses)
+            if cost != STOPPED or not self.watch.resume():
+                break
         self.report()
         if cost == STOPPED:
             raise TaskStopped("told to stop")

@@ -126,8 +126,8 @@ class BudgetSpent(Exception):
 class Budget:
     """How long a search may run: ``seconds`` of wall-clock time and ``sets`` searched (either
     may be ``None``: no limit). The search sees it through its progress reports, so it stops
-    within about ``PROGRESS_EVERY`` seconds of running out (or once a compiled call in this
-    process returns).
+    within about ``PROGRESS_EVERY`` seconds of running out, in the middle of a long compiled
+    call too (``search.watch``).
 
     >>> Budget(seconds=60).spent(SearchReport(10, None, None, 61.0))
     'the time limit of 60 s'
