@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bullscows.errors import SearchError
 from bullscows.rules import Rules
 from bullscows.search import optimal_tree
 from bullscows.universe import universe
@@ -46,7 +47,7 @@ def test_a_depth_cap_bounds_the_lexicographic_objectives() -> None:
         result = optimal_tree(Rules.parse("p4c4n"), objective, max_depth=5)  # type: ignore[arg-type]
         check(result)
         assert result.worst <= 5
-    with pytest.raises(ValueError, match="within 2 guesses"):
+    with pytest.raises(SearchError, match="within 2 guesses"):
         optimal_tree(Rules.parse("p3c4n"), "total-worst", max_depth=2)
 
 

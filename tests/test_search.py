@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from bullscows._kernels import search_calls, search_dfs, search_kernels, tables
+from bullscows.errors import SearchError
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, engine, optimal_tree
@@ -130,7 +131,7 @@ def test_depth_cap_is_optimal(spec: str) -> None:
     for depth in range(unlimited.worst - 1, unlimited.worst + 1):
         expected = brute_force(spec, depth, False)
         if expected >= INFINITE:
-            with pytest.raises(ValueError, match="within"):
+            with pytest.raises(SearchError, match="within"):
                 optimal_tree(Rules.parse(spec), max_depth=depth)
             continue
         result = optimal_tree(Rules.parse(spec), max_depth=depth)
@@ -141,7 +142,7 @@ def test_depth_cap_is_optimal(spec: str) -> None:
 @pytest.mark.parametrize("spec", TINY + WIDE)
 def test_worst_under_a_cap_keeps_the_cap(spec: str) -> None:
     shallowest = next(d for d in range(1, 20) if brute_force(spec, d, False) < INFINITE)
-    with pytest.raises(ValueError, match="within"):
+    with pytest.raises(SearchError, match="within"):
         optimal_tree(Rules.parse(spec), objective="worst", max_depth=shallowest - 1)
     roomy = optimal_tree(Rules.parse(spec), objective="worst", max_depth=shallowest + 1)
     assert roomy.worst == shallowest
@@ -345,15 +346,15 @@ def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen[-1].best == result.total
 
 
-def test_bad_arguments_raise() -> None:
+def test_bad_arguments_raise_search_errors() -> None:
     rules = Rules.parse("p2c3r")
-    with pytest.raises(ValueError, match="objective"):
+    with pytest.raises(SearchError, match="objective"):
         optimal_tree(rules, objective="average")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="max_depth"):
+    with pytest.raises(SearchError, match="max_depth"):
         optimal_tree(rules, max_depth=0)
-    with pytest.raises(ValueError, match="within 2 guesses"):
+    with pytest.raises(SearchError, match="within 2 guesses"):
         optimal_tree(Rules.parse("p3c4n"), max_depth=2)
-    with pytest.raises(ValueError, match="codes"):
+    with pytest.raises(SearchError, match="codes"):
         optimal_tree(Rules.parse("p5c10n"))
 
 

@@ -54,6 +54,11 @@ class TurnError(BullsCowsError):
     """A move made out of turn (in a duel, a guess while a reply is awaited, or the reverse)."""
 
 
+class SearchError(BullsCowsError):
+    """An optimal search asked for what it cannot give: an unknown objective, a depth within
+    which no tree fits, a variant past its limit."""
+
+
 class BullsCowsWarning(UserWarning):
     """Something the program passed over and did without (a damaged cache entry); the command
     line shows it as one line."""

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bullscows._kernels.tables import INFEASIBLE
+from bullscows.errors import SearchError
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint
 from bullscows.search.distribute import start_workers
@@ -120,7 +121,7 @@ def optimal_tree(
 
     With ``consistent_only`` every guess must be a code still possible. The parts two guesses
     deep run on ``executor`` if given (``search.distribute``), and their answers are kept in
-    the file ``checkpoint`` if given, from which a search resumes. Raises ``ValueError`` when
+    the file ``checkpoint`` if given, from which a search resumes. Raises ``SearchError`` when
     no tree fits within ``max_depth``, ``BullsCowsError`` for a checkpoint of another search
     (or one that cannot be read or written), and ``SearchStopped`` (with the proven lower
     bound, the best tree found and its cost) when ``budget`` is spent first; so does a
@@ -129,16 +130,16 @@ def optimal_tree(
     ``search.frontier``.
     """
     if objective not in OBJECTIVES:
-        raise ValueError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
+        raise SearchError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
     if max_depth is not None and max_depth < 1:
-        raise ValueError(f"max_depth {max_depth}: a tree needs at least 1 guess")
+        raise SearchError(f"max_depth {max_depth}: a tree needs at least 1 guess")
     if rules.guess_rules.size > MAX_SEARCH_CODES:
         too_many = (
             f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
             f"handles at most {MAX_SEARCH_CODES:,}"
         )
         if budget is None or objective != "total" or max_depth or consistent_only:
-            raise ValueError(too_many)
+            raise SearchError(too_many)
         raise SearchStopped(beyond_limit(rules))
     if budget is not None:
         progress = budget.watch(progress)
@@ -209,12 +210,12 @@ def _run(
         shallowest = depth
         depth = deepest
     elif objective == "worst-count" and depth is not None and depth >= PENALTY_DEPTH:
-        raise ValueError(f"worst-count handles worst cases below {PENALTY_DEPTH} guesses")
+        raise SearchError(f"worst-count handles worst cases below {PENALTY_DEPTH} guesses")
     search.prior = nodes
     running.append(search)
     found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
-        raise ValueError(f"no tree settles {rules.describe()} within {max_depth} guesses")
+        raise SearchError(f"no tree settles {rules.describe()} within {max_depth} guesses")
     tree = found[1]
     by_count = distribution(search.scores, search.win, tree, everything)
     if objective == "total-worst" and shallowest is not None:

@@ -147,7 +147,7 @@ def search_tree(
         )
     except SearchStopped:
         raise  # its budget spent (a progress callback's): the caller reports the bounds
-    except ValueError as error:  # no tree within max_depth
+    except BullsCowsError as error:  # no tree within max_depth, a checkpoint refused
         raise StrategyError(f"{name}: {error}") from None
     label = describe(name, consistent_only, max_depth)
     found = DecisionTree(rules, label, f"optimal-{objective}", result.tree)
