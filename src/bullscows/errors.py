@@ -59,6 +59,10 @@ class SearchError(BullsCowsError):
     which no tree fits, a variant past its limit."""
 
 
+class StaleMoveError(BullsCowsError):
+    """A move that answers an earlier state of the game (sent twice, or from an old page)."""
+
+
 class BullsCowsWarning(UserWarning):
     """Something the program passed over and did without (a damaged cache entry); the command
     line shows it as one line."""

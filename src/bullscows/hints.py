@@ -23,6 +23,7 @@ from bullscows.feedback import Feedback, counted
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
+from bullscows.strategies.heuristic import PartitionHeuristic
 
 #: ``Hint.describe`` lists at most this many parts, largest first, so many to a line.
 PARTS_SHOWN = 6
@@ -112,7 +113,37 @@ def explain_guess(knowledge: Knowledge, guess: Code) -> Hint:
     return Hint(guess, len(knowledge), is_candidate, parts)
 
 
-def give_hint(knowledge: Knowledge, strategy: Strategy, rng: random.Random | None = None) -> Hint:
-    """The guess ``strategy`` would make next, explained (see ``explain_guess``)."""
-    index = strategy.next_guess(knowledge, rng or random.Random())
+def give_hint(
+    knowledge: Knowledge,
+    strategy: Strategy,
+    rng: random.Random | None = None,
+    fitting: bool = False,
+) -> Hint:
+    """The guess ``strategy`` would make next, explained (see ``explain_guess``).
+
+    With ``fitting`` (hard mode) the guess is one of the codes still possible, so that it
+    fits every reply so far: the strategy's own guess if it is one, else the guess of its
+    consistent-only form, else the possible code whose largest part is smallest.
+
+    >>> from bullscows.strategies import get_strategy
+    >>> k = Knowledge.start(Rules.parse("bc")).after(Code("0123"), Feedback(1, 0))
+    >>> minimax = get_strategy("minimax")
+    >>> give_hint(k, minimax).is_candidate, give_hint(k, minimax, fitting=True).is_candidate
+    (False, True)
+    """
+    rng = rng or random.Random()
+    index = strategy.next_guess(knowledge, rng)
+    if fitting and not knowledge.is_candidate[index]:
+        index = _fitting_guess(knowledge, strategy, rng)
     return explain_guess(knowledge, knowledge.code(index))
+
+
+def _fitting_guess(knowledge: Knowledge, strategy: Strategy, rng: random.Random) -> int:
+    """A code still possible to play: the consistent-only heuristic's, else a minimax pick."""
+    if isinstance(strategy, PartitionHeuristic) and not strategy.consistent_only:
+        index = type(strategy)(consistent_only=True).next_guess(knowledge, rng)
+        if knowledge.is_candidate[index]:
+            return index
+    candidates = knowledge.candidates
+    sizes = knowledge.universe.partition_sizes(candidates, candidates)
+    return int(candidates[int(np.argmin(sizes.max(axis=1)))])

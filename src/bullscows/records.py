@@ -42,6 +42,10 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "commit": (),  # the adversary binds itself to a secret
     "give-up": (),  # the person stops; the computer's code is shown
 }
+#: The optional fields of a record: a codemaker's game options.
+OPTIONS = {"hard", "max_guesses"}
+#: The largest guess limit a game may have.
+MAX_GUESSES = 1_000
 #: A record longer than this (in characters of JSON) is refused.
 MAX_RECORD = 1_000_000
 #: Longest text a field of an event may hold (a code, a reply).
@@ -54,6 +58,7 @@ class Status(Enum):
     PLAYING = "playing"
     SOLVED = "solved"
     GAVE_UP = "gave-up"
+    LOST = "lost"  # the guesses allowed are used up
     CONTRADICTORY = "contradictory"
 
 
@@ -115,6 +120,7 @@ class GameRecord:
     secret: str | None = field(default=None, repr=False)
     events: tuple[Event, ...] = ()
     hard: bool = False  # a codemaker's game in hard mode: every guess fits every reply so far
+    max_guesses: int | None = None  # a codemaker's guess limit: the game is lost after it
 
     def __repr__(self) -> str:  # never the secret, never the seed
         return f"GameRecord({self.kind!r}, {self.rules!r}, {len(self.events)} events)"
@@ -129,6 +135,7 @@ class GameRecord:
             "secret": self.secret,
             "events": [event.to_json() for event in self.events],
             **({"hard": True} if self.hard else {}),
+            **({} if self.max_guesses is None else {"max_guesses": self.max_guesses}),
         }
 
     def public_json(self, over: bool) -> dict[str, Any]:
@@ -160,12 +167,19 @@ class GameRecord:
     def from_json(cls, data: object) -> GameRecord:
         """A record from ``to_json``'s data, every field checked."""
         keys = {"version", "kind", "rules", "seed", "strategy", "secret", "events"}
-        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"hard"}:
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | OPTIONS:
             raise RecordError(
-                f"a game record is an object with {', '.join(sorted(keys))} (and hard)"
+                f"a game record is an object with {', '.join(sorted(keys))} (and "
+                f"{' or '.join(sorted(OPTIONS))})"
             )
         if data.get("hard", False) is not True and "hard" in data:
             raise RecordError(f"hard {quote_value(data['hard'])}: true, or left out")
+        limit = data.get("max_guesses", 1)
+        if type(limit) is not int or not 1 <= limit <= MAX_GUESSES:
+            raise RecordError(
+                f"max_guesses {quote_value(limit)}: a whole number from 1 to {MAX_GUESSES}, "
+                "or left out"
+            )
         if data["version"] != RECORD_VERSION:
             raise RecordError(
                 f"game record version {quote_value(data['version'])}: this program reads version "
@@ -191,4 +205,5 @@ class GameRecord:
             raise RecordError("a game record's events are a list")
         events = tuple(Event.from_json(event) for event in data["events"])
         hard = "hard" in data
-        return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events, hard)
+        return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events, hard,
+                   data.get("max_guesses"))  # fmt: skip

@@ -32,7 +32,7 @@ def assist(args: Sequence[str], lines: Sequence[str]) -> tuple[Result, list[str]
         env={"COLUMNS": "200", "LINES": "50", "NO_COLOR": "1"},
     )
     assert "Traceback" not in result.output
-    banner, *answers = re.split(r"(?m)^> ", result.output)
+    banner, *answers = re.split(r"(?m)^> ", result.stdout)
     assert banner.startswith("Assisting a game of ")
     return result, answers
 

@@ -3,6 +3,7 @@ would, and the real server in a process of its own."""
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +38,15 @@ def start(client: TestClient | httpx.Client, **setup: Any) -> tuple[str, dict[st
     assert response.status_code == 201, response.text
     body = response.json()
     return body["id"], body["state"]
+
+
+def submit(client: TestClient | httpx.Client, page: str, data: dict[str, str], **options: Any
+           ) -> httpx.Response:  # fmt: skip
+    """Post a form of the game ``page`` as a browser would: with the move number that the
+    page's forms carry (read from the page)."""
+    found = re.search(r'name="move" value="(\d+)"', client.get(page).text)
+    assert found is not None, "the page's forms carry no move number"
+    return client.post(page, data={"move": found.group(1), **data}, **options)
 
 
 def move(client: TestClient | httpx.Client, game_id: str, action: str, **body: Any

@@ -13,6 +13,8 @@ from bullscows import Code, Rules, score
 from bullscows.outcomes import build_tree
 from bullscows.strategies import get_strategy
 
+from .conftest import submit
+
 BC = Rules.parse("bc")
 
 
@@ -24,7 +26,7 @@ def new(client: TestClient, mode: str, **form: str) -> str:
 
 
 def say(client: TestClient, page: str, text: str, status: int = 200) -> str:
-    response = client.post(page, data={"say": text}, follow_redirects=True)
+    response = submit(client, page, {"say": text}, follow_redirects=True)
     assert response.status_code == status, response.text
     return response.text
 
@@ -72,7 +74,7 @@ def test_solve_with_buttons_undo_and_a_one_click_fix(client: TestClient) -> None
     offered = re.findall(r'data-reply="([^"]+)"', text)
     assert len(offered) == 14 and "3 1" not in offered
     secret = Code("2745", BC)
-    client.post(page, data={"do": "reply", "reply": "0 1"})  # 0123: true
+    submit(client, page, {"do": "reply", "reply": "0 1"})  # 0123: true
     text = say(client, page, "2 0")  # 1456 gets 0 2 from 2745: a slip
     for _ in range(6):
         if "contradict" in text:
@@ -82,8 +84,8 @@ def test_solve_with_buttons_undo_and_a_one_click_fix(client: TestClient) -> None
     assert "Your replies contradict each other" in text
     fixes = re.findall(r'data-fix="(\d+):([^"]+)"', text)
     assert ("2", "0 2") in fixes
-    text = client.post(page, data={"do": "correct", "step": "2", "reply": "0 2"},
-                       follow_redirects=True).text  # fmt: skip
+    text = submit(client, page, {"do": "correct", "step": "2", "reply": "0 2"},
+                  follow_redirects=True).text  # fmt: skip
     assert "contradict" not in text
     text = say(client, page, "undo")
     assert "choices left" in text or "it must be" in text

@@ -61,5 +61,7 @@ def test_any_move_on_a_real_game_is_answered_or_refused(
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 def test_any_line_at_a_page_prompt_is_answered_or_refused(mode: str, text: str, do: str) -> None:
-    response = CLIENT.post(f"/game/{GAMES[mode]}", data={"say": text, "do": do, "reply": text})
+    number = str(CLIENT.get(f"/api/games/{GAMES[mode]}").json()["state"]["move"])
+    form = {"say": text, "do": do, "reply": text, "move": number}
+    response = CLIENT.post(f"/game/{GAMES[mode]}", data=form)
     assert response.status_code in (200, 400), response.text

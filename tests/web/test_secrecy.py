@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 from bullscows import Code, Rules, score
 from bullscows.sessions import Codebreaker
 
+from .conftest import submit
+
 #: Letters for colours: a secret such as 'RGBY' cannot be mistaken for a count or a date.
 SPEC = "mm-colours"
 
@@ -39,13 +41,13 @@ def test_no_response_shows_the_secret_before_the_end(client: TestClient) -> None
     game_id = home.headers["location"].rsplit("/", 1)[-1]
     keep(client.get(f"/game/{game_id}"))
     hint = keep(client.post(f"/api/games/{game_id}/hint")).json()["hint"]["guess"]
-    keep(client.post(f"/game/{game_id}", data={"do": "hint"}))
-    keep(client.post(f"/game/{game_id}", data={"say": "RRRRR"}))  # refused: too long
+    keep(submit(client, f"/game/{game_id}", {"do": "hint"}))
+    keep(submit(client, f"/game/{game_id}", {"say": "RRRRR"}))  # refused: too long
     solver = Codebreaker(Rules.parse(SPEC), "minimax")
     while True:
         guess = solver.suggest().text
         if len(seen) % 2:  # alternate the page's prompt and the API
-            keep(client.post(f"/game/{game_id}", data={"say": guess}))
+            keep(submit(client, f"/game/{game_id}", {"say": guess}))
             body = keep(client.get(f"/api/games/{game_id}")).json()
         else:
             body = keep(client.post(f"/api/games/{game_id}/guess", json={"code": guess})).json()
@@ -68,7 +70,7 @@ def test_no_response_shows_the_secret_before_the_end(client: TestClient) -> None
 def test_a_given_up_game_shows_the_secret(client: TestClient) -> None:
     response = client.post("/new/play", data={"rules": "bc", "strategy": "minimax"})
     game_id = response.headers["location"].rsplit("/", 1)[-1]
-    page = client.post(f"/game/{game_id}", data={"say": "quit"}, follow_redirects=True)
+    page = submit(client, f"/game/{game_id}", {"say": "quit"}, follow_redirects=True)
     state = client.get(f"/api/games/{game_id}").json()["state"]
     assert state["status"] == "gave-up" and "The secret was" in page.text
     assert state["secret"] in page.text

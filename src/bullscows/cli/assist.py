@@ -3,36 +3,42 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from bullscows.cli.breaking import (
-    FIX,
-    FIX_HELP,
-    correct,
-    end_inconsistent,
+    end_if_inconsistent,
+    move_of,
+    refuse_move,
+    say_outcome,
     show_contradiction,
-    take_back,
 )
-from bullscows.cli.common import (
-    QUIT,
-    REPLY_HELP,
-    Terminal,
-    computer_player_options,
-)
+from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.cli.streams import read_lines
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
-from bullscows.sessions import Codebreaker, as_code, as_feedback
+from bullscows.sessions import (
+    Codebreaker,
+    Fixed,
+    GiveUp,
+    Listed,
+    Noted,
+    Record,
+    Suggested,
+    Undone,
+    as_code,
+    as_feedback,
+    read_move,
+)
+from bullscows.sessions.moves import FIX_HELP, REPLY_HELP
 from bullscows.sessions.question import read_history
 from bullscows.strategies import Strategy
 
 #: At most this many remaining codes are listed after each reply.
 LIST_AT_MOST = 12
-#: At most this many are listed when asked ('list'): the rest are counted.
-LIST_ASKED_AT_MOST = 10_000
 
 
 @click.command()
@@ -60,7 +66,7 @@ def assist(
     With --from FILE the whole history is read first (a line that cannot be read ends the run
     with exit 1, naming it); what it says is shown, and the prompt carries on from there.
     """
-    breaker = Codebreaker(rules, strategy, seed)
+    breaker = Codebreaker(rules, strategy, seed, assist=True)
     terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
     if source is not None:
@@ -69,23 +75,29 @@ def assist(
     terminal.say(f"Commands: next (or Enter) suggests a guess, list, undo, {FIX_HELP}, quit.")
     while True:
         text = terminal.ask("> ")
-        if text is None or text.lower() in QUIT:
+        move = move_of(terminal, breaker, text)
+        if isinstance(move, GiveUp):  # 'quit' stops, also once the code is broken
+            if not breaker.over:
+                breaker.apply(move)
             sys.exit(terminal.exit_code())
-        command = text.lower()
-        if command in ("", "next", "n", "suggest"):
-            _suggest(terminal, breaker)
-        elif command == "list":
-            _list(terminal, breaker, LIST_ASKED_AT_MOST)
-        elif command in ("undo", "u"):
-            take_back(terminal, breaker, reply_style)
+        if isinstance(move, Record) and not move.reply and terminal.interactive:
+            asked = _with_reply(terminal, breaker, move)
+            if asked is None:
+                continue
+            move = asked
+        try:
+            outcome = breaker.apply(move)
+        except BullsCowsError as error:
+            refuse_move(terminal, move, error)
+            continue
+        say_outcome(terminal, outcome, reply_style)
+        if isinstance(outcome, Suggested):
+            terminal.say(f"Suggested guess: {outcome.guess}")
+        elif isinstance(outcome, Listed):
+            _list(terminal, outcome.codes, outcome.remaining)
+        elif isinstance(outcome, Noted | Undone | Fixed):
+            end_if_inconsistent(terminal, breaker, reply_style)
             _status(terminal, breaker, reply_style)
-        elif fix := FIX.fullmatch(text):
-            correct(terminal, breaker, int(fix.group(1)), fix.group(2), reply_style, False)
-            _status(terminal, breaker, reply_style)
-        elif command in ("help", "?"):
-            terminal.say(f"Enter 'GUESS REPLY', e.g. '0123 1 2'. {REPLY_HELP}")
-        else:
-            _record(terminal, breaker, text, reply_style)
 
 
 def _read_history(terminal: Terminal, breaker: Codebreaker, source: Path, style: str) -> None:
@@ -100,40 +112,22 @@ def _read_history(terminal: Terminal, breaker: Codebreaker, source: Path, style:
     n = len(breaker.history)
     terminal.say(f"Read {n} {'guess' if n == 1 else 'guesses'} and their replies from {name}.")
     if breaker.contradiction is not None and not terminal.interactive:
+        terminal.error(f"the replies read from {name} contradict each other")
         show_contradiction(terminal, breaker, style)
         sys.exit(1)
     _status(terminal, breaker, style)
 
 
-def _record(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> None:
-    """Record the entry 'GUESS REPLY', or refuse that line alone, saying why. From a script,
-    replies that contradict each other end the command (``end_inconsistent``)."""
-    guess, _, reply = text.partition(" ")
+def _with_reply(terminal: Terminal, breaker: Codebreaker, move: Record) -> Record | None:
+    """``move`` with the reply to its guess, asked for; ``None`` if the guess is no code or
+    no reply is given."""
     try:
-        code = as_code(guess, breaker.rules)
+        code = as_code(move.code, breaker.rules)
     except BullsCowsError as error:
         terminal.refuse(str(error))
-        return
-    if not reply.strip():
-        if not terminal.interactive:  # nobody to ask: the next line is an entry of its own
-            terminal.refuse(
-                f"guess {code.text!r} has no reply; give it on the same line, e.g. "
-                f"'{code.text} 1 2'"
-            )
-            return
-        asked = _ask_reply(terminal, breaker, code)
-        if asked is None:
-            return
-        reply = asked
-    try:
-        # From a script, a reply no secret can give makes the data inconsistent, and says so.
-        breaker.record(code, reply, impossible=not terminal.interactive)
-    except BullsCowsError as error:
-        terminal.refuse(str(error))
-        return
-    if not terminal.interactive and breaker.contradiction is not None:
-        end_inconsistent(terminal, breaker, style)
-    _status(terminal, breaker, style)
+        return None
+    reply = _ask_reply(terminal, breaker, code)
+    return None if reply is None else replace(move, reply=reply)
 
 
 def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | None:
@@ -141,7 +135,7 @@ def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | No
     alone, or 'quit')."""
     while True:
         text = terminal.ask(f"Reply to {code}: ")
-        if not text or text.lower() in QUIT:
+        if not text or isinstance(read_move(breaker, text), GiveUp):
             terminal.say(f"No reply: {code} is not recorded.")
             return None
         try:
@@ -166,18 +160,10 @@ def _status(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
         return
     terminal.say(f"{breaker.remaining} codes possible.")
     if breaker.remaining <= LIST_AT_MOST:
-        _list(terminal, breaker, LIST_AT_MOST)
-    _suggest(terminal, breaker)
+        _list(terminal, tuple(breaker.knowledge.candidate_codes(LIST_AT_MOST)), breaker.remaining)
+    terminal.say(f"Suggested guess: {breaker.suggest()}")
 
 
-def _suggest(terminal: Terminal, breaker: Codebreaker) -> None:
-    try:
-        terminal.say(f"Suggested guess: {breaker.suggest()}")
-    except BullsCowsError as error:
-        terminal.warn(str(error))
-
-
-def _list(terminal: Terminal, breaker: Codebreaker, limit: int) -> None:
-    codes = breaker.knowledge.candidate_codes(limit)
-    more = breaker.remaining - len(codes)
+def _list(terminal: Terminal, codes: tuple[Code, ...], remaining: int) -> None:
+    more = remaining - len(codes)
     terminal.say("  " + " ".join(map(str, codes)) + (f" ... and {more} more" if more > 0 else ""))

@@ -5,13 +5,29 @@ Shared by ``solve``, ``duel`` and ``assist``.
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import NoReturn
 
-from bullscows.cli.common import QUIT, REPLY_HELP, Terminal
+from bullscows.cli.common import Terminal
 from bullscows.errors import BullsCowsError
-from bullscows.sessions import Codebreaker
+from bullscows.sessions import (
+    Codebreaker,
+    Duel,
+    Fixed,
+    GaveUp,
+    GiveUp,
+    Guess,
+    Helped,
+    Move,
+    Noted,
+    Outcome,
+    Record,
+    Reply,
+    Shown,
+    Undone,
+    read_move,
+)
+from bullscows.sessions.moves import FIX_HELP, Playable
 
 
 def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
@@ -23,10 +39,17 @@ def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> 
         terminal.say(line)
 
 
+def end_if_inconsistent(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
+    """From a script: if the replies now contradict each other, name the line that made them
+    so, explain the contradiction, and exit 1 (nobody is there to undo it)."""
+    if not terminal.interactive and breaker.contradiction is not None:
+        end_inconsistent(terminal, breaker, style)
+
+
 def end_inconsistent(terminal: Terminal, breaker: Codebreaker, style: str) -> NoReturn:
-    """From a script: name the line that made the replies contradict each other, explain
-    the contradiction, and exit 1 (nobody is there to undo it)."""
-    terminal.warn(f"Line {terminal.line} makes the replies contradict each other.")
+    """Name the line that made the replies contradict each other, explain the
+    contradiction, and exit 1."""
+    terminal.error(f"Line {terminal.line} makes the replies contradict each other.")
     show_contradiction(terminal, breaker, style)
     sys.exit(1)
 
@@ -42,65 +65,67 @@ def show_progress(terminal: Terminal, breaker: Codebreaker) -> None:
         terminal.say(f"    {breaker.remaining} choices left")
 
 
-def take_back(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
+def move_of(terminal: Terminal, game: Playable, text: str | None) -> Move:
+    """The move a line read at a game's prompt asks for; the end of input gives up. From a
+    script, a reply no secret can give is kept, to be explained as a contradiction."""
+    if text is None:
+        return GiveUp()
+    return read_move(game, text, impossible=not terminal.interactive)
+
+
+def take_turn(terminal: Terminal, game: Codebreaker | Duel, text: str | None) -> Outcome | None:
+    """Apply the move ``text`` asks for (``move_of``); ``None`` if it was refused (saying why)."""
+    move = move_of(terminal, game, text)
     try:
-        step = breaker.undo()
+        return game.apply(move)
     except BullsCowsError as error:
-        terminal.warn(str(error))
-        return
-    terminal.say(f"    took back {step.guess} -> {step.feedback.format(style)}")
+        refuse_move(terminal, move, error)
+        return None
 
 
-#: ``fix N REPLY`` (or ``correct #N REPLY``) replaces reply number N.
-FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
-FIX_HELP = "'fix N REPLY' replaces reply #N"
-
-
-def correct(
-    terminal: Terminal,
-    breaker: Codebreaker,
-    number: int,
-    text: str,
-    style: str,
-    progress: bool = True,
-) -> None:
-    """Replace reply ``number`` (from 1) by ``text`` (kept as it was if ``text`` is bad);
-    with ``progress``, then say how many choices are left."""
-    try:
-        before = breaker.history[number - 1].feedback if number <= len(breaker.history) else None
-        breaker.correct(number, text)
-    except BullsCowsError as error:
-        terminal.warn(str(error))
-        return
-    step = breaker.history[number - 1]
-    old = "" if before is None else f"{before.format(style)} is now "
-    terminal.say(f"    #{number} {step.guess}: {old}{step.feedback.format(style)}")
-    if progress:
-        show_progress(terminal, breaker)
-
-
-def mend(terminal: Terminal, breaker: Codebreaker, text: str, style: str) -> bool:
-    """Carry out ``undo`` or ``fix N REPLY``; whether ``text`` was one of them."""
-    fix = FIX.fullmatch(text)
-    if fix is not None:
-        correct(terminal, breaker, int(fix.group(1)), fix.group(2), style)
-    elif text.lower() in ("undo", "u"):
-        take_back(terminal, breaker, style)
+def refuse_move(terminal: Terminal, move: Move, error: BullsCowsError) -> None:
+    """Say why ``move`` was refused: a guess or a reply that cannot be used is a refused line
+    (from a script, the run then ends with exit code 1); a command is only warned about."""
+    if isinstance(move, Guess | Reply | Record):
+        terminal.refuse(str(error))
     else:
-        return False
-    return True
+        terminal.warn(str(error))
+
+
+def say_outcome(terminal: Terminal, outcome: Outcome, style: str) -> None:
+    """The lines a move's outcome shows by itself (a reply recorded shows none)."""
+    if isinstance(outcome, Undone):
+        step = outcome.step
+        terminal.say(f"    took back {step.guess} -> {step.feedback.format(style)}")
+    elif isinstance(outcome, Fixed):
+        step = outcome.after
+        old = outcome.before.format(style)
+        new = step.feedback.format(style)
+        terminal.say(f"    #{outcome.step} {step.guess}: {old} is now {new}")
+    elif isinstance(outcome, Shown):
+        for i, step in enumerate(outcome.history, 1):
+            terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(style)}")
+    elif isinstance(outcome, Helped):
+        for line in outcome.lines:
+            terminal.say(line)
 
 
 def ask_replies(
-    terminal: Terminal, breaker: Codebreaker, style: str, until: int, label: str
+    terminal: Terminal,
+    game: Codebreaker | Duel,
+    breaker: Codebreaker,
+    style: str,
+    until: int,
+    label: str,
 ) -> bool:
-    """Ask for replies to the computer's guesses until ``until`` consistent replies are recorded.
+    """Ask for replies to the computer's guesses (``breaker``'s, in ``game``) until ``until``
+    consistent replies are recorded.
 
     Undo goes back as far as asked (the guesses are then asked again); a contradiction is
-    explained and must be undone. Returns False when the person quits. From a script, a line
-    that is no reply is named and refused (the next line answers the same guess), and a line
-    that makes the replies contradict each other (a reply no secret can give included) is
-    explained and ends the command with exit code 1.
+    explained and must be mended. Returns False when the person quits (the game is then given
+    up). From a script, a line that cannot be used is named and refused (the next line
+    answers the same guess), and a line that makes the replies contradict each other (a reply
+    no secret can give included) is explained and ends the command with exit code 1.
     """
     while len(breaker.history) < until or breaker.contradiction is not None:
         if breaker.contradiction is not None:
@@ -108,27 +133,20 @@ def ask_replies(
             text = terminal.ask(
                 f"Type 'undo', a corrected reply to your last guess, {FIX_HELP}, or 'quit': "
             )
-            if text is None or text.lower() in QUIT:
-                return False
-            if text and not mend(terminal, breaker, text, style):
-                correct(terminal, breaker, len(breaker.history), text, style)
-            continue
-        guess = breaker.suggest()
-        text = terminal.ask(f"[{len(breaker.history) + 1}] {label}: {guess}  reply: ")
-        if text is None or text.lower() in QUIT:
-            return False
-        if mend(terminal, breaker, text, style):
-            pass
-        elif text.lower() in ("help", "?"):
-            terminal.say(f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.")
-        else:
-            try:
-                breaker.reply(text, impossible=not terminal.interactive)
-            except BullsCowsError as error:
-                terminal.refuse(str(error))
+            if text == "":
                 continue
-            if not terminal.interactive and breaker.contradiction is not None:
-                end_inconsistent(terminal, breaker, style)
+        else:
+            guess = breaker.suggest()
+            text = terminal.ask(f"[{len(breaker.history) + 1}] {label}: {guess}  reply: ")
+        outcome = take_turn(terminal, game, text)
+        if outcome is None:
+            continue
+        if isinstance(outcome, GaveUp):
+            return False
+        say_outcome(terminal, outcome, style)
+        if isinstance(outcome, Noted):
+            end_if_inconsistent(terminal, breaker, style)
+        if isinstance(outcome, Noted | Fixed):
             show_progress(terminal, breaker)
         if breaker.solved:
             return True

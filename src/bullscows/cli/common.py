@@ -12,7 +12,7 @@ import click
 
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
-from bullscows.feedback import NOTATIONS_HELP, STYLES
+from bullscows.feedback import STYLES
 from bullscows.readers import read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
 
@@ -246,8 +246,8 @@ class Terminal:
 
     When standard input is not a terminal (a pasted or piped script), ``interactive`` is
     False: nobody is there to answer a follow-up question, so a command asks none; it names
-    the line (``where``) of any input it refuses, and the command ends with exit code 1
-    (``refused`` counts those lines).
+    the line (``where``) of any input it refuses, also on standard error, and the command
+    ends with exit code 1 (``refused`` counts those lines).
     """
 
     def __init__(self) -> None:
@@ -268,7 +268,13 @@ class Terminal:
     def refuse(self, text: str) -> None:
         """Refuse the last line read, saying why (and where, from a script)."""
         self.refused += not self.interactive
-        self.warn(self.where + text)
+        self.error(self.where + text)
+
+    def error(self, text: str) -> None:
+        """A line in red; from a script also on standard error, where the caller looks."""
+        self.warn(text)
+        if not self.interactive:
+            print(f"Error: {text}", file=sys.stderr, flush=True)
 
     def exit_code(self) -> int:
         """1 when a script had lines refused, else 0."""
@@ -305,7 +311,3 @@ class Terminal:
         self.console.print(prompt, end="")
         self.console.file.flush()
         return streams.read_line()
-
-
-QUIT = {"quit", "q", "exit", "give up"}
-REPLY_HELP = f"Replies are written {NOTATIONS_HELP}."

@@ -6,17 +6,12 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import ask_replies, audit_secret
-from bullscows.cli.common import (
-    QUIT,
-    REPLY_HELP,
-    Terminal,
-    computer_player_options,
-)
-from bullscows.errors import BullsCowsError
+from bullscows.cli.breaking import ask_replies, audit_secret, say_outcome, take_turn
+from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.feedback import counted
 from bullscows.rules import Rules
-from bullscows.sessions import Duel, DuelTurn, Winner
+from bullscows.sessions import Duel, DuelTurn, GaveUp, Scored, Winner
+from bullscows.sessions.moves import REPLY_HELP
 from bullscows.strategies import Strategy
 
 
@@ -36,12 +31,12 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     while not game.over:
         if game.awaiting is DuelTurn.GUESS:
             if not _your_guess(terminal, game, reply_style):
-                terminal.say(f"My secret was {game.give_up()}.")
+                terminal.say(f"My secret was {game.maker.secret}.")
                 sys.exit(terminal.exit_code())
             continue
         wanted = len(game.breaker.history) + 1
-        if not ask_replies(terminal, game.breaker, reply_style, wanted, "My guess"):
-            terminal.say(f"Stopped. My secret was {game.give_up()}.")
+        if not ask_replies(terminal, game, game.breaker, reply_style, wanted, "My guess"):
+            terminal.say(f"Stopped. My secret was {game.maker.secret}.")
             sys.exit(terminal.exit_code())
         if game.breaker.solved:
             terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")
@@ -56,16 +51,20 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
 
 
 def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
+    """One move at the guess prompt (a guess, or an undo or fix of a reply); False when the
+    person gives up (the duel is then over)."""
     while True:
         text = terminal.ask(f"[{len(game.maker.history) + 1}] Your guess: ")
-        if text is None or text.lower() in QUIT:
-            return False
-        try:
-            feedback = game.guess(text)
-        except BullsCowsError as error:
-            terminal.refuse(str(error))
+        outcome = take_turn(terminal, game, text)
+        if outcome is None:
             continue
-        terminal.say(f"    {feedback.format(style)}")
-        if game.maker.solved:
-            terminal.say(f"    You broke my code: {game.maker.secret}.")
-        return True
+        if isinstance(outcome, GaveUp):
+            return False
+        if isinstance(outcome, Scored):
+            terminal.say(f"    {outcome.feedback.format(style)}")
+            if game.maker.solved:
+                terminal.say(f"    You broke my code: {game.maker.secret}.")
+            return True
+        say_outcome(terminal, outcome, style)
+        if game.awaiting is not DuelTurn.GUESS:
+            return True

@@ -6,11 +6,23 @@ import sys
 
 import click
 
-from bullscows.cli.common import QUIT, Terminal, play_options, strategy_option, variant_options
+from bullscows.cli.breaking import move_of, refuse_move
+from bullscows.cli.common import Terminal, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.rules import Rules
-from bullscows.sessions import Adversary, Codemaker
+from bullscows.sessions import (
+    Adversary,
+    Codemaker,
+    GaveUp,
+    Helped,
+    Hint,
+    Hinted,
+    Outcome,
+    Scored,
+    Shown,
+    Status,
+)
 from bullscows.strategies import Strategy
 
 
@@ -28,6 +40,13 @@ from bullscows.strategies import Strategy
     is_flag=True,
     help="The computer picks no secret: each reply keeps as many codes possible as it can.",
 )
+@click.option("--hard", is_flag=True, help="Hard mode: every guess must fit every reply so far.")
+@click.option(
+    "--max-guesses",
+    type=click.IntRange(1, 1000),
+    metavar="N",
+    help="Lose the game when N guesses have not broken the code (the secret is then shown).",
+)
 def play(
     rules: Rules,
     seed: int,
@@ -35,6 +54,8 @@ def play(
     hint: bool,
     strategy: Strategy,
     adversary: bool,
+    hard: bool,
+    max_guesses: int | None,
 ) -> None:
     """Break the computer's secret code.
 
@@ -43,56 +64,67 @@ def play(
     """
     terminal = Terminal()
     hints = strategy if hint else None
-    game = Adversary(rules, seed, hints) if adversary else Codemaker(rules, seed=seed, hints=hints)
+    game: Codemaker | Adversary = (
+        Adversary(rules, seed, hints, hard=hard, max_guesses=max_guesses)
+        if adversary
+        else Codemaker(rules, None, seed, hints, hard=hard, max_guesses=max_guesses)
+    )
     if adversary:
         terminal.say(f"I have picked no secret: {rules.describe()}.")
         terminal.say("Each reply keeps as many codes possible as it can; some code fits them all.")
     else:
         terminal.say(f"I have picked a secret: {rules.describe()}.")
+    if hard:
+        terminal.say("Hard mode: every guess must fit every reply so far.")
+    if max_guesses is not None:
+        terminal.say(f"You have {counted(max_guesses, 'guess')}.")
     terminal.say("Type your guesses; 'history' shows them so far, 'quit' gives up.")
-    while not game.solved:
-        number = len(game.history) + 1
-        text = terminal.ask(f"[{number}] Your guess: ")
-        if text is None or text.lower() in QUIT:
-            secret = game.give_up()
-            if adversary:
-                terminal.say("There was no secret: I never picked one.")
-                terminal.say(f"A secret that fits every reply I gave: {secret}.")
-            else:
-                terminal.say(f"The secret was {secret}.")
-            sys.exit(terminal.exit_code())
-        if text.lower() == "history":
-            for i, step in enumerate(game.history, 1):
-                terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(reply_style)}")
-            continue
-        if text.lower() == "hint":
-            if game.hinter is None:
-                terminal.say("Hints are off; play with --hint to get them.")
-                continue
-            try:
-                lines = game.hint().describe(reply_style)
-            except BullsCowsError as error:
-                terminal.warn(str(error))
-                continue
-            for line in lines:
-                terminal.say(line)
-            continue
-        if text.lower() in ("help", "?"):
-            terminal.say(
-                f"A guess is a code: {rules.guess_rules.describe()}. Commands: history, hint, quit."
-            )
+    while not game.over:
+        text = terminal.ask(f"[{len(game.history) + 1}] Your guess: ")
+        move = move_of(terminal, game, text)
+        if isinstance(move, Hint) and game.hinter is None:
+            terminal.say("Hints are off; play with --hint to get them.")
             continue
         try:
-            feedback = game.guess(text)
+            outcome = game.apply(move)
         except BullsCowsError as error:
-            terminal.refuse(str(error))
+            refuse_move(terminal, move, error)
             continue
-        line = f"    {feedback.format(reply_style)}"
-        if hint and not game.solved:
+        _show(terminal, game, outcome, reply_style)
+    if game.status is Status.SOLVED:
+        guesses = counted(len(game.history), "guess")
+        if game.hints_given:
+            guesses += f" with {counted(game.hints_given, 'hint')}"
+        terminal.say(f"You broke it in {guesses}: {game.secret}.")
+    elif game.status is Status.LOST:
+        terminal.say(f"No guesses left: you have used all {max_guesses}.")
+        _reveal(terminal, game, game.secret)
+    sys.exit(terminal.exit_code())
+
+
+def _show(terminal: Terminal, game: Codemaker | Adversary, outcome: Outcome, style: str) -> None:
+    """What a move of ``play`` tells, in words."""
+    if isinstance(outcome, Scored):
+        line = f"    {outcome.feedback.format(style)}"
+        if game.hinter is not None and not game.over:
             line += f"  ({counted(game.remaining, 'code')} still possible)"
         terminal.say(line)
-    guesses = counted(len(game.history), "guess")
-    if game.hints_given:
-        guesses += f" with {counted(game.hints_given, 'hint')}"
-    terminal.say(f"You broke it in {guesses}: {game.secret}.")
-    sys.exit(terminal.exit_code())
+    elif isinstance(outcome, GaveUp):
+        _reveal(terminal, game, outcome.secret)
+    elif isinstance(outcome, Shown):
+        for i, step in enumerate(outcome.history, 1):
+            terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(style)}")
+    elif isinstance(outcome, Hinted):
+        for line in outcome.hint.describe(style):
+            terminal.say(line)
+    elif isinstance(outcome, Helped):
+        for line in outcome.lines:
+            terminal.say(line)
+
+
+def _reveal(terminal: Terminal, game: Codemaker | Adversary, secret: object) -> None:
+    if isinstance(game, Adversary):
+        terminal.say("There was no secret: I never picked one.")
+        terminal.say(f"A secret that fits every reply I gave: {secret}.")
+    else:
+        terminal.say(f"The secret was {secret}.")

@@ -6,18 +6,15 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import FIX_HELP, ask_replies, audit_secret
-from bullscows.cli.common import (
-    REPLY_HELP,
-    Terminal,
-    computer_player_options,
-)
+from bullscows.cli.breaking import ask_replies, audit_secret
+from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.cli.streams import read_line
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.readers import read_text
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker
+from bullscows.sessions.moves import FIX_HELP, REPLY_HELP
 from bullscows.strategies import Strategy
 
 
@@ -43,7 +40,8 @@ def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: 
     terminal.say(f"Think of a secret: {rules.describe()}. I will guess it.")
     terminal.say(f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.")
     while not breaker.solved:
-        if not ask_replies(terminal, breaker, reply_style, len(breaker.history) + 1, "My guess"):
+        wanted = len(breaker.history) + 1
+        if not ask_replies(terminal, breaker, breaker, reply_style, wanted, "My guess"):
             terminal.say("Stopped.")
             sys.exit(terminal.exit_code())
     guesses = len(breaker.history)

@@ -7,6 +7,9 @@
   it also assists a person who plays elsewhere (any guess, any reply, suggestions, undo).
 * ``Duel``: both at once, round by round, until both codes are broken.
 
+Every front end reads a person's line with ``read_move(game, text)`` and plays it with
+``game.apply(move)``, which returns a typed outcome (``sessions.moves``).
+
 Every game logs what the person does: ``to_record()`` gives a ``GameRecord`` (a few hundred
 bytes of JSON) and ``restore`` rebuilds the game from it exactly, random draws included.
 
@@ -25,6 +28,33 @@ from bullscows.sessions.breaking import Codebreaker
 from bullscows.sessions.common import as_code, as_feedback, random_secret
 from bullscows.sessions.duel import Duel, DuelTurn
 from bullscows.sessions.making import Adversary, Codemaker, seeded_secret
+from bullscows.sessions.moves import (
+    Candidates,
+    Fix,
+    Fixed,
+    GaveUp,
+    GiveUp,
+    Guess,
+    Help,
+    Helped,
+    Hint,
+    Hinted,
+    History,
+    Listed,
+    Move,
+    Noted,
+    Outcome,
+    Record,
+    Reply,
+    Scored,
+    Shown,
+    Suggest,
+    Suggested,
+    Undo,
+    Undone,
+    named_move,
+    read_move,
+)
 
 Game = Codemaker | Adversary | Codebreaker | Duel
 _CLASSES: dict[str, type[Codemaker] | type[Adversary] | type[Codebreaker] | type[Duel]] = {
@@ -32,27 +62,54 @@ _CLASSES: dict[str, type[Codemaker] | type[Adversary] | type[Codebreaker] | type
 }
 
 
-def restore(record: GameRecord) -> Game:
+def restore(record: GameRecord, assist: bool = False) -> Game:
     """The game ``record`` describes, replayed event by event (a ``RecordError`` if it
-    cannot be)."""
+    cannot be); ``assist``: a codebreaker reads lines as ``assist`` does."""
+    if record.kind == Codebreaker.kind:
+        return Codebreaker.from_record(record, assist=assist)
     return _CLASSES[record.kind].from_record(record)
 
 
 __all__ = [
     "Adversary",
+    "Candidates",
     "Codebreaker",
     "Codemaker",
     "Duel",
     "DuelTurn",
     "Event",
+    "Fix",
+    "Fixed",
     "Game",
     "GameRecord",
+    "GaveUp",
+    "GiveUp",
+    "Guess",
+    "Help",
+    "Helped",
+    "Hint",
+    "Hinted",
+    "History",
+    "Listed",
+    "Move",
+    "Noted",
+    "Outcome",
+    "Record",
+    "Reply",
     "Rules",
+    "Scored",
+    "Shown",
     "Status",
+    "Suggest",
+    "Suggested",
+    "Undo",
+    "Undone",
     "Winner",
     "as_code",
     "as_feedback",
+    "named_move",
     "random_secret",
+    "read_move",
     "restore",
     "seeded_secret",
 ]

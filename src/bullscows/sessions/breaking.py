@@ -36,11 +36,41 @@ from bullscows.sessions.common import (
     replay,
     rules_of,
 )
+from bullscows.sessions.moves import (
+    FIX_HELP,
+    LIST_AT_MOST,
+    REPLY_HELP,
+    Candidates,
+    Fix,
+    Fixed,
+    GaveUp,
+    GiveUp,
+    Helped,
+    History,
+    Listed,
+    Move,
+    Noted,
+    Outcome,
+    Record,
+    Reply,
+    Shown,
+    Suggest,
+    Suggested,
+    Undo,
+    Undone,
+    check_move,
+    given,
+)
+from bullscows.sessions.moves import Help as AskHelp
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec, get_strategy
 
 
 class Codebreaker(Logged):
-    """The computer breaks a secret it cannot see, from the replies a person gives."""
+    """The computer breaks a secret it cannot see, from the replies a person gives.
+
+    With ``assist`` it reads a line as a guess made elsewhere and its reply (``Record``),
+    and also suggests guesses and lists the codes left; else a line is a reply to its guess.
+    """
 
     kind = "codebreaker"
     BROKEN = "the code is already broken (undo to change a reply)"
@@ -51,8 +81,10 @@ class Codebreaker(Logged):
         strategy: Strategy | StrategySpec | str = DEFAULT_STRATEGY,
         seed: int | None = None,
         log: list[Event] | None = None,
+        assist: bool = False,
     ) -> None:
         self._start(rules, seed, log)
+        self.assist = assist
         self.strategy = strategy if isinstance(strategy, Strategy) else get_strategy(strategy)
         self._stack = [Knowledge.start(rules)]
         self._suggestions: dict[int, Code] = {}
@@ -75,6 +107,58 @@ class Codebreaker(Logged):
         return (
             self.knowledge.code(int(self.knowledge.candidates[0])) if self.remaining == 1 else None
         )
+
+    @property
+    def accepts(self) -> tuple[type[Move], ...]:
+        first: tuple[type[Move], ...] = (Record, Suggest, Candidates) if self.assist else (Reply,)
+        return (*first, Fix, Undo, GiveUp, History, AskHelp)
+
+    def bare_move(self, text: str) -> Move:
+        """A guess and its reply (assist); else a reply to the suggested guess, or, while the
+        replies contradict each other, the last reply corrected."""
+        if self.assist:
+            code, _, reply = text.partition(" ")
+            return Record(code, reply.strip())
+        if self.history and self.knowledge.is_contradictory:
+            return Fix(len(self.history), text)
+        return Reply(text)
+
+    def apply(self, move: Move) -> Outcome:
+        """Carry out ``move`` (see ``sessions.moves``): a reply, an undo, a fix, ..."""
+        check_move(self, move)
+        if isinstance(move, Reply):
+            self.reply(given(move.reply, "reply"), move.impossible)
+            return Noted(self.history[-1])
+        if isinstance(move, Record):
+            self._check_playing()
+            code = as_code(given(move.code, "code"), self.rules)
+            if not move.reply:
+                raise FeedbackError(
+                    f"guess {code.text!r} has no reply: give a guess and its reply on one "
+                    f"line, e.g. '{code.text} 1 2'"
+                )
+            self.record(code, move.reply, move.impossible)
+            return Noted(self.history[-1])
+        if isinstance(move, Fix):
+            history = self.history
+            before = history[move.step - 1].feedback if 0 < move.step <= len(history) else None
+            self.correct(move.step, given(move.reply, "reply"))
+            assert before is not None  # correct refuses a step that was not given
+            return Fixed(move.step, before, self.history[move.step - 1])
+        if isinstance(move, Undo):
+            return Undone(self.undo())
+        if isinstance(move, GiveUp):
+            self.give_up()
+            return GaveUp(None)
+        if isinstance(move, Suggest):
+            return Suggested(self.suggest())
+        if isinstance(move, Candidates):
+            return Listed(tuple(self.knowledge.candidate_codes(LIST_AT_MOST)), self.remaining)
+        if isinstance(move, History):
+            return Shown(self.history)
+        if self.assist:
+            return Helped((f"Enter 'GUESS REPLY', e.g. '0123 1 2'. {REPLY_HELP}",))
+        return Helped((f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.",))
 
     def suggest(self) -> Code:
         """The strategy's next guess (the same one until the knowledge changes)."""
@@ -173,12 +257,14 @@ class Codebreaker(Logged):
                           tuple(self.log))  # fmt: skip
 
     @classmethod
-    def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Codebreaker:
+    def from_record(
+        cls, record: GameRecord, log: list[Event] | None = None, assist: bool = False
+    ) -> Codebreaker:
         """The game ``record`` describes, replayed (the strategy is not asked again: each
         ``reply`` event names the guess it answered)."""
         strategy = record.strategy or StrategySpec()
         with reading_record():
-            game = cls(rules_of(record), strategy, record.seed, log)
+            game = cls(rules_of(record), strategy, record.seed, log, assist)
         replay(record, cls.kind, game.actions())
         return game
 

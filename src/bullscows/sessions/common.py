@@ -69,6 +69,12 @@ class Logged:
         raise NotImplementedError
 
     @property
+    def move_number(self) -> int:
+        """The number of the next move (see ``sessions.moves``): one more than the moves
+        logged so far."""
+        return len(self.log) + 1
+
+    @property
     def history(self) -> tuple[Step, ...]:
         return self.knowledge.history
 

@@ -26,6 +26,23 @@ from bullscows.seeding import new_seed
 from bullscows.sessions.breaking import Codebreaker
 from bullscows.sessions.common import reading_record, replay, rules_of
 from bullscows.sessions.making import Codemaker
+from bullscows.sessions.moves import (
+    FIX_HELP,
+    REPLY_HELP,
+    Fix,
+    GaveUp,
+    GiveUp,
+    Guess,
+    Helped,
+    Move,
+    Outcome,
+    Reply,
+    Scored,
+    Undo,
+    check_move,
+    given,
+)
+from bullscows.sessions.moves import Help as AskHelp
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
 
 
@@ -40,6 +57,8 @@ class Duel:
     """Both at once: the person against ``maker``, the computer (``breaker``) against them."""
 
     kind = "duel"
+    #: Its turns are checked by each move (a move out of turn is a ``TurnError``).
+    accepts: tuple[type[Move], ...] = (Guess, Reply, Fix, Undo, GiveUp, AskHelp)
 
     def __init__(
         self,
@@ -57,6 +76,28 @@ class Duel:
 
     def __repr__(self) -> str:  # never the secret
         return f"Duel({self.rules!r}, round {self.round})"
+
+    @property
+    def move_number(self) -> int:
+        """The number of the next move (see ``sessions.moves``)."""
+        return len(self.log) + 1
+
+    def bare_move(self, text: str) -> Move:
+        """A guess at the computer's code at its turn, else what the codebreaker reads."""
+        return Guess(text) if self.awaiting is DuelTurn.GUESS else self.breaker.bare_move(text)
+
+    def apply(self, move: Move) -> Outcome:
+        """Carry out ``move`` (see ``sessions.moves``), in turn."""
+        check_move(self, move)
+        if isinstance(move, Guess):
+            feedback = self.guess(given(move.code, "code"))
+            return Scored(self.maker.history[-1].guess, feedback)
+        if isinstance(move, GiveUp):
+            return GaveUp(self.give_up())
+        if isinstance(move, AskHelp):
+            return Helped((f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.",))
+        self._expect(DuelTurn.REPLY if isinstance(move, Reply) else None)
+        return self.breaker.apply(move)
 
     @property
     def over(self) -> bool:

@@ -5,19 +5,23 @@
   possible (never one that contradicts another).
 
 Both can give hints (the guess a strategy would make, and how it splits the codes still
-possible) and count them; both rebuild from their ``GameRecord``.
+possible) and count them; both rebuild from their ``GameRecord``. Two options make the game
+harder: ``hard`` (every guess must fit every reply so far; hints then fit too) and
+``max_guesses`` (the game is lost when they are used up; the secret is then revealed).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 import numpy as np
 
 from bullscows.codes import Code
-from bullscows.errors import BullsCowsError, CodeError
+from bullscows.errors import BullsCowsError, CodeError, GameOverError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, give_hint
 from bullscows.knowledge import Knowledge, Step
-from bullscows.records import Event, GameRecord
+from bullscows.records import MAX_GUESSES, Event, GameRecord, Status
 from bullscows.rules import Rules
 from bullscows.seeding import MoveRandom
 from bullscows.sessions.common import (
@@ -28,6 +32,22 @@ from bullscows.sessions.common import (
     replay,
     rules_of,
 )
+from bullscows.sessions.moves import (
+    GaveUp,
+    GiveUp,
+    Guess,
+    Helped,
+    Hinted,
+    History,
+    Move,
+    Outcome,
+    Scored,
+    Shown,
+    check_move,
+    given,
+)
+from bullscows.sessions.moves import Help as AskHelp
+from bullscows.sessions.moves import Hint as AskHint
 from bullscows.strategies import Strategy, StrategySpec, get_strategy
 
 
@@ -40,11 +60,12 @@ def seeded_secret(rules: Rules, seed: int) -> Code:
     return random_secret(rules, MoveRandom(seed, "secret", 0))
 
 
-class _Maker(Logged):
+class _Maker(Logged, ABC):
     """What both codemakers share: the replies given so far, hints, giving up."""
 
     kind: str
     hinter: Strategy | None
+    accepts: tuple[type[Move], ...] = (Guess, AskHint, GiveUp, History, AskHelp)
 
     def _begin(
         self,
@@ -53,9 +74,17 @@ class _Maker(Logged):
         hints: Strategy | StrategySpec | str | None,
         log: list[Event] | None,
         hard: bool = False,
+        max_guesses: int | None = None,
     ) -> None:
+        if max_guesses is not None and not (
+            type(max_guesses) is int and 1 <= max_guesses <= MAX_GUESSES
+        ):
+            raise BullsCowsError(
+                f"a guess limit of {max_guesses!r}: a whole number from 1 to {MAX_GUESSES}"
+            )
         self._start(rules, seed, log)
         self.hard = hard
+        self.max_guesses = max_guesses
         self._knowledge = Knowledge.start(rules)
         self.hinter = hints if hints is None or isinstance(hints, Strategy) else get_strategy(hints)
         self._hints: dict[int, Hint] = {}
@@ -66,20 +95,66 @@ class _Maker(Logged):
         return self._knowledge
 
     @property
+    def lost(self) -> bool:
+        """Whether the guesses allowed are used up and the code is not broken."""
+        limit = self.max_guesses
+        return limit is not None and not self.solved and len(self.history) >= limit
+
+    @property
+    def over(self) -> bool:
+        return super().over or self.lost
+
+    @property
+    def status(self) -> Status:
+        return Status.LOST if self.lost else super().status
+
+    def _check_playing(self) -> None:
+        super()._check_playing()
+        if self.lost:
+            raise GameOverError(f"the game is over: all {self.max_guesses} guesses are used")
+
+    def bare_move(self, text: str) -> Move:
+        """A line that is no command word is a guess."""
+        return Guess(text)
+
+    def apply(self, move: Move) -> Outcome:
+        """Carry out ``move`` (see ``sessions.moves``): a guess, a hint, giving up, ..."""
+        check_move(self, move)
+        if isinstance(move, Guess):
+            feedback = self.guess(given(move.code, "code"))
+            return Scored(self.history[-1].guess, feedback)
+        if isinstance(move, AskHint):
+            return Hinted(self.hint())
+        if isinstance(move, GiveUp):
+            return GaveUp(self.give_up())
+        if isinstance(move, History):
+            return Shown(self.history)
+        described = self.rules.guess_rules.describe()
+        return Helped((f"A guess is a code: {described}. Commands: history, hint, quit.",))
+
+    @abstractmethod
+    def guess(self, code: Code | str) -> Feedback:
+        """The reply to the person's guess (remembered)."""
+
+    @abstractmethod
+    def give_up(self) -> Code | None:
+        """End the game unbroken; the code it reveals."""
+
+    @property
     def hints_given(self) -> int:
         """How many moves the person asked a hint for."""
         return len(self._hinted)
 
     def hint(self) -> Hint:
         """The hint strategy's next guess, explained; asking again before the next guess gives
-        the same hint and does not count twice."""
+        the same hint and does not count twice. In hard mode it is a guess hard mode takes."""
         self._check_playing()
         if self.hinter is None:
             raise BullsCowsError("hints are off in this game")
         move = len(self.history)
         if move not in self._hints:
             rng = MoveRandom(self.seed, "hint", move)
-            self._hints[move] = give_hint(self.knowledge, self.hinter, rng)
+            self._hints[move] = give_hint(self.knowledge, self.hinter, rng, fitting=self.hard)
         self._count_hint()
         return self._hints[move]
 
@@ -113,7 +188,7 @@ class _Maker(Logged):
         hints = None if self.hinter is None else self.hinter.spec
         return GameRecord(
             self.kind, self.rules.spec, self.seed, hints, self._secret_text(), tuple(self.log),
-            self.hard,
+            self.hard, self.max_guesses,
         )  # fmt: skip
 
     def _secret_text(self) -> str | None:
@@ -143,8 +218,9 @@ class Codemaker(_Maker):
         hints: Strategy | StrategySpec | str | None = None,
         log: list[Event] | None = None,
         hard: bool = False,
+        max_guesses: int | None = None,
     ) -> None:
-        self._begin(rules, seed, hints, log, hard)
+        self._begin(rules, seed, hints, log, hard, max_guesses)
         self.secret = (
             seeded_secret(rules, self.seed)
             if secret is None
@@ -174,8 +250,9 @@ class Codemaker(_Maker):
         """The game ``record`` describes, replayed."""
         with reading_record():
             game = cls(
-                rules_of(record), record.secret, record.seed, record.strategy, log, record.hard
-            )
+                rules_of(record), record.secret, record.seed, record.strategy, log, record.hard,
+                record.max_guesses,
+            )  # fmt: skip
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),
@@ -210,8 +287,9 @@ class Adversary(_Maker):
         hints: Strategy | StrategySpec | str | None = None,
         log: list[Event] | None = None,
         hard: bool = False,
+        max_guesses: int | None = None,
     ) -> None:
-        self._begin(rules, seed, hints, log, hard)
+        self._begin(rules, seed, hints, log, hard, max_guesses)
         self._secret: Code | None = None
 
     @property
@@ -255,6 +333,8 @@ class Adversary(_Maker):
             self.rules, (*knowledge.history, step), knowledge.candidates[replies == chosen]
         )
         self._note("guess", code=guess.text)
+        if self.lost:
+            self.commit()  # the game is lost: a code that fits every reply is revealed
         return feedback
 
     def give_up(self) -> Code:
@@ -268,7 +348,8 @@ class Adversary(_Maker):
     def from_record(cls, record: GameRecord, log: list[Event] | None = None) -> Adversary:
         """The game ``record`` describes, replayed."""
         with reading_record():
-            game = cls(rules_of(record), record.seed, record.strategy, log, record.hard)
+            game = cls(rules_of(record), record.seed, record.strategy, log, record.hard,
+                       record.max_guesses)  # fmt: skip
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),

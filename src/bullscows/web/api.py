@@ -1,7 +1,9 @@
 """The JSON API: ``/api/games`` to start a game, one POST per move, and the tree explorer.
 
-Every error a person can cause is a 400 (404 for an unknown id) with ``{"error": message}``,
-the message the terminal would print. The OpenAPI document is at ``/openapi.json``.
+Every error a person can cause is a 400 (404 for an unknown id, 409 for a stale move) with
+``{"error": message}``, the message the terminal would print. Each move may carry ``move``,
+the state's ``move`` number it answers: a move sent twice is then refused, never applied
+twice. The OpenAPI document is at ``/openapi.json``.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from typing import Any
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bullscows.errors import BullsCowsError
+from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.readers import quote_value
+from bullscows.sessions import Fix, GiveUp, Guess, Hint, Move, Record, Reply, Undo
 from bullscows.web import benching, explorer
 from bullscows.web.common import BENCH_STRATEGIES, NotFound, error_page, games_of
 from bullscows.web.games import (
@@ -27,8 +30,11 @@ from bullscows.web.games import (
     state,
     variant,
 )
+from bullscows.web.models import GameOut
 
 Text = Field(min_length=1, max_length=200)
+#: The state's ``move`` number a move answers; optional, for the clients written before it.
+Number = Field(default=None, ge=1, le=10**9)
 
 
 class ErrorOut(BaseModel):
@@ -44,52 +50,49 @@ class NewGame(BaseModel):
     rules: str = Field(default="bc", min_length=1, max_length=200)
     length: int | None = Field(default=None, ge=1, le=10)
     symbols: str | None = Field(default=None, min_length=1, max_length=62)
-    repeats: bool | None = None
-    no_leading_zero: bool = False
+    repeats: StrictBool | None = None
+    no_leading_zero: StrictBool = False
     strategy: str = Field(default="minimax", min_length=1, max_length=40)
-    consistent_only: bool = False
-    hints: bool = True
-    adversary: bool = False
-    hard: bool = False
+    consistent_only: StrictBool = False
+    hints: StrictBool = True
+    adversary: StrictBool = False
+    hard: StrictBool = False
 
 
-class GuessIn(BaseModel):
+class MoveIn(BaseModel):
+    """A move with nothing more to say than the move number it answers."""
+
     model_config = ConfigDict(extra="forbid")
+    move: int | None = Number
+
+
+class GuessIn(MoveIn):
     code: str = Text
 
 
-class ReplyIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class ReplyIn(MoveIn):
     reply: str = Text
 
 
-class RecordIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class RecordIn(MoveIn):
     code: str = Text
     reply: str = Text
 
 
-class CorrectIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CorrectIn(MoveIn):
     step: int = Field(ge=1, le=100_000)
     reply: str = Text
-
-
-class GameOut(BaseModel):
-    """A game as the person may see it, and what the last move told (``reply``, ``hint``,
-    ``undone``)."""
-
-    id: str
-    state: dict[str, Any]
-    reply: dict[str, Any] | None = None
-    hint: dict[str, Any] | None = None
-    undone: dict[str, Any] | None = None
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "bad input, with the reason"},
     404: {"model": ErrorOut, "description": "no game of that id"},
 }
+MOVE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    409: {"model": ErrorOut, "description": "a stale move: it answers another move number"},
+}
+NO_BODY = MoveIn()
 
 
 def setup_of(body: NewGame) -> Setup:
@@ -98,15 +101,29 @@ def setup_of(body: NewGame) -> Setup:
                  body.adversary, body.hard)  # fmt: skip
 
 
+#: What ``/api/bench`` answers: JSON, or CSV with ``format=csv``.
+BENCH_ANSWER: dict[str, Any] = {
+    "description": "the bench report, as JSON or (format=csv) as CSV",
+    "content": {"application/json": {}, "text/csv": {"schema": {"type": "string"}}},
+}
+
+
+def status_of(error: BullsCowsError) -> int:
+    """The HTTP status of an error a person caused."""
+    if isinstance(error, NotFound):
+        return 404
+    return 409 if isinstance(error, StaleMoveError) else 400
+
+
 def install(app: FastAPI) -> None:
     """Add the API's routes and its error handlers to ``app``."""
 
     @app.exception_handler(BullsCowsError)
     async def bad_input(request: Request, error: BullsCowsError) -> Any:
+        status = status_of(error)
         if not request.url.path.startswith("/api/"):
-            return error_page(request, error, 404 if isinstance(error, NotFound) else 400)
-        return JSONResponse({"error": str(error)}, status_code=404 if isinstance(error, NotFound)
-                            else 400)  # fmt: skip
+            return error_page(request, error, status)
+        return JSONResponse({"error": str(error)}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> Any:
@@ -130,8 +147,10 @@ def install(app: FastAPI) -> None:
     def health() -> dict[str, bool]:
         return {"ok": True}
 
-    @app.post("/api/games", status_code=201, response_model=GameOut, responses=ERRORS,
-              tags=["games"])  # fmt: skip
+    games: dict[str, Any] = {"response_model": GameOut, "responses": ERRORS, "tags": ["games"],
+                             "response_model_exclude_unset": True}  # fmt: skip
+
+    @app.post("/api/games", status_code=201, **games)
     def create(body: NewGame, request: Request) -> GameOut:
         """Start a game; its id is the only key to it."""
         setup = setup_of(body)
@@ -139,53 +158,54 @@ def install(app: FastAPI) -> None:
         game_id = games_of(request).add(game, mode)
         return GameOut(id=game_id, state=state(game, mode))
 
-    @app.get("/api/games/{game_id}", response_model=GameOut, responses=ERRORS, tags=["games"])
+    @app.get("/api/games/{game_id}", **games)
     def show(game_id: str, request: Request) -> GameOut:
         game, mode = games_of(request).load(game_id)
         return GameOut(id=game_id, state=state(game, mode))
 
-    def move(request: Request, game_id: str, action: str, **fields: Any) -> GameOut:
+    def move(request: Request, game_id: str, chosen: Move) -> GameOut:
         with games_of(request).moving(game_id) as (game, mode):
-            told = apply(game, action, **fields)
-        return GameOut(id=game_id, state=state(game, mode), **told)
+            told = apply(game, chosen)
+        return GameOut(id=game_id, state=state(game, mode), reply=told.reply, hint=told.hint,
+                       undone=told.undone)  # fmt: skip
 
-    moves: dict[str, Any] = {"response_model": GameOut, "responses": ERRORS, "tags": ["moves"]}
+    moves = {**games, "responses": MOVE_ERRORS, "tags": ["moves"]}
 
     @app.post("/api/games/{game_id}/guess", **moves)
     def guess(game_id: str, body: GuessIn, request: Request) -> GameOut:
         """Your guess at the computer's code (play, duel)."""
-        return move(request, game_id, "guess", code=body.code)
+        return move(request, game_id, Guess(body.code, number=body.move))
 
     @app.post("/api/games/{game_id}/hint", **moves)
-    def hint(game_id: str, request: Request) -> GameOut:
+    def hint(game_id: str, request: Request, body: MoveIn = NO_BODY) -> GameOut:
         """What the hint strategy would play, and how it splits the codes left (play)."""
-        return move(request, game_id, "hint")
+        return move(request, game_id, Hint(number=body.move))
 
     @app.post("/api/games/{game_id}/reply", **moves)
     def reply(game_id: str, body: ReplyIn, request: Request) -> GameOut:
         """Your reply to the computer's guess, in any notation the terminal reads (solve,
         duel)."""
-        return move(request, game_id, "reply", reply=body.reply)
+        return move(request, game_id, Reply(body.reply, number=body.move))
 
     @app.post("/api/games/{game_id}/record", **moves)
     def record(game_id: str, body: RecordIn, request: Request) -> GameOut:
         """A guess and its reply from a game played elsewhere (assist)."""
-        return move(request, game_id, "record", code=body.code, reply=body.reply)
+        return move(request, game_id, Record(body.code, body.reply, number=body.move))
 
     @app.post("/api/games/{game_id}/undo", **moves)
-    def undo(game_id: str, request: Request) -> GameOut:
+    def undo(game_id: str, request: Request, body: MoveIn = NO_BODY) -> GameOut:
         """Take back the last reply (solve, duel, assist)."""
-        return move(request, game_id, "undo")
+        return move(request, game_id, Undo(number=body.move))
 
     @app.post("/api/games/{game_id}/correct", **moves)
     def correct(game_id: str, body: CorrectIn, request: Request) -> GameOut:
         """Replace reply number ``step`` (from 1), keeping the guesses after it."""
-        return move(request, game_id, "correct", step=body.step, reply=body.reply)
+        return move(request, game_id, Fix(body.step, body.reply, number=body.move))
 
     @app.post("/api/games/{game_id}/give-up", **moves)
-    def give_up(game_id: str, request: Request) -> GameOut:
+    def give_up(game_id: str, request: Request, body: MoveIn = NO_BODY) -> GameOut:
         """Stop; the computer's code is shown (play, duel)."""
-        return move(request, game_id, "give-up")
+        return move(request, game_id, GiveUp(number=body.move))
 
     @app.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
     def analysis(game_id: str, request: Request) -> dict[str, Any]:
@@ -202,8 +222,7 @@ def install(app: FastAPI) -> None:
         challenge_id = games_of(request).challenge(game_id)
         return {"challenge": challenge_id, "link": f"/challenge/{challenge_id}"}
 
-    @app.post("/api/challenges/{challenge_id}", status_code=201, response_model=GameOut,
-              responses=ERRORS, tags=["games"])  # fmt: skip
+    @app.post("/api/challenges/{challenge_id}", status_code=201, **games)
     def accept(challenge_id: str, request: Request) -> GameOut:
         """Start a game of a challenge's secret."""
         games = games_of(request)
@@ -211,7 +230,7 @@ def install(app: FastAPI) -> None:
         game, mode = games.load(game_id)
         return GameOut(id=game_id, state=state(game, mode))
 
-    @app.get("/api/bench", responses=ERRORS, tags=["bench"])
+    @app.get("/api/bench", responses={**ERRORS, 200: BENCH_ANSWER}, tags=["bench"])
     def bench(
         rules: str = Query(default="mm", min_length=1, max_length=200),
         strategy: list[str] = BENCH_STRATEGIES,

@@ -48,7 +48,7 @@ class Games:
             what = "challenge" if template else "game"
             raise NotFound(f"no {what} {game_id[:40]!r}: it may have been mistyped")
         record, mode = found
-        return restore(record), mode
+        return restore(record, assist=mode == "assist"), mode
 
     def challenge(self, game_id: str) -> str:
         """A challenge to play the same secret as the finished game ``game_id``: its id."""

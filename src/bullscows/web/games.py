@@ -2,14 +2,16 @@
 
 Nothing here knows HTTP: ``api`` and ``pages`` call these functions and render what they
 return. A game is a library session (``bullscows.sessions``) rebuilt from its record for each
-move; ``state`` is everything a page or a program may see, and never holds the computer's
-secret (nor the seed it was drawn from) before the game is over.
+move, and a move is one of the library's typed moves (``sessions.moves``); ``state`` is
+everything a page or a program may see, and never holds the computer's secret (nor the seed
+it was drawn from) before the game is over.
 
+>>> from bullscows.sessions import Guess
 >>> game = new_game(Setup(mode="play", rules="bc", hints=True))
->>> _ = apply(game, "guess", code="0123")
+>>> told = apply(game, Guess("0123", number=1))
 >>> view = state(game, "play")
->>> view["remaining"] > 0, "secret" in view
-(True, False)
+>>> view.remaining > 0, view.secret, view.move
+(True, None, 2)
 """
 
 from __future__ import annotations
@@ -30,8 +32,24 @@ from bullscows.sessions import (
     Duel,
     DuelTurn,
     Game,
+    Hinted,
+    Move,
+    Scored,
+    Undone,
 )
-from bullscows.strategies import STRATEGIES, Strategy, StrategySpec, get_strategy
+from bullscows.strategies import STRATEGIES, Strategy, get_strategy
+from bullscows.web.models import (
+    AskingOut,
+    BreakerOut,
+    ChoiceOut,
+    ContradictionOut,
+    FixOut,
+    HintOut,
+    PartOut,
+    ReplyOut,
+    StateOut,
+    StepOut,
+)
 
 MODES = ("play", "solve", "duel", "assist")
 #: A game's variant may have at most this many codes (a move then answers in well under a second).
@@ -129,40 +147,28 @@ def new_game(setup: Setup) -> Game:
         return Codemaker(rules, hints=hints, hard=setup.hard)
     if setup.mode == "duel":
         return Duel(rules, strategy)
-    return Codebreaker(rules, strategy)
+    return Codebreaker(rules, strategy, assist=setup.mode == "assist")
 
 
-def apply(game: Game, action: str, **fields: Any) -> dict[str, Any]:
-    """Carry out one move; what it tells besides the new state (a reply, a hint, ...)."""
-    code, reply, step = fields.get("code"), fields.get("reply"), fields.get("step")
-    if action == "guess" and isinstance(game, Codemaker | Adversary | Duel):
-        return {"reply": feedback_json(game.guess(_text(code, "code")), game)}
-    if action == "hint" and isinstance(game, Codemaker | Adversary):
-        return {"hint": hint_json(game.hint())}
-    if action == "reply" and isinstance(game, Codebreaker | Duel):
-        game.reply(_text(reply, "reply"))
-        return {}
-    if action == "record" and isinstance(game, Codebreaker):
-        game.record(_text(code, "code"), _text(reply, "reply"))
-        return {}
-    if action == "undo" and isinstance(game, Codebreaker | Duel):
-        undone = game.undo()
-        return {"undone": step_json(undone, game.rules)}
-    if action == "correct" and isinstance(game, Codebreaker | Duel):
-        if type(step) is not int:
-            raise BullsCowsError(f"step {str(step)[:40]!r}: give the number of a reply, from 1")
-        game.correct(step, _text(reply, "reply"))
-        return {}
-    if action == "give-up":
-        game.give_up()
-        return {}
-    raise BullsCowsError(f"a {kind_name(game)} game has no move {action[:40]!r}")
+@dataclass(frozen=True)
+class Told:
+    """What a move tells besides the new state: the reply to a guess, a hint, a step undone."""
+
+    reply: ReplyOut | None = None
+    hint: HintOut | None = None
+    undone: StepOut | None = None
 
 
-def _text(value: object, name: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise BullsCowsError(f"give a {name}, e.g. {'0123' if name == 'code' else '1 2'}")
-    return value.strip()[:200]
+def apply(game: Game, move: Move) -> Told:
+    """Carry out one move (``Game.apply``); what it tells besides the new state."""
+    outcome = game.apply(move)
+    if isinstance(outcome, Scored):
+        return Told(reply=reply_out(outcome.feedback, game.rules))
+    if isinstance(outcome, Hinted):
+        return Told(hint=hint_out(outcome.hint))
+    if isinstance(outcome, Undone):
+        return Told(undone=step_out(outcome.step, game.rules))
+    return Told()
 
 
 def kind_name(game: Game) -> str:
@@ -172,100 +178,75 @@ def kind_name(game: Game) -> str:
 # --- describing a game --------------------------------------------------------------------------
 
 
-def is_over(game: Game) -> bool:
-    return game.over
+def reply_out(feedback: Feedback, rules: Rules) -> ReplyOut:
+    return ReplyOut(
+        bulls=feedback.bulls, cows=feedback.cows, text=feedback.format("words"),
+        pair=feedback.format("pair"), win=feedback.is_win(rules.length),
+    )  # fmt: skip
 
 
-def feedback_json(feedback: Feedback, game: Game) -> dict[str, Any]:
-    rules = game.rules
-    return {
-        "bulls": feedback.bulls,
-        "cows": feedback.cows,
-        "text": feedback.format("words"),
-        "pair": feedback.format("pair"),
-        "win": feedback.is_win(rules.length),
-    }
+def step_out(step: Step, rules: Rules) -> StepOut:
+    return StepOut(guess=step.guess.text, reply=reply_out(step.feedback, rules))
 
 
-def step_json(step: Step, rules: Rules) -> dict[str, Any]:
-    return {
-        "guess": step.guess.text,
-        "reply": {
-            "bulls": step.feedback.bulls,
-            "cows": step.feedback.cows,
-            "text": step.feedback.format("words"),
-            "pair": step.feedback.format("pair"),
-        },
-    }
+def hint_out(hint: Hint) -> HintOut:
+    return HintOut(
+        guess=hint.guess.text, remaining=hint.remaining, could_be_secret=hint.is_candidate,
+        largest=hint.largest, expected=round(hint.expected, 3),
+        parts=[PartOut(reply=f.format("words"), pair=f.format("pair"), codes=n)
+               for f, n in hint.parts],
+        lines=hint.describe("words"),
+    )  # fmt: skip
 
 
-def hint_json(hint: Hint) -> dict[str, Any]:
-    return {
-        "guess": hint.guess.text,
-        "remaining": hint.remaining,
-        "could_be_secret": hint.is_candidate,
-        "largest": hint.largest,
-        "expected": round(hint.expected, 3),
-        "parts": [{"reply": f.format("words"), "pair": f.format("pair"), "codes": n}
-                  for f, n in hint.parts],
-        "lines": hint.describe("words"),
-    }  # fmt: skip
-
-
-def fix_json(fix: Fix, breaker: Codebreaker) -> dict[str, Any]:
+def fix_out(fix: Fix, breaker: Codebreaker) -> FixOut:
     """A reply that would mend a contradiction: step (from 1), the reply, codes it leaves."""
-    return {
-        "step": fix.step + 1,
-        "reply": fix.feedback.format("pair"),
-        "text": fix.feedback.format("words"),
-        "codes": fix.codes,
-        "guess": breaker.history[fix.step].guess.text,
-    }
+    return FixOut(
+        step=fix.step + 1, reply=fix.feedback.format("pair"), text=fix.feedback.format("words"),
+        codes=fix.codes, guess=breaker.history[fix.step].guess.text,
+    )  # fmt: skip
 
 
-def breaker_json(breaker: Codebreaker, asks: bool) -> dict[str, Any]:
+def breaker_out(breaker: Codebreaker, asks: bool) -> BreakerOut:
     """The computer's side as codebreaker: its guesses, what is left, a contradiction with
     its fixes, and (``asks``) the guess awaiting a reply with only the replies still possible."""
     rules = breaker.rules
-    data: dict[str, Any] = {
-        "steps": [step_json(s, rules) for s in breaker.history],
-        "remaining": breaker.remaining,
-        "solved": breaker.solved,
-        "known": None if breaker.known is None else breaker.known.text,
-        "candidates": [c.text for c in breaker.knowledge.candidate_codes(LISTED)]
-        if breaker.remaining <= LISTED
-        else None,
-        "contradiction": None,
-        "asking": None,
-    }
-    contradiction = breaker.contradiction
-    if contradiction is not None:
-        data["contradiction"] = {
-            "lines": contradiction.describe("words"),
-            "core": [i + 1 for i in contradiction.core],
-            "fixes": [fix_json(f, breaker) for f in contradiction.fixes],
-        }
-    elif asks and not breaker.over:
+    contradiction, asking = breaker.contradiction, None
+    if contradiction is None and asks and not breaker.over:
         guess = breaker.suggest()
         split = explain_guess(breaker.knowledge, guess)
-        data["asking"] = {
-            "number": len(breaker.history) + 1,
-            "guess": guess.text,
-            "choices": [
-                {"pair": f.format("pair"), "text": f.format("words"), "codes": n}
-                for f, n in sorted(split.parts, key=lambda p: p[0].index(rules.length))
-            ],
-        }
-    return data
+        choices = sorted(split.parts, key=lambda p: p[0].index(rules.length))
+        asking = AskingOut(
+            number=len(breaker.history) + 1, guess=guess.text,
+            choices=[ChoiceOut(pair=f.format("pair"), text=f.format("words"), codes=n)
+                     for f, n in choices],
+        )  # fmt: skip
+    return BreakerOut(
+        steps=[step_out(s, rules) for s in breaker.history],
+        remaining=breaker.remaining,
+        solved=breaker.solved,
+        known=None if breaker.known is None else breaker.known.text,
+        candidates=[c.text for c in breaker.knowledge.candidate_codes(LISTED)]
+        if breaker.remaining <= LISTED
+        else None,
+        contradiction=None
+        if contradiction is None
+        else ContradictionOut(
+            lines=contradiction.describe("words"),
+            core=[i + 1 for i in contradiction.core],
+            fixes=[fix_out(f, breaker) for f in contradiction.fixes],
+        ),
+        asking=asking,
+    )
 
 
-def state(game: Game, mode: str) -> dict[str, Any]:
+def state(game: Game, mode: str) -> StateOut:
     """Everything the person may see of ``game`` now (the secret only once it is over)."""
     rules = game.rules
     over = game.over
     data: dict[str, Any] = {
         "mode": mode,
-        "hard": isinstance(game, Codemaker | Adversary) and game.hard,
+        "hard": False,
         "kind": kind_name(game),
         "rules": rules.spec,
         "variant": rules.describe(),
@@ -275,10 +256,14 @@ def state(game: Game, mode: str) -> dict[str, Any]:
         "repeats": rules.repeats,
         "status": game.status.value,
         "over": over,
+        "move": game.move_number,
         "record": game.to_record().public_json(over=over),
+        "playing": game.status in (Status.PLAYING, Status.CONTRADICTORY) and not over,
     }  # fmt: skip
     if isinstance(game, Codemaker | Adversary):
-        data["guesses"] = [step_json(s, rules) for s in game.history]
+        data["hard"] = game.hard
+        data["max_guesses"] = game.max_guesses
+        data["guesses"] = [step_out(s, rules) for s in game.history]
         data["remaining"] = game.remaining
         data["hints"] = game.hinter is not None
         data["hints_given"] = game.hints_given
@@ -287,22 +272,25 @@ def state(game: Game, mode: str) -> dict[str, Any]:
             data["secret"] = None if secret is None else secret.text
             data["grid"] = result_grid(rules, game.history, game.solved)
     elif isinstance(game, Duel):
-        data["guesses"] = [step_json(s, rules) for s in game.maker.history]
+        data["guesses"] = [step_out(s, rules) for s in game.maker.history]
         data["broken"] = game.maker.solved
         awaiting = game.awaiting
         data["awaiting"] = None if awaiting is None else awaiting.value
-        data["breaker"] = breaker_json(game.breaker, awaiting is DuelTurn.REPLY)
+        data["breaker"] = breaker_out(game.breaker, awaiting is DuelTurn.REPLY)
         winner = game.winner()
         data["winner"] = None if winner is None else winner.value
         if over:
             data["secret"] = game.maker.secret.text
     else:
-        data["breaker"] = breaker_json(game, asks=mode == "solve")
-        if mode == "assist" and not game.over and game.contradiction is None:
-            suggestion = game.suggest()
-            data["suggestion"] = hint_json(explain_guess(game.knowledge, suggestion))
-    data["playing"] = game.status in (Status.PLAYING, Status.CONTRADICTORY) and not over
-    return data
+        data["breaker"] = breaker_out(game, asks=not game.assist)
+        if game.assist and not game.over and game.contradiction is None:
+            data["suggestion"] = hint_out(explain_guess(game.knowledge, game.suggest()))
+    return StateOut(**data)
+
+
+def shown(game: Game, mode: str) -> dict[str, Any]:
+    """``state`` as the pages render it: the fields that apply to the game, as plain data."""
+    return state(game, mode).model_dump(exclude_unset=True)
 
 
 def analysed(game: Game) -> list[dict[str, Any]]:
@@ -351,7 +339,3 @@ def presets() -> list[tuple[str, str, int]]:
 
 def strategy_names() -> list[str]:
     return list(STRATEGIES)
-
-
-def spec_of(game: Game) -> StrategySpec | None:
-    return game.to_record().strategy

@@ -1,13 +1,14 @@
 """The pages: server-rendered HTML (Jinja2) that works without script; ``app.js`` submits the
 forms in the background and swaps the page's main part, so nothing reloads.
 
-Each game page has one text box that reads what the terminal reads at its prompt: a guess or
-a reply in any notation, ``undo``, ``fix N REPLY``, ``hint``, ``quit``; buttons do the same.
+Each game page has one text box that reads what the terminal reads at its prompt
+(``sessions.read_move``): a guess or a reply in any notation, ``undo``, ``fix N REPLY``,
+``hint``, ``quit``; buttons name the same moves (``do``). Every form carries the number of
+the move it answers (``move``): a form sent twice is refused (409), never applied twice.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -16,8 +17,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
-from bullscows.sessions import Adversary, Codemaker, Duel, DuelTurn, Game
+from bullscows.sessions import Game, named_move, read_move
 from bullscows.web import benching, explorer
+from bullscows.web.api import status_of
 from bullscows.web.common import BENCH_STRATEGIES, games_of, render
 from bullscows.web.games import (
     Setup,
@@ -26,15 +28,12 @@ from bullscows.web.games import (
     check_mode,
     new_game,
     presets,
-    state,
+    shown,
     strategy_names,
     variant,
 )
 
 UPLOAD = File(...)
-#: ``fix N REPLY`` (or ``correct #N REPLY``), as the terminal reads it.
-FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
-QUIT = {"quit", "q", "exit", "give up", "give-up"}
 TITLES = {
     "play": "Play: break the computer's code",
     "solve": "Solve: the computer breaks your code",
@@ -43,41 +42,13 @@ TITLES = {
 }
 
 
-def interpret(game: Game, mode: str, text: str) -> tuple[str, dict[str, Any]]:
-    """The move a line of text asks for, as the terminal would read it at this prompt."""
-    words = text.strip()
-    lowered = words.lower()
-    fix = FIX.fullmatch(words)
-    if lowered in QUIT:
-        return "give-up", {}
-    if lowered in ("undo", "u") and not isinstance(game, Codemaker | Adversary):
-        return "undo", {}
-    if fix is not None:
-        return "correct", {"step": int(fix.group(1)), "reply": fix.group(2)}
-    if lowered == "hint" and isinstance(game, Codemaker | Adversary):
-        return "hint", {}
-    if isinstance(game, Codemaker | Adversary):
-        return "guess", {"code": words}
-    if isinstance(game, Duel):
-        if game.awaiting is DuelTurn.GUESS:
-            return "guess", {"code": words}
-        return "reply", {"reply": words}
-    if mode == "assist":
-        guess, _, reply = words.partition(" ")
-        if not reply.strip():
-            raise BullsCowsError(f"{words[:40]!r}: give a guess and its reply, e.g. 1234 1 2")
-        return "record", {"code": guess, "reply": reply}
-    return "reply", {"reply": words}
-
-
 def install(app: FastAPI) -> None:
     """Add the pages' routes to ``app``."""
 
     def page(request: Request, game_id: str, game: Game, mode: str, status: int = 200,
              **extra: Any) -> HTMLResponse:  # fmt: skip
-        shown = state(game, mode)
-        return render(request, "game.html", status, id=game_id, game=shown,
-                      title=TITLES[shown["mode"]], **extra)  # fmt: skip
+        return render(request, "game.html", status, id=game_id, game=shown(game, mode),
+                      title=TITLES[mode], **extra)  # fmt: skip
 
     def new_form(request: Request, mode: str, status: int = 200, error: str | None = None
                  ) -> HTMLResponse:  # fmt: skip
@@ -129,7 +100,7 @@ def install(app: FastAPI) -> None:
     def analysis(request: Request, game_id: str) -> HTMLResponse:
         game, mode = games_of(request).load(game_id)
         return render(request, "analysis.html", title="Analysis, move by move", id=game_id,
-                      game=state(game, mode), moves=analysed(game))  # fmt: skip
+                      game=shown(game, mode), moves=analysed(game))  # fmt: skip
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str) -> HTMLResponse:
@@ -144,24 +115,26 @@ def install(app: FastAPI) -> None:
         do: str = Form("", max_length=20),
         step: int = Form(0, ge=0, le=100_000),
         reply: str = Form("", max_length=200),
+        move: int = Form(ge=1, le=10**9),
     ) -> Response:
-        """A line typed at the prompt (``say``), or a button's move (``do``)."""
-        told: dict[str, Any] = {}
-        error = None
+        """A line typed at the prompt (``say``), or a button's move (``do``); ``move``: the
+        number of the move it answers (a hidden field of every form)."""
+        error: BullsCowsError | None = None
+        hint = None
         with games_of(request).moving(game_id) as (game, mode):
             try:
-                if do:
-                    fields: dict[str, Any] = {"reply": reply, "step": step}
-                    action = do
-                else:
-                    action, fields = interpret(game, mode, say)
-                told = apply(game, action, **fields)
+                chosen = (
+                    named_move(do, move, reply=reply, step=step) if do
+                    else read_move(game, say, move)
+                )  # fmt: skip
+                hint = apply(game, chosen).hint
             except BullsCowsError as failure:
-                error = str(failure)
+                error = failure
         if error is not None:
-            return page(request, game_id, game, mode, 400, error=error, said=say)
-        if "hint" in told:
-            return page(request, game_id, game, mode, hint=told["hint"])
+            return page(request, game_id, game, mode, status_of(error), error=str(error),
+                        said=say)  # fmt: skip
+        if hint is not None:
+            return page(request, game_id, game, mode, hint=hint.model_dump())
         return RedirectResponse(f"/game/{game_id}", status_code=303)
 
     @app.post("/game/{game_id}/challenge", include_in_schema=False)

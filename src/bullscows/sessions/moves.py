@@ -1,0 +1,308 @@
+"""The moves of a game, typed, and the one reader every front end uses.
+
+A front end reads what a person typed with ``read_move(game, text)`` and hands the move to
+``game.apply(move)``, which returns a typed outcome. Every move may carry ``number``, the
+number of the move it answers (``game.move_number`` when the person saw the game): a move
+whose number is not the game's is refused with a ``StaleMoveError``, so a form sent twice
+is never applied twice.
+
+>>> from bullscows.sessions import Codemaker, Rules
+>>> game = Codemaker(Rules.parse("bc"), secret="2745")
+>>> move = read_move(game, "1389", number=game.move_number)
+>>> move
+Guess(number=1, code='1389')
+>>> game.apply(move).feedback.format("pair")
+'0 0'
+>>> game.apply(move)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+bullscows.errors.StaleMoveError: move #1 does not answer the game as it is now (at move #2)...
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import ClassVar, Protocol
+
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError, StaleMoveError
+from bullscows.feedback import NOTATIONS_HELP, Feedback
+from bullscows.hints import Hint as Explained
+from bullscows.knowledge import Step
+
+# --- the moves ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move of a game; ``number``: the move it answers (``None``: whatever the game is at)."""
+
+    number: int | None = field(default=None, kw_only=True)
+    #: The move's name in forms, routes and records.
+    name: ClassVar[str] = ""
+    #: Whether it changes the game (a move that only shows something is never stale).
+    changes: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class Guess(Move):
+    """A guess at the computer's code (play, duel)."""
+
+    code: str
+    name = "guess"
+
+
+@dataclass(frozen=True)
+class Reply(Move):
+    """A reply to the computer's guess (solve, duel)."""
+
+    reply: str
+    impossible: bool = field(default=False, kw_only=True)
+    name = "reply"
+
+
+@dataclass(frozen=True)
+class Record(Move):
+    """A guess made elsewhere and the reply it got (assist)."""
+
+    code: str
+    reply: str
+    impossible: bool = field(default=False, kw_only=True)
+    name = "record"
+
+
+@dataclass(frozen=True)
+class Fix(Move):
+    """Replace reply number ``step`` (from 1) by ``reply``, keeping the guesses after it."""
+
+    step: int
+    reply: str
+    name = "correct"
+
+
+@dataclass(frozen=True)
+class Undo(Move):
+    """Take back the last reply."""
+
+    name = "undo"
+
+
+@dataclass(frozen=True)
+class GiveUp(Move):
+    """Stop; the computer's code, if it holds one, is shown."""
+
+    name = "give-up"
+
+
+@dataclass(frozen=True)
+class Hint(Move):
+    """The hint strategy's next guess, explained (play: counted once per guess)."""
+
+    name = "hint"
+
+
+@dataclass(frozen=True)
+class Suggest(Move):
+    """The computer's suggested next guess (assist)."""
+
+    name = "suggest"
+    changes = False
+
+
+@dataclass(frozen=True)
+class Candidates(Move):
+    """The codes still possible (assist)."""
+
+    name = "list"
+    changes = False
+
+
+@dataclass(frozen=True)
+class History(Move):
+    """The guesses and replies so far."""
+
+    name = "history"
+    changes = False
+
+
+@dataclass(frozen=True)
+class Help(Move):
+    """What may be typed at this prompt."""
+
+    name = "help"
+    changes = False
+
+
+# --- what a move tells --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A guess and the reply it got."""
+
+    guess: Code
+    feedback: Feedback
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A reply (to the computer's guess, or to a guess made elsewhere) is recorded."""
+
+    step: Step
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The step taken back."""
+
+    step: Step
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """Reply ``step`` (from 1) was ``before`` and is now ``after``'s."""
+
+    step: int
+    before: Feedback
+    after: Step
+
+
+@dataclass(frozen=True)
+class GaveUp:
+    """The game is given up; ``secret``: the computer's code (``None`` where it holds none)."""
+
+    secret: Code | None
+
+
+@dataclass(frozen=True)
+class Hinted:
+    hint: Explained
+
+
+@dataclass(frozen=True)
+class Suggested:
+    guess: Code
+
+
+@dataclass(frozen=True)
+class Listed:
+    """At most ``LIST_AT_MOST`` of the ``remaining`` codes still possible."""
+
+    codes: tuple[Code, ...]
+    remaining: int
+
+
+@dataclass(frozen=True)
+class Shown:
+    history: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class Helped:
+    lines: tuple[str, ...]
+
+
+Outcome = Scored | Noted | Undone | Fixed | GaveUp | Hinted | Suggested | Listed | Shown | Helped
+#: ``Candidates`` lists at most this many codes; the rest are counted.
+LIST_AT_MOST = 10_000
+
+# --- the words ----------------------------------------------------------------------------------
+
+#: The words that give up (stop) a game, at any prompt.
+QUIT = frozenset({"quit", "q", "exit", "give up", "give-up"})
+HELP = frozenset({"help", "?"})
+#: ``fix N REPLY`` (or ``correct #N REPLY``) replaces reply number N.
+FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
+FIX_HELP = "'fix N REPLY' replaces reply #N"
+REPLY_HELP = f"Replies are written {NOTATIONS_HELP}."
+#: The other command words; each is a move only in the games that accept it.
+WORDS: dict[str, type[Move]] = {
+    "undo": Undo, "u": Undo, "hint": Hint, "history": History, "list": Candidates,
+    "next": Suggest, "n": Suggest, "suggest": Suggest, "": Suggest,
+}  # fmt: skip
+#: The moves a form or a route names (``Move.name``).
+NAMED: dict[str, type[Move]] = {m.name: m for m in (Guess, Reply, Record, Fix, Undo, GiveUp, Hint)}
+
+
+class Playable(Protocol):
+    """What ``read_move`` and ``check_number`` ask of a game."""
+
+    @property
+    def accepts(self) -> tuple[type[Move], ...]:
+        """The moves this game takes now."""
+        ...
+
+    @property
+    def move_number(self) -> int:
+        """The number of the next move: one more than the moves made so far."""
+        ...
+
+    def bare_move(self, text: str) -> Move:
+        """The move a line that is no command word asks for (a guess, a reply, ...)."""
+        ...
+
+
+def read_move(
+    game: Playable, text: str, number: int | None = None, *, impossible: bool = False
+) -> Move:
+    """The move ``text`` asks for at ``game``'s prompt, as every front end reads it.
+
+    A command word the game does not take is read as the game reads any other line (in play,
+    'undo' is a guess, and refused as one). With ``impossible`` a reply no secret can give
+    is kept (the replies then contradict each other) rather than refused: a script has nobody
+    to ask again.
+    """
+    words = text.strip()
+    lowered = " ".join(words.lower().split())
+    if lowered in QUIT:
+        return GiveUp(number=number)
+    if lowered in HELP:
+        return Help(number=number)
+    fix = FIX.fullmatch(words)
+    if fix is not None and Fix in game.accepts:
+        return Fix(int(fix.group(1)), fix.group(2).strip(), number=number)
+    word = WORDS.get(lowered)
+    if word is not None and word in game.accepts:
+        return word(number=number)
+    move = game.bare_move(words)
+    if isinstance(move, Reply | Record):
+        move = replace(move, impossible=impossible)
+    return replace(move, number=number)
+
+
+def named_move(name: str, number: int | None = None, code: str = "", reply: str = "",
+               step: int = 0) -> Move:  # fmt: skip
+    """The move a form's button names (``Move.name``), with the fields it sends."""
+    kind = NAMED.get(name)
+    if kind is None:
+        raise BullsCowsError(f"move {name[:40]!r}: one of {', '.join(NAMED)}")
+    if kind is Guess:
+        return Guess(code, number=number)
+    if kind is Reply:
+        return Reply(reply, number=number)
+    if kind is Record:
+        return Record(code, reply, number=number)
+    if kind is Fix:
+        return Fix(step, reply, number=number)
+    return kind(number=number)
+
+
+def check_move(game: Playable, move: Move) -> None:
+    """Refuse a move the game does not take, or one that answers another state of it."""
+    if type(move) not in game.accepts:
+        kind = getattr(game, "kind", "this")
+        raise BullsCowsError(f"a {kind} game has no move {move.name!r}")
+    if move.number is not None and move.changes and move.number != game.move_number:
+        raise StaleMoveError(
+            f"move #{move.number} does not answer the game as it is now (at move "
+            f"#{game.move_number}): it was sent twice, or from an old page; nothing was done"
+        )
+
+
+def given(value: str, what: str) -> str:
+    """``value`` stripped, or a ``BullsCowsError`` if there is nothing to read."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise BullsCowsError(f"give a {what}, e.g. {'0123' if what == 'code' else '1 2'}")
+    return text[:200]

@@ -1,0 +1,135 @@
+"""The typed shapes of what the web shows of a game: the JSON API answers with them, and the
+pages render their data (``model_dump``). A field left unset is left out of the answer: a
+game's state holds ``secret`` only once it is over."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ReplyOut(BaseModel):
+    """A reply: its counts, in words (``text``) and as a pair (``pair``, '1 2')."""
+
+    bulls: int
+    cows: int
+    text: str
+    pair: str
+    win: bool
+
+
+class StepOut(BaseModel):
+    """A guess and the reply it got."""
+
+    guess: str
+    reply: ReplyOut
+
+
+class PartOut(BaseModel):
+    """A reply a guess can get, and how many of the codes left give it."""
+
+    reply: str
+    pair: str
+    codes: int
+
+
+class HintOut(BaseModel):
+    """A suggested guess and how its replies would split the codes still possible."""
+
+    guess: str
+    remaining: int
+    could_be_secret: bool
+    largest: int
+    expected: float
+    parts: list[PartOut]
+    lines: list[str]
+
+
+class FixOut(BaseModel):
+    """A reply that would mend a contradiction: ``step`` (from 1), the reply, codes left."""
+
+    step: int
+    reply: str
+    text: str
+    codes: int
+    guess: str
+
+
+class ContradictionOut(BaseModel):
+    lines: list[str]
+    core: list[int]
+    fixes: list[FixOut]
+
+
+class ChoiceOut(BaseModel):
+    """A reply the person may give to the computer's guess, and the codes it would leave."""
+
+    pair: str
+    text: str
+    codes: int
+
+
+class AskingOut(BaseModel):
+    """The computer's guess awaiting a reply: its number and only the replies still possible."""
+
+    number: int
+    guess: str
+    choices: list[ChoiceOut]
+
+
+class BreakerOut(BaseModel):
+    """The computer's side as codebreaker."""
+
+    steps: list[StepOut]
+    remaining: int
+    solved: bool
+    known: str | None
+    candidates: list[str] | None
+    contradiction: ContradictionOut | None
+    asking: AskingOut | None
+
+
+class StateOut(BaseModel):
+    """Everything the person may see of a game now; ``move`` is the number the next move
+    carries (see ``sessions.moves``)."""
+
+    mode: str
+    kind: str
+    rules: str
+    variant: str
+    length: int
+    symbols: list[str]
+    repeats: bool
+    status: str
+    over: bool
+    playing: bool
+    move: int
+    record: dict[str, Any]
+    hard: bool
+    max_guesses: int | None = None
+    # play, duel: the person's guesses at the computer's code
+    guesses: list[StepOut] | None = None
+    remaining: int | None = None
+    hints: bool | None = None
+    hints_given: int | None = None
+    secret: str | None = None
+    grid: str | None = None
+    # duel
+    broken: bool | None = None
+    awaiting: str | None = None
+    winner: str | None = None
+    # solve, assist, duel: the computer's guesses at the person's code
+    breaker: BreakerOut | None = None
+    suggestion: HintOut | None = None
+
+
+class GameOut(BaseModel):
+    """A game as the person may see it, and what the last move told (``reply``, ``hint``,
+    ``undone``)."""
+
+    id: str
+    state: StateOut
+    reply: ReplyOut | None = None
+    hint: HintOut | None = None
+    undone: StepOut | None = None

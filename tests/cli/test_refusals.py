@@ -1,0 +1,57 @@
+"""A piped game names each line it refuses on standard error, where a script looks, and
+ends with exit code 1; the transcript on standard output keeps the line too."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows import Code, Rules, score
+from bullscows.cli import main
+from bullscows.sessions import Codebreaker, seeded_secret
+
+BC = Rules.parse("bc")
+
+
+@pytest.mark.parametrize(
+    ("args", "lines", "error"),
+    [
+        (["play", "--seed", "1"], ["12", "quit"], "Error: line 1: code '12' has 2 symbols"),
+        (["duel", "--seed", "1"], ["0123", "lots", "quit"], "Error: line 2: cannot read reply"),
+        (["solve", "--seed", "1"], ["lots", "quit"], "Error: line 1: cannot read reply 'lots'"),
+        (["assist", "--seed", "1"], ["70x9 1 1", "quit"], "Error: line 1: code '70x9'"),
+    ],
+)
+def test_a_refused_line_goes_to_stderr(args: list[str], lines: list[str], error: str) -> None:
+    result = CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines),
+                                env={"COLUMNS": "300"})  # fmt: skip
+    assert result.exit_code == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith(error)
+    assert line.removeprefix("Error: ") in result.stdout
+
+
+def test_contradicting_replies_from_a_script_are_named_on_stderr() -> None:
+    result = CliRunner().invoke(main, ["solve", "--seed", "1"], input="0 0\n0 0\n0 0\n4 0\n")
+    assert result.exit_code == 1
+    assert "makes the replies contradict each other" in result.stderr
+
+
+def test_play_with_hard_mode_and_a_guess_limit() -> None:
+    secret = seeded_secret(BC, 1)
+    reply = score(secret, Code("1389", BC))
+    fits = Codebreaker(BC).record("1389", reply).candidate_codes(2)
+    wrong = next(code.text for code in fits if code != secret)
+    misfit = next(
+        c for c in ("4567", "1234", "0123") if score(Code(c, BC), Code("1389", BC)) != reply
+    )
+    result = CliRunner().invoke(
+        main, ["play", "--seed", "1", "--hard", "--max-guesses", "2"],
+        input=f"1389\n{misfit}\n{wrong}\n", env={"COLUMNS": "300"},
+    )  # fmt: skip
+    assert result.exit_code == 1  # the misfit was refused
+    assert f"line 2: hard mode: {misfit} does not fit reply #1 1389" in result.stderr
+    assert "Hard mode: every guess must fit every reply so far." in result.stdout
+    assert "You have 2 guesses." in result.stdout
+    assert "No guesses left: you have used all 2." in result.stdout
+    assert f"The secret was {secret}." in result.stdout

@@ -1,0 +1,180 @@
+"""The move language: one reader for every front end, typed outcomes, move numbers, and the
+game options (hard mode, a guess limit) the sessions own."""
+
+from __future__ import annotations
+
+import pytest
+
+from bullscows import Rules, score
+from bullscows.errors import BullsCowsError, CodeError, GameOverError, StaleMoveError, TurnError
+from bullscows.sessions import (
+    Adversary,
+    Candidates,
+    Codebreaker,
+    Codemaker,
+    Duel,
+    Fix,
+    Fixed,
+    GaveUp,
+    GiveUp,
+    Guess,
+    Help,
+    Helped,
+    Hint,
+    Hinted,
+    History,
+    Listed,
+    Noted,
+    Record,
+    Reply,
+    Scored,
+    Shown,
+    Status,
+    Suggest,
+    Suggested,
+    Undo,
+    Undone,
+    named_move,
+    read_move,
+    restore,
+)
+
+BC = Rules.parse("bc")
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("0123", Guess("0123")),
+        ("  quit ", GiveUp()),
+        ("Give  Up", GiveUp()),
+        ("give-up", GiveUp()),
+        ("exit", GiveUp()),
+        ("hint", Hint()),
+        ("history", History()),
+        ("?", Help()),
+        ("undo", Guess("undo")),  # play takes no undo: it is read as a guess, and refused
+        ("fix 1 0 0", Guess("fix 1 0 0")),
+    ],
+)
+def test_play_reads_guesses_and_its_words(text: str, move: object) -> None:
+    assert read_move(Codemaker(BC, "2745"), text) == move
+
+
+def test_solve_and_assist_read_their_own_lines() -> None:
+    solve = Codebreaker(BC, "minimax", seed=1)
+    assert read_move(solve, "1 2") == Reply("1 2")
+    assert read_move(solve, "1 2", impossible=True) == Reply("1 2", impossible=True)
+    assert read_move(solve, "u") == Undo()
+    assert read_move(solve, "correct #2 0 1") == Fix(2, "0 1")
+    assert read_move(solve, "") == Reply("")  # only assist suggests on an empty line
+    assist = Codebreaker(BC, "minimax", seed=1, assist=True)
+    assert read_move(assist, "1234 1 2", number=3) == Record("1234", "1 2", number=3)
+    assert read_move(assist, "") == Suggest() == read_move(assist, "next")
+    assert read_move(assist, "list") == Candidates()
+
+
+def test_a_contradiction_is_mended_by_a_bare_reply() -> None:
+    solve = Codebreaker(BC, "minimax", seed=1)
+    for guess in ("0123", "4567", "8901"):  # none of the ten symbols in the code
+        solve.record(guess, "0 0")
+    assert solve.contradiction is not None
+    assert read_move(solve, "0 1") == Fix(3, "0 1")
+    assert isinstance(solve.apply(read_move(solve, "0 1")), Fixed)
+
+
+def test_duel_reads_by_turn() -> None:
+    duel = Duel(BC, "simple", seed=1, secret="0123")
+    assert read_move(duel, "4567") == Guess("4567")
+    duel.apply(Guess("4567"))
+    assert read_move(duel, "0 1") == Reply("0 1")
+    with pytest.raises(TurnError):
+        duel.apply(Guess("0123"))
+    assert isinstance(duel.apply(Reply("0 0")), Noted)
+    assert isinstance(duel.apply(Undo()), Undone)  # undo at the guess turn too
+    assert isinstance(duel.apply(GiveUp()), GaveUp) and duel.over
+
+
+def test_outcomes_are_typed() -> None:
+    game = Codemaker(BC, "2745", hints="minimax")
+    scored = game.apply(Guess(" 1389 "))
+    assert isinstance(scored, Scored) and scored.guess.text == "1389"
+    assert scored.feedback.format("pair") == "0 0"
+    assert isinstance(game.apply(Hint()), Hinted)
+    shown = game.apply(History())
+    assert isinstance(shown, Shown) and len(shown.history) == 1
+    assert isinstance(game.apply(Help()), Helped)
+    gave_up = game.apply(GiveUp())
+    assert isinstance(gave_up, GaveUp) and gave_up.secret is not None
+    assert gave_up.secret.text == "2745"
+    assist = Codebreaker(BC, "minimax", assist=True)
+    assert isinstance(assist.apply(Record("0123", "0 0")), Noted)
+    listed = assist.apply(Candidates())
+    assert isinstance(listed, Listed) and listed.remaining == 360 and len(listed.codes) == 360
+    assert isinstance(assist.apply(Suggest()), Suggested)
+    fixed = assist.apply(Fix(1, "0 1"))
+    assert isinstance(fixed, Fixed) and fixed.before.format("pair") == "0 0"
+    with pytest.raises(BullsCowsError, match="has no reply: give a guess and its reply"):
+        assist.apply(Record("4567", ""))
+    with pytest.raises(BullsCowsError, match="a codemaker game has no move 'undo'"):
+        Codemaker(BC, "2745").apply(Undo())
+
+
+def test_a_stale_or_repeated_move_is_refused_never_applied() -> None:
+    game = Codebreaker(BC, "minimax", seed=1)
+    number = game.move_number
+    assert number == 1
+    game.apply(Reply("0 1", number=number))
+    with pytest.raises(StaleMoveError, match=r"move #1 does not answer the game .* #2"):
+        game.apply(Reply("0 1", number=number))  # the same form sent twice
+    assert len(game.history) == 1
+    game.apply(Reply("1 1", number=game.move_number))
+    assert len(game.history) == 2
+    game.apply(History(number=1))  # a move that changes nothing is never stale
+
+
+def test_named_moves_are_the_forms_buttons() -> None:
+    assert named_move("correct", 4, reply="1 2", step=2) == Fix(2, "1 2", number=4)
+    assert named_move("give-up") == GiveUp()
+    with pytest.raises(BullsCowsError, match="move 'dance': one of guess, reply"):
+        named_move("dance")
+
+
+def test_hard_mode_hints_are_guesses_hard_mode_takes() -> None:
+    # With minimax's hints, a hard game played by its hints alone: every hint is taken.
+    for seed in range(15):
+        game = Codemaker(BC, seed=seed, hints="minimax", hard=True)
+        while not game.over:
+            hint = game.apply(Hint())
+            assert isinstance(hint, Hinted) and hint.hint.is_candidate
+            game.apply(Guess(hint.hint.guess.text))  # refused if it did not fit
+        assert game.status is Status.SOLVED
+
+
+def test_a_guess_limit_loses_the_game_and_reveals_the_secret() -> None:
+    game = Codemaker(BC, "2745", seed=3, max_guesses=2)
+    game.apply(Guess("0123"))
+    assert game.status is Status.PLAYING
+    game.apply(Guess("4567"))
+    assert game.over and game.lost and game.status is Status.LOST
+    with pytest.raises(GameOverError, match="all 2 guesses are used"):
+        game.apply(Guess("2745"))
+    again = restore(game.to_record())
+    assert isinstance(again, Codemaker) and again.status is Status.LOST
+    assert again.max_guesses == 2 and game.to_record().to_json()["max_guesses"] == 2
+    adversary = Adversary(BC, seed=5, max_guesses=1)
+    adversary.apply(Guess("0123"))
+    secret = adversary.secret
+    assert adversary.lost and secret is not None
+    assert score(secret, adversary.history[0].guess) == adversary.history[0].feedback
+    assert restore(adversary.to_record()).secret == secret
+    with pytest.raises(BullsCowsError, match="a guess limit of 0"):
+        Codemaker(BC, max_guesses=0)
+
+
+def test_hard_mode_and_a_limit_together() -> None:
+    game = Codemaker(BC, "2745", hard=True, max_guesses=3)
+    game.apply(Guess("1389"))
+    with pytest.raises(CodeError, match="hard mode"):
+        game.apply(Guess("1234"))
+    assert len(game.history) == 1 and not game.over
