@@ -68,3 +68,20 @@ def test_a_thread_that_cannot_start_is_one_line(monkeypatch: pytest.MonkeyPatch)
     )
     started[0].join(timeout=10)
     assert not started[0].is_alive()  # the thread that did start was ended
+
+
+def test_a_process_that_cannot_start_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bullscows import executors
+
+    def refused(pool: object, jobs: int) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(executors, "start_deaf", refused)
+    with (
+        pytest.raises(BullsCowsError) as raised,
+        make_executor(None, 2, None),
+    ):
+        pass
+    assert str(raised.value) == (
+        "--jobs 2: cannot start the processes (Resource temporarily unavailable); give fewer"
+    )
