@@ -72,3 +72,14 @@ def test_hard_mode_hints_are_taken(client: TestClient) -> None:
         hint = move(client, game_id, "hint")["hint"]["guess"]
         state = move(client, game_id, "guess", code=hint)["state"]  # refused if it did not fit
     assert state["status"] == "solved"
+
+
+def test_a_guess_limit_through_the_api(client: TestClient) -> None:
+    game_id, state = start(client, mode="play", rules="bc", max_guesses=1)
+    assert state["max_guesses"] == 1 and "secret" not in state
+    state = move(client, game_id, "guess", code="0123")["state"]
+    assert state["over"]
+    if state["status"] != "solved":  # one secret in 5,040 is 0123
+        assert state["status"] == "lost" and state["over"] and len(state["secret"]) == 4
+        assert state["grid"].startswith("bullscows bc: not broken in 1 guesses")
+    assert "max_guesses" in refused(client, "/api/games", {"max_guesses": 0})

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.readers import quote_value
+from bullscows.records import MAX_GUESSES
 from bullscows.sessions import Fix, GiveUp, Guess, Hint, Move, Record, Reply, Undo
 from bullscows.web import benching, explorer
 from bullscows.web.common import BENCH_STRATEGIES, NotFound, error_page, games_of
@@ -57,6 +58,7 @@ class NewGame(BaseModel):
     hints: StrictBool = True
     adversary: StrictBool = False
     hard: StrictBool = False
+    max_guesses: int | None = Field(default=None, ge=1, le=MAX_GUESSES)
 
 
 class MoveIn(BaseModel):
@@ -98,7 +100,7 @@ NO_BODY = MoveIn()
 def setup_of(body: NewGame) -> Setup:
     rules = variant(body.rules, body.length, body.symbols, body.repeats, body.no_leading_zero)
     return Setup(body.mode, rules.spec, body.strategy, body.consistent_only, body.hints,
-                 body.adversary, body.hard)  # fmt: skip
+                 body.adversary, body.hard, body.max_guesses)  # fmt: skip
 
 
 #: What ``/api/bench`` answers: JSON, or CSV with ``format=csv``.

@@ -72,6 +72,7 @@ class Setup:
     hints: bool = True
     adversary: bool = False
     hard: bool = False  # play: every guess must fit every reply so far
+    max_guesses: int | None = None  # play: the game is lost when these are used up
 
 
 def variant(
@@ -143,8 +144,8 @@ def new_game(setup: Setup) -> Game:
     if setup.mode == "play":
         hints = strategy if setup.hints else None
         if setup.adversary:
-            return Adversary(rules, hints=hints, hard=setup.hard)
-        return Codemaker(rules, hints=hints, hard=setup.hard)
+            return Adversary(rules, hints=hints, hard=setup.hard, max_guesses=setup.max_guesses)
+        return Codemaker(rules, hints=hints, hard=setup.hard, max_guesses=setup.max_guesses)
     if setup.mode == "duel":
         return Duel(rules, strategy)
     return Codebreaker(rules, strategy, assist=setup.mode == "assist")
@@ -270,7 +271,7 @@ def state(game: Game, mode: str) -> StateOut:
         if over:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
-            data["grid"] = result_grid(rules, game.history, game.solved)
+            data["grid"] = result_grid(rules, game.history, game.status)
     elif isinstance(game, Duel):
         data["guesses"] = [step_out(s, rules) for s in game.maker.history]
         data["broken"] = game.maker.solved
@@ -311,19 +312,22 @@ def analysed(game: Game) -> list[dict[str, Any]]:
 BULL, COW, NOTHING = "\u25cf", "\u25cb", "\u00b7"
 
 
-def result_grid(rules: Rules, history: tuple[Step, ...], solved: bool) -> str:
+def result_grid(rules: Rules, history: tuple[Step, ...], status: Status) -> str:
     """A finished game as text for a chat: one line per guess, bulls and cows as symbols,
     no code.
 
     >>> from bullscows.codes import Code
     >>> bc = Rules.parse("bc")
     >>> steps = (Step(Code("0123"), Feedback(1, 2)), Step(Code("0132"), Feedback(4, 0)))
-    >>> print(result_grid(bc, steps, True))
+    >>> print(result_grid(bc, steps, Status.SOLVED))
     bullscows bc: broken in 2 guesses
     ●○○
     ●●●●
     """
-    outcome = f"broken in {len(history)} guesses" if solved else "given up"
+    outcome = {
+        Status.SOLVED: f"broken in {len(history)} guesses",
+        Status.LOST: f"not broken in {len(history)} guesses",
+    }.get(status, "given up")
     lines = [f"bullscows {rules.spec}: {outcome}"]
     for step in history:
         reply = step.feedback
