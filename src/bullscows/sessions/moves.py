@@ -36,7 +36,11 @@ from bullscows.knowledge import Step
 
 @dataclass(frozen=True)
 class Move:
-    """A move of a game; ``number``: the move it answers (``None``: whatever the game is at)."""
+    """A move of a game; ``number``: the move it answers (``None``: whatever the game is at).
+
+    ``Reply`` and ``Record`` also carry ``impossible``: a reply no secret can give is kept
+    (and explained as a contradiction) instead of refused.
+    """
 
     number: int | None = field(default=None, kw_only=True)
     #: The move's name in forms, routes and records.
