@@ -2,8 +2,8 @@
 
 ``bullscows._kernels._trees_aot`` (a heuristic tree's serial builder) and
 ``bullscows._kernels._search_aot`` (the optimal search, the score matrix and the canonical
-keys): kernels compiled ahead of time by ``numba.pycc`` (``python -m bullscows.precompile``, in
-a process of its own for each), so that a small tree or search runs without loading numba.
+keys): kernels compiled ahead of time by ``numba.pycc`` (``python -m bullscows._kernels.build``,
+in a process of its own for each), so that a small tree or search runs without loading numba.
 When one cannot be compiled (no C compiler, a numba without pycc), the installation goes on
 without it and the package uses numba's compilation.
 """
@@ -18,7 +18,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 SOURCE = Path(__file__).resolve().parent / "src"
-MAIN = "from bullscows.precompile import main; sys.exit(main(sys.argv[1:]))"
+MAIN = "from bullscows._kernels.build import main; sys.exit(main(sys.argv[1:]))"
 
 
 class AheadOfTime(build_ext):

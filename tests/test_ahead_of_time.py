@@ -1,4 +1,4 @@
-"""The kernels compiled ahead of time at installation (by ``bullscows.precompile``): the
+"""The kernels compiled ahead of time at installation (by ``_kernels.build``): the
 heuristic tree's serial builder builds the trees numba's compilation builds, the optimal
 search finds the trees it finds, and a small tree or search then loads no numba at all."""
 
@@ -10,12 +10,18 @@ from typing import Any
 import numpy as np
 import pytest
 
+import bullscows
 from bullscows import Rules, score
 from bullscows._kernels import ahead, drivers, tree_build, trees
 from bullscows.cli import main
 from bullscows.knowledge import Knowledge
 from bullscows.strategies import get_strategy
-from cli.conftest import python
+from bullscows.tree import load_tree
+from cli.conftest import ENV, python
+
+#: The processes run the package these tests import (its kernels and compiled modules), not
+#: whichever copy is installed.
+HERE = {**ENV, "PYTHONPATH": str(Path(bullscows.__file__).resolve().parents[1])}
 
 
 @pytest.mark.parametrize(
@@ -143,7 +149,7 @@ def test_without_the_module_a_command_prints_the_same(
     tree, and the command prints what it prints with the module."""
     assert main(args, standalone_mode=False) in (None, 0)
     expected = capsys.readouterr().out
-    completed = python("-c", MISSING.format(args=args), timeout=300)
+    completed = python("-c", MISSING.format(args=args), env=HERE, timeout=300)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout == expected
     assert completed.stderr.splitlines()[-1].startswith("not built (import of ")
@@ -160,7 +166,7 @@ print(sorted(m for m in ("numba", "llvmlite") if m in sys.modules), file=sys.std
 
 @pytest.mark.parametrize("args", COMMANDS, ids=lambda args: args[2])
 def test_a_small_heuristic_tree_loads_no_numba(args: list[str]) -> None:
-    completed = python("-c", LOADED.format(args=args), timeout=300)
+    completed = python("-c", LOADED.format(args=args), env=HERE, timeout=300)
     assert completed.returncode == 0, completed.stderr
     assert completed.stderr.splitlines()[-1] == "[]"
     assert "total" in completed.stdout or "\n" in completed.stdout
@@ -169,7 +175,7 @@ def test_a_small_heuristic_tree_loads_no_numba(args: list[str]) -> None:
 WITHOUT_PYCC = """
 import sys
 sys.modules["numba.pycc"] = None  # a numba without pycc
-from bullscows.precompile import main
+from bullscows._kernels.build import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -177,9 +183,94 @@ sys.exit(main(sys.argv[1:]))
 def test_a_build_that_cannot_compile_says_why(tmp_path: Path) -> None:
     """``setup.py`` goes on without the module when this fails (exit 1 and the reason)."""
     output = tmp_path / "_trees_aot.so"
-    completed = python("-c", WITHOUT_PYCC, str(output), timeout=300)
+    completed = python("-c", WITHOUT_PYCC, str(output), env=HERE, timeout=300)
     assert completed.returncode == 1
     assert f"{output} was not compiled ahead of time: " in completed.stderr
     assert "numba.pycc" in completed.stderr and not output.exists()
-    unknown = python("-m", "bullscows.precompile", str(tmp_path / "_other.so"), timeout=300)
+    other = str(tmp_path / "_other.so")
+    unknown = python("-m", "bullscows._kernels.build", other, env=HERE, timeout=300)
     assert unknown.returncode == 1 and "no module is compiled into '_other.so'" in unknown.stderr
+
+
+SEARCH_RUN = """
+import sys
+{missing}
+from bullscows.cli import main
+main({args!r}, standalone_mode=False)
+from bullscows._kernels import search_calls
+print(search_calls.kernels().origin, file=sys.stderr)
+"""
+#: As if ``_search_aot`` could not be compiled (or numba had no ``pycc``).
+SEARCH_MISSING = 'sys.modules["bullscows._kernels._search_aot"] = None'
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tree", "--rules", "p4c7n", "--strategy", "optimal"],
+        ["tree", "--rules", "p3c8n", "--strategy", "optimal-worst", "--jobs", "2"],
+    ],
+    ids=["one", "jobs"],
+)
+def test_without_the_search_module_the_search_finds_the_same_tree(
+    args: list[str], tmp_path: Path
+) -> None:
+    """Without ``_search_aot`` (no C compiler at installation, or a numba without ``pycc``,
+    which numba deprecates) numba compiles the search at run time: the same tree."""
+    trees = []
+    for missing in ("", SEARCH_MISSING):
+        out = tmp_path / f"{bool(missing)}.json"
+        env = {**HERE, "BULLSCOWS_CACHE": str(tmp_path / f"cache-{bool(missing)}")}
+        script = SEARCH_RUN.format(missing=missing, args=[*args, "--out", str(out)])
+        completed = python("-c", script, env=env, timeout=600)
+        assert completed.returncode == 0, completed.stderr
+        origin = completed.stderr.splitlines()[-1]
+        assert origin.startswith("numba's compilation (module not built" if missing else "ahead")
+        trees.append(load_tree(out).root)
+    assert trees[0] == trees[1]
+
+
+INFERRED = """
+import os
+os.environ["BULLSCOWS_NO_AHEAD"] = "1"  # every kernel by numba's compilation
+import importlib
+from bullscows import Rules
+from bullscows._kernels import drivers, search_calls
+from bullscows._kernels.signatures import KERNELS, SIGNATURES
+from bullscows._kernels.tables import CTX_EVERYTHING, HEURISTICS
+from bullscows.knowledge import Knowledge
+from bullscows.search import optimal_tree
+from bullscows.search.engine import Search
+from bullscows.strategies import get_strategy
+from bullscows.universe import universe
+
+start = Knowledge.start(Rules.parse("mm"))
+for name in HEURISTICS:  # a tree of each heuristic, on one thread and on two
+    get_strategy(name).subtree(start)
+with drivers.on_threads(2):
+    get_strategy("entropy").subtree(start)
+small = Rules.parse("p3c6r")
+optimal_tree(small)  # every question of the search, and a memo grown
+search = Search(small, "total", None, False)
+search.memo = search_calls.Memo(4)
+every = search.ctx[CTX_EVERYTHING]
+search_calls.solve(search.ctx, search.memo, universe(small).secrets, 9, 10**6, every)
+for module in SIGNATURES.values():
+    for export, declared in module.items():
+        name, function = KERNELS[export]
+        kernel = getattr(importlib.import_module("bullscows._kernels." + name), function)
+        inferred = [kernel.overloads[args].signature for args in kernel.signatures]
+        print(export, inferred == [declared])
+"""
+
+
+def test_the_signatures_written_out_are_those_numba_infers() -> None:
+    """The modules trust their arguments' types: the signatures ``_kernels.build`` compiles
+    (``_kernels.signatures``) are the ones numba's compilation gives the kernels as the
+    package calls them, return types included."""
+    completed = python("-c", INFERRED, env=HERE, timeout=600)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split() == [
+        "build_serial", "True", "open_parts", "True", "build_parts", "True", "solve", "True",
+        "query", "True", "score_block_1", "True", "canonical_block", "True",
+    ]  # fmt: skip

@@ -28,7 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("outcomes", "hints"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),
     ("records", "sessions", "analysis", "standings"),  # games as state machines, and their analysis
-    ("cli", "web", "__main__", "precompile", ""),  # front ends, entry points, the package
+    ("cli", "web", "__main__", ""),  # front ends, entry points, the package
 ]
 
 

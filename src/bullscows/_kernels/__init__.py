@@ -4,9 +4,9 @@ This package holds the only modules of the project that import numba (``compiled
 the scoring kernels, ``trees`` a heuristic's tree builders, ``search_dfs`` the optimal search,
 ``search_memo`` its memo and ``search_queries`` the other questions its Python levels ask);
 ``reference`` is their pure-Python twin, the definition the tests hold the compiled kernels
-to. ``bullscows.precompile``, run at installation, compiles the tree builders and the search
-ahead of time, and ``ahead`` loads those modules without numba: ``tables``, ``tree_build``,
-``search_calls`` and ``ahead`` load no numba, so that a heuristic tree of codes held in one
-word and every search need none. Import ``compiled`` only where a command needs it, so that
-``bullscows --help`` stays fast.
+to. ``build``, run at installation, compiles the tree builders and the search ahead of time
+for the types ``signatures`` writes out, and ``ahead`` loads those modules without numba:
+``tables``, ``tree_build``, ``search_calls`` and ``ahead`` load no numba, so that a heuristic
+tree of codes held in one word and every search need none. Import ``compiled`` only where a
+command needs it, so that ``bullscows --help`` stays fast.
 """

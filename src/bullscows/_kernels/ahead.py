@@ -1,4 +1,4 @@
-"""The kernels compiled ahead of time at installation (``bullscows.precompile``), which load
+"""The kernels compiled ahead of time at installation (``_kernels.build``), which load
 without numba: ``_trees_aot``, a heuristic tree's serial builder (``tree_build`` calls it), and
 ``_search_aot``, the optimal search's two entry points (``search_calls``) and the serial
 blocks of the score matrix and of the canonical keys (called here).
@@ -8,8 +8,9 @@ Loading numba and its first cached function costs a process about 0.4 s, more th
 answers ``sources()``: the kernel modules it was compiled from and a digest of their source
 (``source_digest``). A module compiled from kernels since edited is stale and left unused
 (numba's compilation runs instead, with the same results, until the package is installed
-again), and so is every module when ``BULLSCOWS_NO_AHEAD`` is set (as ``precompile`` does,
-to have numba's compilation give it the signatures to compile).
+again), and so is every module when ``BULLSCOWS_NO_AHEAD`` is set. Without them (no C
+compiler at installation, or a numba without ``pycc``, which numba deprecates) every kernel
+runs by numba's compilation, with the same results.
 
 >>> keys = canonical_keys(np.array([[0, 1], [1, 0]]), np.array([[0, 1], [1, 0]]),
 ...                       np.array([[0, 1], [0, 1]]), np.array([-1, -1]), np.array([[-1]]), 2)
@@ -30,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-#: The modules ``bullscows.precompile`` compiles.
+#: The modules ``_kernels.build`` compiles.
 TREES = "bullscows._kernels._trees_aot"
 SEARCH = "bullscows._kernels._search_aot"
 #: Set (to anything but "" or "0"), every module compiled ahead of time is left unused.

@@ -138,7 +138,7 @@ def search_tree(
     >>> found.stated == found.summary()
     True
     """
-    from bullscows.search import optimal_tree  # the search uses the strategies' bounds
+    from bullscows.search import optimal_tree  # loaded only when a tree is searched
     from bullscows.search.progress import SearchStopped
 
     try:
