@@ -11,6 +11,7 @@ every value printed is proven optimal for its objective; the time includes nothi
 search (the kernels are compiled first). Groups: ``goddard`` (Goddard 2004's small Mastermind
 table), ``consistent`` (consistent-only optima), ``lexicographic`` (Mastermind under the
 lexicographic objectives, Slovesnov's 539), ``ville`` (Ville 2013's 4 pegs x 7 colours),
+``arfst`` (4 pegs x 8 colours, the result table of the arfst23/Mastermind solver),
 ``slovesnov`` (Bulls & Cows, fewest secrets at 7 guesses), ``new`` (figures no publication
 gives, as far as this project knows).
 
@@ -41,6 +42,7 @@ from bullscows.tree import check_tree
 
 GODDARD = "Goddard 2004, Mastermind Revisited"
 SUPERMM = "supermastermind site, optimal_strategy page"
+ARFST = "arfst23/Mastermind result table"
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ ROWS: tuple[Row, ...] = (
     Row("lexicographic", "mm", "worst-count", published="539 at 5", source="Slovesnov"),
     Row("lexicographic", "mm", "total-worst"),
     Row("ville", "p4c7r", published="11228 (4.676)", source="Ville 2013"),
+    Row("arfst", "p4c8r", published="4.99780, worst 7", source=ARFST),
+    Row("arfst", "p4c8r", "worst", published="4.99829 within 6", source=ARFST),
     Row("slovesnov", "bc", "worst-count", published="50 at 7, total 26484", source="Slovesnov"),
     Row("new", "p3c10n"),
     Row("new", "p3c10n", "worst-count"),
