@@ -49,6 +49,7 @@ COMMANDS = {
     "strategies": ("bullscows.cli.info", "strategies", "List the strategies."),
     "bench": ("bullscows.cli.bench", "bench", "Measure the strategies over every secret."),
     "tree": ("bullscows.cli.tree", "tree", "Build, print or check a strategy's decision tree."),
+    "card": ("bullscows.cli.card", "card", "Print a strategy a person can follow, as a card."),
     "serve": ("bullscows.cli.serve", "serve", "Serve the web app: every mode in a browser."),
 }
 

@@ -7,6 +7,7 @@
 
 A name ``tree:PATH`` plays the decision tree saved in the JSON file ``PATH`` (see
 ``bullscows.tree``); its rules are checked by ``problem(rules)`` and when it is first used.
+A name ``card:PATH`` plays the card saved in ``PATH`` (``bullscows.strategies.card``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.readers import quote, quote_path
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.basic import RandomConsistent, Simple
+from bullscows.strategies.card_strategy import PREFIX as CARD_PREFIX
+from bullscows.strategies.card_strategy import CardStrategy, card_strategy
 from bullscows.strategies.heuristic import (
     Entropy,
     ExpectedSize,
@@ -50,6 +53,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
         OptimalWorst,
         OptimalWorstCount,
         OptimalTotalWorst,
+        CardStrategy,
     )
 }
 
@@ -74,6 +78,8 @@ def get_strategy(
         raise StrategyError(
             f"a depth cap ({max_depth}) applies to the optimal strategies, not {quote(name)}"
         )
+    if name.startswith(CARD_PREFIX):
+        return card_strategy(name)
     if name.startswith(TREE_PREFIX):
         path = name[len(TREE_PREFIX) :]
         if not path:
@@ -90,7 +96,8 @@ def get_strategy(
         cls = STRATEGIES[name]
     except KeyError:
         raise StrategyError(
-            f"unknown strategy {quote(name)}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json"
+            f"unknown strategy {quote(name)}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json, "
+            "card:FILE.json"
         ) from None
     if issubclass(cls, OptimalSearch):
         return cls(consistent_only=consistent_only, max_depth=max_depth)

@@ -1,0 +1,117 @@
+"""The card frontier: lines on a card against its exact average and worst game (docs/card.md).
+
+Run: nice .venv/bin/python benchmarks/card_frontier.py [--plot docs/card-frontier.svg] [--ship]
+
+For ``bc`` and ``mm``, and the ``first`` rule, the best book found of each size from 0 to 20
+lines (``BookSearch``: a search heuristic over books; every figure is exact for the card found),
+beside the optimum (the shipped optimal trees) and the plain rule. ``--ship`` writes the best
+card of each size to ``src/bullscows/data/cards/SPEC.json`` (what ``card`` plays).
+The ``any`` rule's exact expectation is printed for a small variant only (see docs/card.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from bullscows.outcomes import guess_counts
+from bullscows.rules import Rules
+from bullscows.strategies import get_strategy
+from bullscows.strategies.card import Card, CardFigures, frontier_text
+from bullscows.strategies.card_exact import RuleCosts
+from bullscows.strategies.card_strategy import search_cards
+
+LINES = 20
+#: Guesses tried per position at the first, second and third guess of the book.
+WIDTHS: dict[str, tuple[int | None, ...]] = {"bc": (3, 12, 6), "mm": (5, 16, 6)}
+SMALL: tuple[str, tuple[int | None, ...]] = ("p3c5n", (None, None))
+#: A size's best card, its exact figures and the codes read per rule guess.
+Row = tuple[Card, CardFigures, float | None]
+SHIP = Path(__file__).resolve().parents[1] / "src" / "bullscows" / "data" / "cards"
+
+
+def optimum(rules: Rules) -> tuple[float, int]:
+    """The optimal average (shipped optimal tree) and the lowest worst case (optimal-worst)."""
+    average = guess_counts(rules, get_strategy("optimal")).mean()
+    worst = guess_counts(rules, get_strategy("optimal-worst")).max()
+    return float(average), int(worst)
+
+
+def frontier(rules: Rules, rule: str, widths: tuple[int | None, ...]) -> list[Row]:
+    """Each size's best card with its exact figures and the codes read per rule guess."""
+    costs = RuleCosts(rules, rule)
+    return [
+        (card, card.figures(costs), card.checks())
+        for card in search_cards(rules, rule, LINES, widths)
+    ]
+
+
+def show(spec: str, rows: list[Row], best: tuple[float, int]) -> None:
+    average, worst = best
+    print(f"\n{spec}: optimum {average:.3f} average, {worst} worst; 4% over: {average * 1.04:.3f}")
+    print(f"{'size':>4} {'lines':>5} {'average':>8} {'over':>6} {'worst':>5} {'reads':>6}  first")
+    for size, (card, figures, checks) in enumerate(rows):
+        over = figures.average / average - 1
+        first = card.describe()[0] if card.book else "-"
+        reads = "-" if checks is None else f"{checks:.1f}"
+        print(
+            f"{size:>4} {card.lines:>5} {figures.average:>8.4f} {over:>6.1%} "
+            f"{figures.worst:>5} {reads:>6}  {first}"
+        )
+
+
+def plot(results: dict[str, tuple[list[Row], tuple[float, int]]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a small file
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.4))
+    for axis, (spec, (rows, (average, _))) in zip(axes, results.items(), strict=True):
+        sizes = list(range(len(rows)))
+        averages = [figures.average for _, figures, _ in rows]
+        axis.plot(sizes, averages, "o-", ms=3, label="card (first rule)")
+        for size, (_, figures, _) in enumerate(rows):
+            axis.annotate(str(figures.worst), (size, averages[size]), fontsize=6,
+                          xytext=(0, 4), textcoords="offset points", ha="center")  # fmt: skip
+        axis.axhline(average, color="k", lw=0.8, label=f"optimum {average:.3f}")
+        axis.axhline(average * 1.04, color="k", ls="--", lw=0.8, label="optimum + 4%")
+        axis.set_title(f"{spec}: average guesses (worst case above each point)", fontsize=8)
+        axis.set_xlabel("lines on the card")
+        axis.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, metadata={"Date": None} if path.suffix == ".svg" else None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plot", type=Path, help="write the frontier plot (.svg or .png)")
+    parser.add_argument("--ship", action="store_true", help="write the best cards to the package")
+    args = parser.parse_args()
+    results = {}
+    for spec, widths in WIDTHS.items():
+        rules = Rules.parse(spec)
+        start = time.perf_counter()
+        rows = frontier(rules, "first", widths)
+        best = optimum(rules)
+        print(f"\n{spec}: search widths {widths}, {time.perf_counter() - start:.0f} s")
+        show(spec, rows, best)
+        results[spec] = (rows, best)
+        if args.ship:
+            SHIP.mkdir(parents=True, exist_ok=True)
+            cards = [card for card, _, _ in rows]
+            (SHIP / f"{spec}.json").write_text(frontier_text(cards), encoding="utf-8")
+    spec, widths = SMALL
+    rules = Rules.parse(spec)
+    for rule in ("first", "any"):
+        rows = frontier(rules, rule, widths)
+        show(f"{spec} ({rule} rule, every guess tried)", rows[:4], optimum(rules))
+    if args.plot:
+        plot(results, args.plot)
+        print(f"\nplot: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""``bullscows card``: a strategy a person can follow, printed as a card."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import click
+
+from bullscows.cli.common import variant_options
+from bullscows.errors import StrategyError
+from bullscows.rules import Rules
+from bullscows.strategies.card import Card, card_text, load_card
+from bullscows.strategies.card_exact import RULE_NAMES
+from bullscows.strategies.card_page import PAGE_FORMATS, draw_card, heading
+from bullscows.strategies.card_strategy import (
+    QUICK_WIDTHS,
+    SEARCH_LIMIT,
+    SHIPPED_LINES,
+    best_card,
+    search_cards,
+)
+
+
+@click.command()
+@variant_options
+@click.option(
+    "--lines",
+    type=click.IntRange(0, 200),
+    default=SHIPPED_LINES,
+    show_default=True,
+    metavar="N",
+    help="The best card of at most N lines.",
+)
+@click.option(
+    "--rule",
+    type=click.Choice(RULE_NAMES),
+    default="first",
+    show_default=True,
+    help="Where the book says nothing: the first code in reading order that fits every reply, "
+    "or any code that fits (its figures are the exact expectation).",
+)
+@click.option(
+    "--search",
+    is_flag=True,
+    help="Search for the card now instead of reading the shipped one (minutes on bc).",
+)
+@click.option(
+    "--card",
+    "card_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE.json",
+    help="Show the card saved in FILE.json (by --out) instead.",
+)
+@click.option(
+    "--format",
+    "form",
+    type=click.Choice(["text", *PAGE_FORMATS]),
+    default="text",
+    show_default=True,
+    help="Text, or a printable page (svg, pdf: needs --out).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the card and its figures as JSON.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    metavar="FILE",
+    help="Write the card to FILE (JSON, or the page of --format); play a JSON card with "
+    "--strategy card:FILE.json.",
+)
+def card(
+    rules: Rules,
+    lines: int,
+    rule: str,
+    search: bool,
+    card_file: Path | None,
+    form: str,
+    as_json: bool,
+    out: Path | None,
+) -> None:
+    """Print a card: an opening book, then a rule a person can apply, with its exact figures.
+
+    \b
+    bullscows card --rules bc                 the shipped bc card (20 lines)
+    bullscows card --rules mm --lines 8       the best mm card of at most 8 lines
+    bullscows card --rules bc --format pdf --out bc-card.pdf
+    bullscows card --rules p3c5n --rule any   a card for the any-code-that-fits rule
+    bullscows bench --rules bc --strategy card --strategy optimal
+    """
+    if form != "text" and out is None:
+        raise click.UsageError(f"--format {form} writes a page: give --out FILE.{form}")
+    if form != "text" and as_json:
+        raise click.UsageError(f"--json prints JSON: give it without --format {form}")
+    chosen = _chosen(rules, lines, rule, search, card_file)
+    if form != "text":
+        buffer = io.BytesIO()
+        draw_card(chosen, buffer, form)
+        assert out is not None
+        out.write_bytes(buffer.getvalue())
+        click.echo(f"Card written to {out} ({len(buffer.getvalue()):,} bytes)", err=True)
+        return
+    if out is not None:
+        out.write_text(card_text(chosen), encoding="utf-8")
+        click.echo(f"Card written to {out} (play it with --strategy card:{out})", err=True)
+        return
+    if as_json:
+        click.echo(json.dumps(chosen.to_json(chosen.figures()), indent=1))
+        return
+    figures = chosen.figures()
+    text = [*heading(chosen, figures), ""]
+    text += [f"{number:>3}. {line}" for number, line in enumerate(chosen.describe()[:-1], 1)]
+    text.append(chosen.describe()[-1])
+    if chosen.rule == "first":
+        reads = chosen.checks()
+        text.append(f"(a rule guess reads {reads:.1f} codes in reading order, on average)")
+    click.echo("\n".join(text))
+
+
+def _chosen(rules: Rules, lines: int, rule: str, search: bool, card_file: Path | None) -> Card:
+    if card_file is not None:
+        from bullscows.readers import quote_path, read_file, read_text
+
+        where = f"card file {quote_path(card_file)}"
+        return load_card(read_text(read_file(card_file, where), where), where)
+    if rule == "first" and not search:
+        return best_card(rules, lines)
+    if rule == "any" and rules.secret_rules.size > SEARCH_LIMIT:
+        raise StrategyError(
+            f"the any rule's exact expectation is computed for variants of at most "
+            f"{SEARCH_LIMIT} secrets; {rules.spec} has {rules.secret_rules.size:,}"
+        )
+    return search_cards(rules, rule, lines, QUICK_WIDTHS)[-1]

@@ -1,0 +1,145 @@
+"""Cards as strategies: ``card`` plays the card shipped for the game's variant (the best found
+within ``SHIPPED_LINES`` lines), ``card:PATH`` a card saved by ``bullscows card --out``.
+
+Variants with no shipped card and at most ``SEARCH_LIMIT`` secrets get one found on first use
+(a quick search, kept for the process); larger ones are refused with the command that makes one.
+
+>>> from bullscows.rules import Rules
+>>> strategy = CardStrategy()
+>>> strategy.card_for(Rules.parse("bc")).lines <= SHIPPED_LINES
+True
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.knowledge import Knowledge
+from bullscows.readers import quote_path, read_file, read_text
+from bullscows.rules import Rules
+from bullscows.strategies.base import Strategy
+from bullscows.strategies.card import Card, load_card, load_frontier
+from bullscows.strategies.card_search import BookSearch
+
+#: Names of the form ``card:PATH`` name a card file.
+PREFIX = "card:"
+#: The lines of a shipped card at most.
+SHIPPED_LINES = 20
+#: Variants with at most this many secrets get a card searched on first use.
+SEARCH_LIMIT = 400
+#: The quick search's guesses tried at the first and second guess.
+QUICK_WIDTHS = (4, 8)
+
+
+def shipped_file(rules: Rules) -> Path | None:
+    """The cards shipped for ``rules`` (``bullscows/data/cards/SPEC.json``: the best of each
+    size up to ``SHIPPED_LINES`` lines, written by benchmarks/card_frontier.py), if any."""
+    found = resources.files("bullscows") / "data" / "cards" / f"{rules.spec}.json"
+    return Path(str(found)) if found.is_file() else None
+
+
+@lru_cache(maxsize=32)
+def best_cards(rules: Rules) -> tuple[Card, ...]:
+    """The best ``first``-rule card of each size from 0 to ``SHIPPED_LINES`` lines: shipped,
+    or found now (``QUICK_WIDTHS``) on a small variant."""
+    path = shipped_file(rules)
+    if path is not None:
+        return tuple(load_frontier(path.read_text(encoding="utf-8"), f"card file {path.name}"))
+    problem = search_problem(rules)
+    if problem is not None:
+        raise StrategyError(problem)
+    return search_cards(rules, "first", SHIPPED_LINES, QUICK_WIDTHS)
+
+
+def search_cards(
+    rules: Rules, rule: str, lines: int, widths: tuple[int | None, ...]
+) -> tuple[Card, ...]:
+    """The best card found of each size from 0 to ``lines`` lines (``BookSearch``)."""
+    found = BookSearch(rules, rule, widths=widths).frontier(lines)
+    return tuple(Card(rules, rule, book) for _, book in found)
+
+
+def best_card(rules: Rules, lines: int = SHIPPED_LINES) -> Card:
+    """The best card of at most ``lines`` lines of ``best_cards``."""
+    cards = best_cards(rules)
+    return cards[min(lines, len(cards) - 1)]
+
+
+def search_problem(rules: Rules) -> str | None:
+    """Why ``best_cards`` cannot give the cards of ``rules`` at once, or ``None``."""
+    if shipped_file(rules) is not None or rules.secret_rules.size <= SEARCH_LIMIT:
+        return None
+    return (
+        f"no card ships for {rules.spec}; make one with `bullscows card --rules {rules.spec} "
+        "--search --out card.json` and play card:card.json"
+    )
+
+
+class CardStrategy(Strategy):
+    """Plays a card: its book's guess where it has a line, else its rule."""
+
+    name = "card"
+    summary = (
+        "a card a person can follow: an opening book, then the first code that fits "
+        "(card:FILE.json for a saved card)"
+    )
+
+    def __init__(self, card: Card | None = None, path: str | Path | None = None) -> None:
+        self.card = card
+        self.path = None if path is None else Path(path)
+        if path is not None:
+            self.__dict__["name"] = PREFIX + str(path)
+        if card is not None:
+            self.__dict__["deterministic"] = card.rule == "first"
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> CardStrategy:
+        where = f"card file {quote_path(path)}"
+        return cls(load_card(read_text(read_file(path, where), where), where), path)
+
+    @property
+    def label(self) -> str:
+        return self.name if self.path is None else PREFIX + self.path.name
+
+    def card_for(self, rules: Rules) -> Card:
+        """The card this strategy plays on ``rules``."""
+        if self.card is not None:
+            if self.card.rules != rules:
+                raise StrategyError(f"{self.label} is for {self.card.rules.spec}, not {rules.spec}")
+            return self.card
+        return best_card(rules)
+
+    def problem(self, rules: Rules) -> str | None:
+        if self.card is not None:
+            if self.card.rules != rules:
+                return f"{self.label} is for {self.card.rules.spec}, not {rules.spec}"
+            return None
+        return search_problem(rules)
+
+    def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
+        card = self.card_for(knowledge.rules)
+        guess = card.book_guess(knowledge)
+        if guess is not None:
+            return guess
+        if card.rule == "first":
+            return int(knowledge.candidates[0])
+        return int(knowledge.candidates[rng.randrange(len(knowledge))])
+
+
+def card_strategy(name: str) -> CardStrategy:
+    """The strategy named ``card`` or ``card:PATH``."""
+    if name == CardStrategy.name:
+        return CardStrategy()
+    path = name[len(PREFIX) :]
+    if not path:
+        raise StrategyError(f"strategy {quote_path(name)}: give the card file, e.g. card:bc.json")
+    try:
+        return CardStrategy.from_file(path)
+    except StrategyError:
+        raise
+    except BullsCowsError as error:
+        raise StrategyError(f"strategy {quote_path(name)}: {error}") from None

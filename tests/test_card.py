@@ -1,0 +1,243 @@
+"""Cards: their exact figures against a plain brute force, the book search, files, and cards
+played as strategies (bench, tree, hints)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from bullscows.errors import StrategyError
+from bullscows.hints import give_hint
+from bullscows.knowledge import Knowledge
+from bullscows.outcomes import build_tree, guess_counts
+from bullscows.rules import Rules
+from bullscows.strategies import get_strategy
+from bullscows.strategies.card import Card, card_text, load_card, load_frontier
+from bullscows.strategies.card_search import BookSearch
+from bullscows.strategies.card_strategy import SHIPPED_LINES, best_cards, shipped_file
+
+SMALL = ["p3c4n", "p2c5r", "p3c5n"]
+
+# --- an independent brute force: codes by itertools, replies by Counter -------------------
+
+
+def plain_codes(rules: Rules) -> list[str]:
+    """Every code in reading order, without the library's universe."""
+    symbols = rules.symbols
+    if rules.repeats:
+        rows = itertools.product(symbols, repeat=rules.length)
+    else:
+        rows = itertools.permutations(symbols, rules.length)
+    return ["".join(row) for row in rows]
+
+
+def plain_reply(secret: str, guess: str) -> str:
+    bulls = sum(s == g for s, g in zip(secret, guess, strict=True))
+    cows = sum((Counter(secret) & Counter(guess)).values()) - bulls
+    return f"{bulls}B{cows}C"
+
+
+def plain_book(card: Card) -> dict[tuple[str, ...], str]:
+    """The card's lines as replies written ``1B2C`` -> guess text (read from its JSON)."""
+    return {tuple(line["after"]): line["guess"] for line in card.to_json()["book"]}
+
+
+def plain_first(card: Card) -> tuple[int, int]:
+    """Total and worst guesses of a ``first`` card, secret by secret."""
+    codes, book = plain_codes(card.rules), plain_book(card)
+    total = worst = 0
+    for secret in codes:
+        history: list[tuple[str, str]] = []
+        path: tuple[str, ...] | None = ()
+        while True:
+            fits = [c for c in codes if all(plain_reply(c, g) == r for g, r in history)]
+            guess = book.get(path) if path is not None and len(fits) > 1 else None
+            if guess is None:
+                guess, path = fits[0], None
+            reply = plain_reply(secret, guess)
+            history.append((guess, reply))
+            if guess == secret:
+                break
+            path = None if path is None else (*path, reply)
+        total += len(history)
+        worst = max(worst, len(history))
+    return total, worst
+
+
+def plain_any(rules: Rules, book: dict[tuple[str, ...], str]) -> tuple[Fraction, int]:
+    """Exact expected total and worst game of an ``any`` card: every choice weighed."""
+    codes = plain_codes(rules)
+
+    @cache
+    def play(fits: frozenset[str], path: tuple[str, ...] | None) -> tuple[Fraction, int]:
+        """Expected guesses summed over the secrets in ``fits``, and the longest game."""
+        line = book.get(path) if path is not None and len(fits) > 1 else None
+        choices = sorted(fits) if line is None else [line]
+        total, worst = Fraction(0), 0
+        for guess in choices:
+            parts: dict[str, set[str]] = {}
+            for secret in fits:
+                parts.setdefault(plain_reply(secret, guess), set()).add(secret)
+            summed, longest = Fraction(len(fits)), 1
+            for reply, part in parts.items():
+                if reply != f"{rules.length}B0C":
+                    after = None if line is None else (*path, reply)  # type: ignore[misc]
+                    part_total, part_worst = play(frozenset(part), after)
+                    summed += part_total
+                    longest = max(longest, 1 + part_worst)
+            total += summed
+            worst = max(worst, longest)
+        return total / len(choices), worst
+
+    return play(frozenset(codes), ())
+
+
+def small_cards(spec: str, rule: str) -> list[Card]:
+    rules = Rules.parse(spec)
+    found = BookSearch(rules, rule, widths=(3, 4)).frontier(4)
+    return [Card(rules, rule, book) for _, book in found]
+
+
+@pytest.mark.parametrize("spec", SMALL)
+def test_first_rule_figures_match_brute_force(spec: str) -> None:
+    for card in small_cards(spec, "first"):
+        figures = card.figures()
+        assert (figures.total, figures.worst) == plain_first(card)
+
+
+@pytest.mark.parametrize("spec", SMALL)
+def test_any_rule_expectation_matches_brute_force(spec: str) -> None:
+    for card in small_cards(spec, "any")[::2]:
+        figures = card.figures(exact=True)
+        assert (figures.total, figures.worst) == plain_any(card.rules, plain_book(card))
+        assert isinstance(figures.total, Fraction)
+
+
+def test_search_finds_better_books_with_more_lines() -> None:
+    rules = Rules.parse("p3c5n")
+    found = BookSearch(rules, "first", widths=(None, None)).frontier(5)
+    totals = [total for total, _ in found]
+    assert totals == sorted(totals, reverse=True) and totals[0] > totals[-1]
+    for size, (total, book) in enumerate(found):
+        assert len(book) <= size
+        assert Card(rules, "first", book).figures().total == total
+
+
+def test_exhaustive_first_guess_is_the_best_one_line_card() -> None:
+    rules = Rules.parse("p3c4n")
+    found = BookSearch(rules, "first", widths=(None,)).frontier(1)
+    every = [Card(rules, "first", {(): g}).figures().total for g in range(rules.size)]
+    assert found[1][0] == min(every)
+
+
+# --- files -------------------------------------------------------------------------------
+
+
+def test_card_file_round_trip(tmp_path: Path) -> None:
+    card = small_cards("p3c5n", "first")[-1]
+    text = card_text(card)
+    assert load_card(text, "card") == card
+    assert json.loads(text)["figures"]["total"] == card.figures().total
+
+
+def card_data(rule: str = "first", book: list[object] | None = None) -> dict[str, object]:
+    return {"format": "bullscows-card", "version": 1, "rules": "p3c5n", "rule": rule,
+            "book": book or []}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"format": "other"}, 'not a card (no "format": "bullscows-card")'),
+        (card_data("best"), "card rule 'best': rules are first, any"),
+        (
+            card_data(book=[{"after": ["1B0C"], "guess": "012"}]),
+            "card line ? 1B0C: no line leads to it",
+        ),
+        (card_data(book=[{"after": [], "guess": "0123"}]), "code"),
+    ],
+)
+def test_bad_card_files_are_refused_in_one_line(data: object, message: str) -> None:
+    with pytest.raises(StrategyError) as caught:
+        load_card(json.dumps(data), "card file 'x.json'")
+    assert str(caught.value).startswith("card file 'x.json': ")
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+# --- cards as strategies -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def card_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cards") / "p3c5n.json"
+    path.write_text(card_text(small_cards("p3c5n", "first")[-1]), encoding="utf-8")
+    return path
+
+
+def test_a_saved_card_plays_as_a_strategy(card_file: Path) -> None:
+    rules = Rules.parse("p3c5n")
+    strategy = get_strategy(f"card:{card_file}")
+    card = load_card(card_file.read_text(), "card")
+    counts = guess_counts(rules, strategy)
+    assert (counts.sum(), counts.max()) == (card.figures().total, card.figures().worst)
+    tree = build_tree(rules, strategy)
+    assert tree.summary().total == counts.sum()
+    assert strategy.label == "card:p3c5n.json"
+    assert strategy.problem(Rules.parse("mm")) == "card:p3c5n.json is for p3c5n, not mm"
+
+
+def test_hints_follow_the_card(card_file: Path) -> None:
+    rules = Rules.parse("p3c5n")
+    card = load_card(card_file.read_text(), "card")
+    hint = give_hint(Knowledge.start(rules), get_strategy(f"card:{card_file}"))
+    assert hint.guess.index == card.book[()]
+
+
+def test_any_rule_card_is_random() -> None:
+    card = small_cards("p3c5n", "any")[-1]
+    from bullscows.strategies.card_strategy import CardStrategy
+
+    strategy = CardStrategy(card)
+    assert not strategy.deterministic
+    knowledge = Knowledge.start(card.rules)
+    guesses = {strategy.next_guess(knowledge, random.Random(seed)) for seed in range(5)}
+    assert guesses == {card.book[()]}
+
+
+def test_card_strategy_refuses_large_variants_without_a_card() -> None:
+    problem = get_strategy("card").problem(Rules.parse("p5c10n"))
+    assert problem is not None and "bullscows card --rules bc5 --search" in problem
+
+
+def test_small_variants_get_a_card_found_on_first_use() -> None:
+    rules = Rules.parse("p2c5r")
+    assert get_strategy("card").problem(rules) is None
+    counts = guess_counts(rules, get_strategy("card"))
+    assert counts.sum() == best_cards(rules)[-1].figures().total
+
+
+# --- the shipped cards: what docs/card.md states -------------------------------------------
+
+
+@pytest.mark.parametrize(("spec", "average", "worst"), [("bc", 5.42, 8), ("mm", 4.51, 6)])
+def test_shipped_card_meets_the_goal(spec: str, average: float, worst: int) -> None:
+    rules = Rules.parse(spec)
+    path = shipped_file(rules)
+    assert path is not None
+    cards = load_frontier(path.read_text(), path.name)
+    assert len(cards) == SHIPPED_LINES + 1
+    stated = json.loads(path.read_text())["cards"]
+    for card, data in zip(cards, stated, strict=True):
+        assert card.lines <= len(stated) - 1
+        figures = card.figures()
+        stated_figures = data["figures"]
+        assert (figures.total, figures.worst) == (stated_figures["total"], stated_figures["worst"])
+    best = cards[-1].figures()
+    assert best.average <= average and best.worst <= worst
