@@ -11,9 +11,11 @@ b'<?xml'
 
 from __future__ import annotations
 
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+from bullscows.rules import Rules
 from bullscows.strategies.card import Card, CardFigures
+from bullscows.strategies.card_strategy import best_card
 
 #: The page formats a card is drawn in.
 PAGE_FORMATS = ("svg", "pdf")
@@ -47,3 +49,18 @@ def draw_card(card: Card, out: BinaryIO, form: str) -> None:
         )  # fmt: skip
     metadata = {"Date": None} if form == "svg" else {"CreationDate": None}
     figure.savefig(out, format=form, metadata=metadata)
+
+
+def card_view(spec: str, lines: int) -> dict[str, Any]:
+    """What a page shows of the best card of at most ``lines`` lines for the variant ``spec``:
+    its heading, its book lines, its rule and its JSON data.
+
+    >>> view = card_view("mm", 1)
+    >>> view["lines"], view["rule"]
+    (['Start with 1132.'], 'Then: guess the first code, in reading order, that fits every reply.')
+    """
+    card = best_card(Rules.parse(spec), max(lines, 0))
+    figures = card.figures()
+    *book, rule = card.describe()
+    return {"heading": heading(card, figures), "lines": book, "rule": rule,
+            "data": card.to_json(figures)}  # fmt: skip

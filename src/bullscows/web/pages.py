@@ -210,6 +210,17 @@ def install(app: FastAPI) -> None:
         svg = benching.chart_svg(benching.bench_report(rules, strategy, seed))
         return Response(svg, media_type="image/svg+xml")
 
+    @app.get("/card", response_class=HTMLResponse, include_in_schema=False)
+    def card(request: Request, rules: str = "bc", lines: int = 20) -> HTMLResponse:
+        from bullscows.strategies.card_page import card_view
+
+        context: dict[str, Any] = {"title": "A card to play by", "rules": rules, "lines": lines}
+        try:
+            context["card"] = card_view(rules[:200], min(lines, 200))
+        except BullsCowsError as error:
+            return render(request, "card.html", 400, error=str(error), **context)
+        return render(request, "card.html", **context)
+
     @app.get("/about", response_class=HTMLResponse, include_in_schema=False)
     def about(request: Request) -> HTMLResponse:
         return render(request, "about.html", title="How to play")
