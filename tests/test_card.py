@@ -241,3 +241,35 @@ def test_shipped_card_meets_the_goal(spec: str, average: float, worst: int) -> N
         assert (figures.total, figures.worst) == (stated_figures["total"], stated_figures["worst"])
     best = cards[-1].figures()
     assert best.average <= average and best.worst <= worst
+
+
+# --- the coach ---------------------------------------------------------------------------
+
+
+def test_the_coach_follows_the_card_and_reviews_the_game() -> None:
+    from bullscows.codes import Code
+    from bullscows.feedback import Feedback
+    from bullscows.strategies.card_coach import advise, review
+    from bullscows.strategies.card_strategy import CardStrategy
+
+    card = small_cards("p3c5n", "first")[-1]
+    rules, strategy = card.rules, CardStrategy(card)
+    numbers = card.line_numbers()
+    for secret_text in plain_codes(rules):
+        secret, knowledge = Code(secret_text, rules), Knowledge.start(rules)
+        while True:
+            advice = advise(card, knowledge)
+            assert advice.guess.index == strategy.next_guess(knowledge, random.Random(0))
+            assert advice.left == len(knowledge)
+            path = card.book_path(knowledge)
+            if path in card.book and advice.left > 1:
+                assert advice.line == numbers[path]
+            reply = plain_reply(secret_text, advice.guess.text)
+            bulls, cows = int(reply[0]), int(reply[2])
+            knowledge = knowledge.after(advice.guess, Feedback(bulls, cows))
+            if bulls == rules.length:
+                break
+        game = review(card, knowledge.history, secret, get_strategy("optimal"))
+        assert game.played == game.followed == game.card
+        assert game.optimum is not None and game.optimum <= 4
+    assert "The card takes" in game.text()

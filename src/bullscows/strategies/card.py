@@ -100,14 +100,28 @@ class Card:
     def lines(self) -> int:
         return len(self.book)
 
-    def book_guess(self, knowledge: Knowledge) -> int | None:
-        """The book's guess for the history, or ``None`` where the rule plays."""
+    def book_path(self, knowledge: Knowledge) -> tuple[int, ...] | None:
+        """The replies to the book's guesses so far, or ``None`` once the game left the book
+        (a guess that was not the book's, or one the rule chose)."""
         path: tuple[int, ...] = ()
         for step in knowledge.history:
             if self.book.get(path) != step.guess.index:
                 return None
             path = (*path, step.feedback.index(self.rules.length))
-        return self.book.get(path)
+        return path
+
+    def book_guess(self, knowledge: Knowledge) -> int | None:
+        """The book's guess for the history, or ``None`` where the rule plays."""
+        path = self.book_path(knowledge)
+        return None if path is None else self.book.get(path)
+
+    def ordered(self) -> list[tuple[int, ...]]:
+        """The book's positions in the card's order: by depth, then by replies."""
+        return sorted(self.book, key=lambda p: (len(p), p))
+
+    def line_numbers(self) -> dict[tuple[int, ...], int]:
+        """Each position's line number on the card (from 1)."""
+        return {path: number for number, path in enumerate(self.ordered(), 1)}
 
     def figures(self, costs: RuleCosts | None = None, exact: bool = False) -> CardFigures:
         """The exact total and worst game over every secret (``exact``: a ``Fraction`` for the
@@ -172,7 +186,7 @@ class Card:
         """The card as a person reads it: one line per book line, then the rule."""
         u = universe(self.rules)
         out = []
-        for path in sorted(self.book, key=lambda p: (len(p), p)):
+        for path in self.ordered():
             guess = u.text(self.book[path])
             out.append(
                 f"After {self.path_text(path)}: guess {guess}." if path else f"Start with {guess}."
