@@ -159,14 +159,15 @@ def test_default_plays_what_needs_no_search_and_says_so_first() -> None:
     result = CliRunner().invoke(main, ["bench", "--rules", "mm", "--seed", "1"])
     assert result.exit_code == 0, result.output
     announced = result.stderr.splitlines()
-    assert announced[0].startswith("Playing 10 strategies over all 1,296 secrets of mm (simple")
+    assert announced[0].startswith("Playing 11 strategies over all 1,296 secrets of mm (simple")
     assert announced[0].endswith(": about a second.")
     assert announced[1] == (
         "Left out: optimal-worst-count (searches for its tree first), optimal-total-worst "
         "(searches for its tree first): name one with --strategy, or give --strategy all."
     )
     names = [line.split()[0] for line in result.stdout.splitlines()[2:-1]]
-    assert "optimal" in names and "minimax" in names and "optimal-worst-count" not in names
+    assert "optimal" in names and "minimax" in names and "card" in names
+    assert "optimal-worst-count" not in names
     # The announcement comes before the table (stderr first, in the merged output).
     assert result.output.index("Playing") < result.output.index("strategy ")
 

@@ -38,7 +38,7 @@ def test_a_card_written_plays_in_bench(tmp_path: Path) -> None:
     total = json.loads(out.read_text())["figures"]["total"]
     result = run("bench", "--rules", "p3c5n", "--strategy", f"card:{out}", "--json")
     assert result.exit_code == 0, result.output
-    (row,) = json.loads(result.output)["strategies"]
+    (row,) = json.loads(result.stdout)["strategies"]
     assert row["total"] == total
     shown = run("card", "--card", str(out))
     assert shown.exit_code == 0 and "Start with" in shown.output
