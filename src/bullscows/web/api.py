@@ -31,7 +31,7 @@ from bullscows.web.games import (
     state,
     variant,
 )
-from bullscows.web.models import GameOut
+from bullscows.web.models import AnalysedMoveOut, AnalysisOut, ChallengeOut, GameOut
 
 Text = Field(min_length=1, max_length=200)
 #: The state's ``move`` number a move answers; optional, for the clients written before it.
@@ -209,20 +209,21 @@ def install(app: FastAPI) -> None:
         """Stop; the computer's code is shown (play, duel)."""
         return move(request, game_id, GiveUp(number=body.move))
 
-    @app.get("/api/games/{game_id}/analysis", responses=ERRORS, tags=["games"])
-    def analysis(game_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/analysis", response_model=AnalysisOut, responses=ERRORS,
+             tags=["games"])  # fmt: skip
+    def analysis(game_id: str, request: Request) -> AnalysisOut:
         """Each of your guesses against the best at that moment (play): once the game is over,
         or during it when hints are on."""
         game, _ = games_of(request).load(game_id)
-        return {"id": game_id, "moves": analysed(game)}
+        return AnalysisOut(id=game_id, moves=[AnalysedMoveOut(**m) for m in analysed(game)])
 
     @app.post("/api/games/{game_id}/challenge", status_code=201, responses=ERRORS,
               tags=["games"])  # fmt: skip
-    def challenge(game_id: str, request: Request) -> dict[str, str]:
+    def challenge(game_id: str, request: Request) -> ChallengeOut:
         """A challenge to a friend: the same secret as this finished game, which they play
         without seeing it; ``link`` is the page that starts it."""
         challenge_id = games_of(request).challenge(game_id)
-        return {"challenge": challenge_id, "link": f"/challenge/{challenge_id}"}
+        return ChallengeOut(challenge=challenge_id, link=f"/challenge/{challenge_id}")
 
     @app.post("/api/challenges/{challenge_id}", status_code=201, **games)
     def accept(challenge_id: str, request: Request) -> GameOut:

@@ -133,3 +133,35 @@ class GameOut(BaseModel):
     reply: ReplyOut | None = None
     hint: HintOut | None = None
     undone: StepOut | None = None
+
+
+class AnalysedMoveOut(BaseModel):
+    """One of your guesses against the best at that moment (``analysis.analyse``)."""
+
+    number: int
+    guess: str
+    reply: str
+    bulls: int
+    cows: int
+    codes: int
+    fits: bool
+    best: str
+    cost: float
+    best_cost: float
+    by: str
+    exact: bool
+    measure: str
+    left: int
+    sentence: str
+
+
+class AnalysisOut(BaseModel):
+    id: str
+    moves: list[AnalysedMoveOut]
+
+
+class ChallengeOut(BaseModel):
+    """A challenge's id, and the page that starts it."""
+
+    challenge: str
+    link: str
