@@ -154,6 +154,16 @@ class Feedback:
         return self.format("words")
 
 
+def default_style(rules: Rules) -> str:
+    """The reply style a variant's players expect: black and white pegs where a code may
+    repeat a symbol, as in Mastermind (``1B2W``), else bulls and cows in words.
+
+    >>> default_style(Rules.parse("mm")), default_style(Rules.parse("bc"))
+    ('pegs', 'words')
+    """
+    return "pegs" if rules.repeats else "words"
+
+
 def counted(n: int, word: str) -> str:
     """``n`` and ``word``, plural unless ``n`` is 1: ``counted(2, "guess")`` is '2 guesses'."""
     plural = word + ("es" if word.endswith("s") else "s")

@@ -14,7 +14,7 @@ is the one of the reply actually given. A good guess leaves no large part.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -42,6 +42,9 @@ class Hint:
     remaining: int
     is_candidate: bool
     parts: tuple[tuple[Feedback, int], ...]
+    #: Where the guess came from when not the strategy's own rule (``Strategy.source``: an
+    #: optimal strategy's game off its tree), said after the guess.
+    source: str | None = None
 
     @property
     def largest(self) -> int:
@@ -80,6 +83,7 @@ class Hint:
         )
         lines = [
             f"Try {self.guess}; {outcome}.",
+            *([f"  ({self.source})"] if self.source else []),
             f"  Of the {counted(self.remaining, 'code')} still possible, its reply would leave "
             f"at most {self.largest} ({self.expected:.1f} on average).",
         ]
@@ -133,9 +137,10 @@ def give_hint(
     """
     rng = rng or random.Random()
     index = strategy.next_guess(knowledge, rng)
+    source = strategy.source
     if fitting and not knowledge.is_candidate[index]:
-        index = _fitting_guess(knowledge, strategy, rng)
-    return explain_guess(knowledge, knowledge.code(index))
+        index, source = _fitting_guess(knowledge, strategy, rng), None
+    return replace(explain_guess(knowledge, knowledge.code(index)), source=source)
 
 
 def _fitting_guess(knowledge: Knowledge, strategy: Strategy, rng: random.Random) -> int:

@@ -41,6 +41,13 @@ ENV = {
     "PYTHONUNBUFFERED": "1",
 }
 
+def private_env() -> dict[str, str]:
+    """``ENV`` with the test run's own cache and record of games (``tests/conftest.py``), so
+    that a command run as a process keeps nothing in the user's folders."""
+    private = ("BULLSCOWS_CACHE", "BULLSCOWS_DATABASE", "PYTHONPATH")
+    return {**ENV, **{name: os.environ[name] for name in private if name in os.environ}}
+
+
 #: Generous: numba may compile its kernels the first time a process uses them.
 TIMEOUT = 30
 
@@ -78,7 +85,7 @@ class Session:
         self.child = pexpect.spawn(
             str(BULLSCOWS),
             list(args),
-            env=ENV,
+            env=private_env(),
             encoding="utf-8",
             timeout=timeout,
             dimensions=(50, 200),

@@ -153,7 +153,7 @@ def test_hints_propose_a_guess_and_explain_the_split(spawn: Spawn) -> None:
     seed = 4
     secret = secret_of(seed, MM)
     assert secret != "1122"
-    game = spawn("play", "--rules", "mm", "--seed", str(seed), "--hint")
+    game = spawn("play", "--rules", "mm", "--seed", str(seed), "--hint", "--reply-style", "words")
     game.expect(YOUR_GUESS)
     game.send("hint")
     game.expect_text("Try 1122; it could be the secret.")  # Knuth's opening

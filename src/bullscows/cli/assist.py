@@ -92,9 +92,7 @@ def assist(
             continue
         say_outcome(terminal, outcome, reply_style)
         if isinstance(outcome, Suggested):
-            terminal.say(f"Suggested guess: {outcome.guess}")
-        elif isinstance(outcome, Listed):
-            _list(terminal, outcome.codes, outcome.remaining)
+            terminal.say(_suggestion(breaker, outcome.guess))
         elif isinstance(outcome, Noted | Undone | Fixed):
             end_if_inconsistent(terminal, breaker, reply_style)
             _status(terminal, breaker, reply_style)
@@ -160,10 +158,12 @@ def _status(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
         return
     terminal.say(f"{breaker.remaining} codes possible.")
     if breaker.remaining <= LIST_AT_MOST:
-        _list(terminal, tuple(breaker.knowledge.candidate_codes(LIST_AT_MOST)), breaker.remaining)
-    terminal.say(f"Suggested guess: {breaker.suggest()}")
+        codes = tuple(breaker.knowledge.candidate_codes(LIST_AT_MOST))
+        say_outcome(terminal, Listed(codes, breaker.remaining), style)
+    terminal.say(_suggestion(breaker, breaker.suggest()))
 
 
-def _list(terminal: Terminal, codes: tuple[Code, ...], remaining: int) -> None:
-    more = remaining - len(codes)
-    terminal.say("  " + " ".join(map(str, codes)) + (f" ... and {more} more" if more > 0 else ""))
+def _suggestion(breaker: Codebreaker, guess: Code) -> str:
+    """The suggested guess, with where it came from when not the strategy's own rule."""
+    source = breaker.source
+    return f"Suggested guess: {guess}" + (f" ({source})" if source else "")

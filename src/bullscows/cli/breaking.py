@@ -18,6 +18,7 @@ from bullscows.sessions import (
     GiveUp,
     Guess,
     Helped,
+    Listed,
     Move,
     Noted,
     Outcome,
@@ -103,8 +104,14 @@ def say_outcome(terminal: Terminal, outcome: Outcome, style: str) -> None:
         new = step.feedback.format(style)
         terminal.say(f"    #{outcome.step} {step.guess}: {old} is now {new}")
     elif isinstance(outcome, Shown):
+        if not outcome.history:
+            terminal.say("  Nothing yet.")
         for i, step in enumerate(outcome.history, 1):
             terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(style)}")
+    elif isinstance(outcome, Listed):
+        more = outcome.remaining - len(outcome.codes)
+        codes = " ".join(map(str, outcome.codes))
+        terminal.say(f"  {codes}" + (f" ... and {more} more" if more > 0 else ""))
     elif isinstance(outcome, Helped):
         for line in outcome.lines:
             terminal.say(line)

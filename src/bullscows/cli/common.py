@@ -183,16 +183,32 @@ strategy_option = _strategy_options(searches=False)
 searched_strategy_option = _strategy_options(searches=True)
 
 
-def reply_style_option(default: str = "words", when: str = "") -> Callable[[F], F]:
-    """``--reply-style``: how replies are printed (``when``: e.g. 'with --format text')."""
+def reply_style_option(default: str | None = None, when: str = "") -> Callable[[F], F]:
+    """``--reply-style``: how replies are printed (``when``: e.g. 'with --format text').
+    Without ``default``, the variant's own (``feedback.default_style``: pegs in Mastermind's
+    family, else words), for a command whose ``rules`` come from options listed above it."""
     styles = ", ".join(f"{k} ({v})" for k, v in STYLES.items())
-    return click.option(
+    option = click.option(
         "--reply-style",
         type=click.Choice(list(STYLES)),
         default=default,
-        show_default=True,
+        show_default=default or "words; pegs where a code may repeat a symbol (Mastermind)",
         help=f"How replies are printed{' ' + when if when else ''}: {styles}.",
     )
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("reply_style") is None:
+                from bullscows.feedback import default_style
+
+                rules = kwargs.get("rules")
+                kwargs["reply_style"] = "words" if rules is None else default_style(rules)
+            return function(*args, **kwargs)
+
+        return option(wrapper)  # type: ignore[return-value]
+
+    return decorate
 
 
 def seed_option(text: str) -> Callable[[F], F]:
@@ -252,10 +268,9 @@ class Terminal:
 
     def __init__(self) -> None:
         warm_up_in_background()
-        from rich.console import Console  # for games only: not loaded for the other commands
-
-        # No markup: what a person typed is printed as typed, brackets and all.
-        self.console = Console(highlight=False, markup=False, emoji=False)
+        # No markup: what a person typed is printed as typed, brackets and all; written to a
+        # file or a pipe, lines are whole (never wrapped at 80 columns).
+        self.console = streams.console()
         self.interactive = sys.stdin.isatty()
         self.line = 0
         self.refused = 0

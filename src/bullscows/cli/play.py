@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import move_of, refuse_move
+from bullscows.cli.breaking import move_of, refuse_move, say_outcome
 from bullscows.cli.common import Terminal, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
@@ -15,12 +15,10 @@ from bullscows.sessions import (
     Adversary,
     Codemaker,
     GaveUp,
-    Helped,
     Hint,
     Hinted,
     Outcome,
     Scored,
-    Shown,
     Status,
 )
 from bullscows.strategies import Strategy
@@ -47,6 +45,12 @@ from bullscows.strategies import Strategy
     metavar="N",
     help="Lose the game when N guesses have not broken the code (the secret is then shown).",
 )
+@click.option(
+    "--analyse",
+    "analysed",
+    is_flag=True,
+    help="After the game, each guess against the best guess at that moment.",
+)
 def play(
     rules: Rules,
     seed: int,
@@ -56,11 +60,14 @@ def play(
     adversary: bool,
     hard: bool,
     max_guesses: int | None,
+    analysed: bool,
 ) -> None:
     """Break the computer's secret code.
 
-    Type a guess at each prompt; 'history' shows your guesses, 'hint' (with --hint) proposes
-    one and says why, 'quit' gives up and reveals the secret.
+    Type a guess at each prompt; 'history' shows your guesses, 'list' the codes still
+    possible, 'undo' takes back your last guess, 'hint' (with --hint) proposes one and says
+    why, 'quit' gives up and reveals the secret. A game that ends is kept in your record
+    (`bullscows record`); `bullscows analyse --last` weighs each of its guesses.
     """
     terminal = Terminal()
     hints = strategy if hint else None
@@ -99,7 +106,24 @@ def play(
     elif game.status is Status.LOST:
         terminal.say(f"No guesses left: you have used all {max_guesses}.")
         _reveal(terminal, game, game.secret)
+    _after(terminal, game, analysed, reply_style)
     sys.exit(terminal.exit_code())
+
+
+def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, style: str) -> None:
+    """A game that ended: kept in the player's record, and analysed if asked."""
+    from bullscows.cli.record import keep
+
+    keep(game.to_record())
+    if analysed and game.history:
+        from bullscows.analysis import analyse, move_text
+
+        terminal.say("Each guess against the best guess at that moment:")
+        for move in analyse(game):
+            terminal.say(move_text(move, style))
+    else:
+        terminal.say("Kept in your record (bullscows record); bullscows analyse --last weighs "
+                     "each guess against the best.")  # fmt: skip
 
 
 def _show(terminal: Terminal, game: Codemaker | Adversary, outcome: Outcome, style: str) -> None:
@@ -111,15 +135,11 @@ def _show(terminal: Terminal, game: Codemaker | Adversary, outcome: Outcome, sty
         terminal.say(line)
     elif isinstance(outcome, GaveUp):
         _reveal(terminal, game, outcome.secret)
-    elif isinstance(outcome, Shown):
-        for i, step in enumerate(outcome.history, 1):
-            terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(style)}")
     elif isinstance(outcome, Hinted):
         for line in outcome.hint.describe(style):
             terminal.say(line)
-    elif isinstance(outcome, Helped):
-        for line in outcome.lines:
-            terminal.say(line)
+    else:
+        say_outcome(terminal, outcome, style)
 
 
 def _reveal(terminal: Terminal, game: Codemaker | Adversary, secret: object) -> None:

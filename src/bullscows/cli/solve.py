@@ -43,6 +43,8 @@ def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: 
         wanted = len(breaker.history) + 1
         if not ask_replies(terminal, breaker, breaker, reply_style, wanted, "My guess"):
             terminal.say("Stopped.")
+            if breaker.contradiction is not None:  # which replies were wrong, if they say
+                audit_secret(terminal, breaker, reply_style)
             sys.exit(terminal.exit_code())
     guesses = len(breaker.history)
     terminal.say(f"I found it in {counted(guesses, 'guess')}: {breaker.history[-1].guess}.")

@@ -88,6 +88,7 @@ class Codebreaker(Logged):
         self.strategy = strategy if isinstance(strategy, Strategy) else get_strategy(strategy)
         self._stack = [Knowledge.start(rules)]
         self._suggestions: dict[int, Code] = {}
+        self._sources: dict[int, str | None] = {}  # where each suggestion came from
 
     def __repr__(self) -> str:
         return f"Codebreaker({self.rules!r}, {self.strategy!r}, {len(self.history)} replies)"
@@ -170,7 +171,15 @@ class Codebreaker(Logged):
             rng = MoveRandom(self.seed, "breaker", len(self.history))
             index = self.strategy.next_guess(self.knowledge, rng)
             self._suggestions[depth] = self.knowledge.code(index)
+            self._sources[depth] = self.strategy.source
         return self._suggestions[depth]
+
+    @property
+    def source(self) -> str | None:
+        """Where the suggestion now standing came from, when not from the strategy's own rule
+        (``Strategy.source``: an optimal strategy's game off its tree)."""
+        depth = len(self._stack)
+        return self._sources.get(depth) if depth in self._suggestions else None
 
     def record(
         self, guess: Code | str, feedback: Feedback | str, impossible: bool = False
@@ -283,5 +292,6 @@ class Codebreaker(Logged):
         guess = as_code(str(event.code), self.rules)
         reply = as_feedback(str(event.reply), self.rules, impossible=True)
         self._suggestions[len(self._stack)] = guess
+        self._sources[len(self._stack)] = None
         self._push(guess, reply)
         self._note("reply", code=guess.text, reply=reply.format(RECORD_STYLE))

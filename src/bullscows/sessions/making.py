@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from bullscows.codes import Code
-from bullscows.errors import BullsCowsError, CodeError, GameOverError
+from bullscows.errors import BullsCowsError, CodeError, GameOverError, NothingToUndoError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, give_hint
 from bullscows.knowledge import Knowledge, Step
@@ -33,16 +33,21 @@ from bullscows.sessions.common import (
     rules_of,
 )
 from bullscows.sessions.moves import (
+    LIST_AT_MOST,
+    Candidates,
     GaveUp,
     GiveUp,
     Guess,
     Helped,
     Hinted,
     History,
+    Listed,
     Move,
     Outcome,
     Scored,
     Shown,
+    Undo,
+    Undone,
     check_move,
     given,
 )
@@ -65,7 +70,9 @@ class _Maker(Logged, ABC):
 
     kind: str
     hinter: Strategy | None
-    accepts: tuple[type[Move], ...] = (Guess, AskHint, GiveUp, History, AskHelp)
+    accepts: tuple[type[Move], ...] = (
+        Guess, AskHint, Candidates, Undo, GiveUp, History, AskHelp,
+    )  # fmt: skip
 
     def _begin(
         self,
@@ -129,8 +136,33 @@ class _Maker(Logged, ABC):
             return GaveUp(self.give_up())
         if isinstance(move, History):
             return Shown(self.history)
+        if isinstance(move, Candidates):
+            return Listed(tuple(self.knowledge.candidate_codes(LIST_AT_MOST)), self.remaining)
+        if isinstance(move, Undo):
+            return Undone(self.undo())
         described = self.rules.guess_rules.describe()
-        return Helped((f"A guess is a code: {described}. Commands: history, hint, quit.",))
+        return Helped(
+            (f"A guess is a code: {described}. Commands: history, list, undo, hint, quit.",)
+        )
+
+    def undo(self) -> Step:
+        """Take back the last guess (while the game goes on).
+
+        >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+        >>> _ = game.guess("1389"), game.guess("1234")
+        >>> game.undo().guess.text, game.remaining
+        ('1234', 360)
+        """
+        self._check_playing()
+        if not self.history:
+            raise NothingToUndoError("nothing to undo: no guess has been made yet")
+        step = self.history[-1]
+        knowledge = Knowledge.start(self.rules)
+        for earlier in self.history[:-1]:
+            knowledge = knowledge.after(earlier.guess, earlier.feedback)
+        self._knowledge = knowledge
+        self._note("undo")
+        return step
 
     @abstractmethod
     def guess(self, code: Code | str) -> Feedback:
@@ -256,6 +288,7 @@ class Codemaker(_Maker):
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),
+            "undo": lambda e: game.undo(),
             "give-up": lambda e: game.give_up(),
         })  # fmt: skip
         return game
@@ -354,6 +387,7 @@ class Adversary(_Maker):
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),
             "commit": lambda e: game.commit(),
+            "undo": lambda e: game.undo(),
             "give-up": lambda e: game._give_up(),
         })  # fmt: skip
         return game

@@ -1,0 +1,125 @@
+"""``bullscows play``: what the web has too (list, undo, the analysis after a game, the record
+of games), Mastermind's pegs, and whole lines when the output is a file (in-process)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from bullscows import Rules
+from bullscows.cli import main
+from bullscows.sessions import seeded_secret
+
+from .conftest import Spawn, bulls_cows, still_possible
+
+P3 = Rules.parse("p3c4n")
+YOUR_GUESS = re.compile(r"\[(\d+)\] Your guess: ")
+
+
+@pytest.fixture(autouse=True)
+def record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test keeps its games in a database of its own."""
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    monkeypatch.setenv("BULLSCOWS_DATABASE", url)
+    return url
+
+
+def play(*args: str, lines: list[str]) -> Result:
+    return CliRunner().invoke(main, ["play", *args], input="".join(f"{x}\n" for x in lines))
+
+
+def other_than(secret: str, *codes: str) -> str:
+    return next(code for code in codes if code != secret)
+
+
+def test_list_and_undo(spawn: Spawn) -> None:
+    secret = seeded_secret(P3, 3).text
+    first = other_than(secret, "012", "013")
+    game = spawn("play", "--rules", "p3c4n", "--seed", "3")
+    game.expect(YOUR_GUESS)
+    game.send(first)
+    game.expect(YOUR_GUESS)
+    game.send("list")
+    possible = still_possible(P3, [(first, bulls_cows(secret, first))])
+    game.expect_text("  " + " ".join(possible))
+    game.expect(YOUR_GUESS)
+    game.send("undo")
+    game.expect_text(f"    took back {first} -> ")
+    assert game.expect(YOUR_GUESS).group(1) == "1"
+    game.send("history")
+    game.expect_text("  Nothing yet.")
+    game.expect(YOUR_GUESS)
+    game.send("undo")
+    game.expect_text("nothing to undo: no guess has been made yet")
+    game.expect(YOUR_GUESS)
+    game.send(secret)
+    game.expect_text(f"You broke it in 1 guess: {secret}.")
+    assert game.finish() == 0
+
+
+def test_a_game_is_kept_in_the_record_and_analysed_after(record: str) -> None:
+    secret = seeded_secret(P3, 5).text
+    first = other_than(secret, "012", "013")
+    result = play("--rules", "p3c4n", "--seed", "5", "--analyse", lines=[first, secret])
+    assert result.exit_code == 0, result.output
+    assert "Each guess against the best guess at that moment:" in result.stdout
+    assert re.search(rf"^1\. {first}  \d bulls?, \d cows?  24 codes -> \d+: ", result.stdout, re.M)
+    assert re.search(rf"^2\. {secret}  3 bulls, 0 cows  \d+ codes -> 1: ", result.stdout, re.M)
+    quit_game = play("--rules", "p3c4n", "--seed", "6", lines=["quit"])
+    assert "Kept in your record (bullscows record)" in quit_game.stdout
+    kept = json.loads(CliRunner().invoke(main, ["record", "--json"]).stdout)
+    [p3] = kept["variants"]
+    assert (p3["played"], p3["won"], p3["streak"], p3["best_streak"]) == (2, 1, 0, 1)
+    assert p3["distribution"] == {"2": 1}
+
+
+def test_mastermind_replies_are_pegs_unless_asked_otherwise() -> None:
+    mm = Rules.parse("mm")
+    secret = seeded_secret(mm, 2).text
+    guess = other_than(secret, "1122", "3456")
+    bulls, cows = bulls_cows(secret, guess)
+    pegs = play("--rules", "mm", "--seed", "2", lines=[guess, "quit"])
+    assert f"    {bulls}B{cows}W\n" in pegs.stdout
+    words = play("--rules", "mm", "--seed", "2", "--reply-style", "words", lines=[guess, "quit"])
+    assert f"    {bulls} bull" in words.stdout
+    score = CliRunner().invoke(main, ["score", "--rules", "mm", "1122", "1234"])
+    assert score.stdout == "1B1W\n"
+    assert CliRunner().invoke(main, ["score", "1234", "4130"]).stdout == "1 bull, 2 cows\n"
+
+
+def test_prose_written_to_a_file_is_not_wrapped() -> None:
+    """Lines longer than COLUMNS come whole: rich wraps only on a terminal."""
+    result = CliRunner().invoke(
+        main, ["play", "--rules", "mm", "--seed", "2", "--hint"], input="hint\nquit\n",
+        env={"COLUMNS": "40"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Type your guesses; 'history' shows them so far, 'quit' gives up.\n" in result.stdout
+    assert "  Of the 1296 codes still possible, its reply would leave at most 256" in result.stdout
+
+
+def test_optimal_hints_off_the_tree_say_where_they_come_from() -> None:
+    result = play(
+        "--rules", "bc", "--seed", "1", "--hint", "--strategy", "optimal", lines=["9876", "hint"]
+    )  # fmt: skip
+    assert "(the optimal tree, by symmetry: this game is one of its own)" in result.stdout
+
+
+def test_quit_after_a_contradiction_offers_the_audit(spawn: Spawn) -> None:
+    game = spawn("solve", "--seed", "1")
+    game.expect(r"\[1\] My guess: (\d{4})  reply: ")
+    game.send("0 0")
+    game.expect(r"\[2\] My guess: (\d{4})  reply: ")
+    game.send("0 0")  # 0123 and 4567 both without a digit of the secret: impossible
+    game.expect_text("Your replies contradict each other: no code fits them all.")
+    game.expect_text("or 'quit': ")
+    game.send("quit")
+    game.expect_text("Stopped.")
+    game.expect_text("What was your secret? I'll check your replies (Enter to skip): ")
+    game.send("4589")
+    game.expect_text("  #2 4567: you said 0 bulls, 0 cows, but 4589 gives 2 bulls, 0 cows")
+    assert game.finish() == 0
