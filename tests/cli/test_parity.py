@@ -69,6 +69,10 @@ def test_a_game_is_kept_in_the_record_and_analysed_after(record: str) -> None:
     assert "Each guess against the best guess at that moment:" in result.stdout
     assert re.search(rf"^1\. {first}  \d bulls?, \d cows?  24 codes -> \d+: ", result.stdout, re.M)
     assert re.search(rf"^2\. {secret}  3 bulls, 0 cows  \d+ codes -> 1: ", result.stdout, re.M)
+    grid = result.stdout.split("To share (no code in it):\n")[1].splitlines()
+    assert grid[0] == "bullscows p3c4n: broken in 2 guesses"
+    bulls, cows = bulls_cows(secret, first)
+    assert grid[1:3] == ["\u25cf" * bulls + "\u25cb" * cows or "\u00b7", "\u25cf" * 3]
     quit_game = play("--rules", "p3c4n", "--seed", "6", lines=["quit"])
     assert "Kept in your record (bullscows record)" in quit_game.stdout
     kept = json.loads(CliRunner().invoke(main, ["record", "--json"]).stdout)

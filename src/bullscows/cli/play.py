@@ -111,10 +111,15 @@ def play(
 
 
 def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, style: str) -> None:
-    """A game that ended: kept in the player's record, and analysed if asked."""
+    """A game that ended: kept in the player's record, its grid to share, and its analysis
+    if asked."""
     from bullscows.cli.record import keep
+    from bullscows.web.games import result_grid  # the web's shareable grid, the same text
 
     keep(game.to_record())
+    if game.history:
+        terminal.say("To share (no code in it):")
+        terminal.say(result_grid(game.rules, game.history, game.status))
     if analysed and game.history:
         from bullscows.analysis import analyse, move_text
 
