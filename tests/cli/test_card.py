@@ -1,4 +1,5 @@
-"""``bullscows card``, and a card played with ``--strategy card:FILE``, run in-process."""
+"""``bullscows card``, a card played with ``--strategy card:FILE``, and ``play --coach``, run
+in-process."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
+from bullscows import Rules, score
 from bullscows.cli import main
+from bullscows.knowledge import Knowledge
+from bullscows.sessions import seeded_secret
+from bullscows.strategies.card_coach import advise
+from bullscows.strategies.card_strategy import best_card
 
 
 def run(*args: str) -> Result:
@@ -70,3 +76,32 @@ def test_bad_requests_get_one_line() -> None:
     missing = run("card", "--card", "no-such-card.json")
     assert missing.exit_code == 1 and missing.output.startswith("Error: ")
     assert len(missing.output.splitlines()) == 1
+
+
+def test_play_with_the_coach() -> None:
+    rules = Rules.parse("mm")
+    secret = seeded_secret(rules, 7)
+    card = best_card(rules)
+    knowledge, guesses = Knowledge.start(rules), []
+    while not guesses or guesses[-1] != secret.text:
+        guess = advise(card, knowledge).guess
+        guesses.append(guess.text)
+        knowledge = knowledge.after(guess, score(secret, guess))
+    result = CliRunner().invoke(
+        main,
+        ["play", "--rules", "mm", "--seed", "7", "--coach"],
+        input="".join(f"{g}\n" for g in guesses),
+        env={"COLUMNS": "200", "NO_COLOR": "1"},
+    )
+    assert result.exit_code == 0, result.output
+    says = [line for line in result.output.splitlines() if line.startswith("The card says")]
+    assert len(says) == len(guesses)
+    assert says[0] == "The card says 1124 (line 1: the first guess); 1,296 codes fit."
+    n = len(guesses)
+    assert f"You took {n} guesses; {n} of them were the card's. The card takes {n}" in result.output
+    assert ", the optimal strategy " in result.output
+
+
+def test_coach_needs_a_card() -> None:
+    result = run("play", "--rules", "p5c10n", "--coach")
+    assert result.exit_code == 2 and "--coach: no card ships for bc5" in result.output

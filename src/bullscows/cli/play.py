@@ -22,6 +22,9 @@ from bullscows.sessions import (
     Status,
 )
 from bullscows.strategies import Strategy
+from bullscows.strategies.card import Card
+from bullscows.strategies.card_coach import advise, optimum_for, review
+from bullscows.strategies.card_strategy import best_card
 
 
 @click.command()
@@ -39,6 +42,12 @@ from bullscows.strategies import Strategy
     help="The computer picks no secret: each reply keeps as many codes possible as it can.",
 )
 @click.option("--hard", is_flag=True, help="Hard mode: every guess must fit every reply so far.")
+@click.option(
+    "--coach",
+    is_flag=True,
+    help="Before each guess, say what the card (`bullscows card`) plays and why; after the game, "
+    "compare it with the card and the optimum.",
+)
 @click.option(
     "--max-guesses",
     type=click.IntRange(1, 1000),
@@ -59,6 +68,7 @@ def play(
     strategy: Strategy,
     adversary: bool,
     hard: bool,
+    coach: bool,
     max_guesses: int | None,
     analysed: bool,
 ) -> None:
@@ -69,6 +79,7 @@ def play(
     why, 'quit' gives up and reveals the secret. A game that ends is kept in your record
     (`bullscows record`); `bullscows analyse --last` weighs each of its guesses.
     """
+    card = _card(rules) if coach else None
     terminal = Terminal()
     hints = strategy if hint else None
     game: Codemaker | Adversary = (
@@ -87,6 +98,8 @@ def play(
         terminal.say(f"You have {counted(max_guesses, 'guess')}.")
     terminal.say("Type your guesses; 'history' shows them so far, 'quit' gives up.")
     while not game.over:
+        if card is not None:
+            terminal.say(advise(card, game.knowledge).text())
         text = terminal.ask(f"[{len(game.history) + 1}] Your guess: ")
         move = move_of(terminal, game, text)
         if isinstance(move, Hint) and game.hinter is None:
@@ -103,6 +116,8 @@ def play(
         if game.hints_given:
             guesses += f" with {counted(game.hints_given, 'hint')}"
         terminal.say(f"You broke it in {guesses}: {game.secret}.")
+        if card is not None and game.secret is not None:
+            terminal.say(review(card, game.history, game.secret, optimum_for(rules)).text())
     elif game.status is Status.LOST:
         terminal.say(f"No guesses left: you have used all {max_guesses}.")
         _reveal(terminal, game, game.secret)
@@ -129,6 +144,14 @@ def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, styl
     else:
         terminal.say("Kept in your record (bullscows record); bullscows analyse --last weighs "
                      "each guess against the best.")  # fmt: skip
+
+
+def _card(rules: Rules) -> Card:
+    """The card the coach follows; a variant without one is a usage error."""
+    try:
+        return best_card(rules)
+    except BullsCowsError as error:
+        raise click.UsageError(f"--coach: {error}") from None
 
 
 def _show(terminal: Terminal, game: Codemaker | Adversary, outcome: Outcome, style: str) -> None:

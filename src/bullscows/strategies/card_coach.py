@@ -25,7 +25,8 @@ from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.card import RULE_TEXT, Card
-from bullscows.strategies.card_strategy import CardStrategy
+from bullscows.strategies.card_strategy import SEARCH_LIMIT, CardStrategy
+from bullscows.strategies.optimal_strategy import OptimalTotal
 
 
 @dataclass(frozen=True)
@@ -101,3 +102,14 @@ def guesses_for(rules: Rules, strategy: Strategy, secret: Code) -> int:
         knowledge = knowledge.after(guess, feedback)
         if feedback.is_win(rules.length):
             return len(knowledge.history)
+
+
+def optimum_for(rules: Rules) -> Strategy | None:
+    """The optimal strategy for a review, where it answers at once: a shipped or cached tree,
+    or a variant of at most ``SEARCH_LIMIT`` secrets; else ``None``."""
+    optimal = OptimalTotal()
+    if optimal.problem(rules) is None and (
+        not optimal.needs_search(rules) or rules.secret_rules.size <= SEARCH_LIMIT
+    ):
+        return optimal
+    return None
