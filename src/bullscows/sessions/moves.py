@@ -230,7 +230,7 @@ NAMED: dict[str, type[Move]] = {m.name: m for m in (Guess, Reply, Record, Fix, U
 
 
 class Playable(Protocol):
-    """What ``read_move`` and ``check_number`` ask of a game."""
+    """What ``read_move`` and ``check_move`` ask of a game."""
 
     @property
     def accepts(self) -> tuple[type[Move], ...]:
