@@ -127,3 +127,16 @@ def test_quit_after_a_contradiction_offers_the_audit(spawn: Spawn) -> None:
     game.send("4589")
     game.expect_text("  #2 4567: you said 0 bulls, 0 cows, but 4589 gives 2 bulls, 0 cows")
     assert game.finish() == 0
+
+
+def test_the_last_game_analysed_in_its_variants_style() -> None:
+    mm = Rules.parse("mm")
+    secret = seeded_secret(mm, 3).text
+    guess = other_than(secret, "1234", "5566")
+    assert play("--rules", "mm", "--seed", "3", lines=[guess, secret]).exit_code == 0
+    bulls, cows = bulls_cows(secret, guess)
+    result = CliRunner().invoke(main, ["analyse", "--last"])
+    assert result.exit_code == 0, result.output
+    assert f"1. {guess}  {bulls}B{cows}W  1,296 codes -> " in result.stdout
+    words = CliRunner().invoke(main, ["analyse", "--last", "--reply-style", "words"])
+    assert f"1. {guess}  {bulls} bull" in words.stdout

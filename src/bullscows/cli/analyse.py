@@ -77,6 +77,11 @@ def analyse(
     player = get_strategy(strategy)
     if record is not None or last:
         rules, history, seed = _played(_read_record(record) if record else _last_kept())
+        given = click.get_current_context().get_parameter_source("reply_style")
+        if given is click.core.ParameterSource.DEFAULT:  # the game's variant's own style
+            from bullscows.feedback import default_style
+
+            reply_style = default_style(rules)
     else:
         lines = steps if steps else streams.read_lines(source)
         history, seed = read_history(lines, rules, "argument" if steps else "line"), 0
