@@ -1,97 +1,161 @@
-"""Screenshots of every page of the web app, for the README: docs/screenshots/*.png.
+"""Screenshots of every page of the web app at a phone's size (390x844) and a laptop's
+(1280x800): docs/screenshots/NAME-phone.png and NAME-wide.png.
 
-Run: .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+Run: .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only NAME ...]
 
 Starts ``bullscows serve`` over a fresh SQLite file and drives Debian's chromium (Playwright)
-through each mode: a game being played with a hint, a solve whose replies contradict each
-other, a duel, an assist, the optimal ``bc`` tree, a bench and its chart, and the dark and
-high-contrast themes.
+through each mode: a game being played with a hint, a game won and its share box, a solve
+and one whose replies contradict each other, a duel, an assist, the optimal ``bc`` tree, a
+bench, the record, a challenge, and the dark and high-contrast themes.
 """
 
 from __future__ import annotations
 
 import argparse
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
+from bullscows import Codebreaker, Feedback, Rules
 from bullscows.web.process import serving
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+SIZES = {"phone": (390, 844), "wide": (1280, 800)}
+ROWS = ".board .row[data-step]"
 
 
 def start(page: Page, base: str, mode: str, rules: str = "bc") -> None:
     page.goto(f"{base}/new/{mode}")
     page.locator("#rules").select_option(rules)
     page.locator("#start").click()
-    page.wait_for_selector("table.board")
+    page.wait_for_url(f"{base}/game/*")
 
 
 def enter(page: Page, *lines: str) -> None:
     for line in lines:
-        rows = page.locator("table.board tbody tr").count()
+        rows = page.locator(ROWS).count()
         page.locator("#say").fill(line)
         page.keyboard.press("Enter")
         page.wait_for_function(
-            f"document.querySelectorAll('table.board tbody tr').length > {rows}"
-            " || document.querySelector('.hint, .error')"
+            f"document.querySelectorAll('{ROWS}').length > {rows}"
+            " || document.querySelector('.hint, .error, #result')"
         )
 
 
-def shoot(page: Page, out: Path, name: str) -> None:
-    page.screenshot(path=str(out / f"{name}.png"), full_page=False)
-    print(f"{out / name}.png")
+def win(page: Page) -> None:
+    """Play the current bc game to the end with minimax's guesses."""
+    rules = Rules.parse("bc")
+    solver = Codebreaker(rules, "minimax")
+    while not page.locator("#result").count():
+        enter(page, solver.suggest().text)
+        reply = page.locator(f"{ROWS} .reply-text").last.inner_text()
+        solver.reply(Feedback.parse(reply, rules))
+
+
+def scenes(base: str) -> dict[str, Callable[[Page], None]]:
+    """Each picture's name and how to reach it."""
+
+    def play(page: Page) -> None:
+        start(page, base, "play")
+        enter(page, "0123", "4567")
+        page.locator("#hint-button").click()
+        page.wait_for_selector("#hint")
+        page.locator(".keypad .key[data-symbol='8']").click()
+
+    def won(page: Page) -> None:
+        start(page, base, "play")
+        win(page)
+        page.locator(".share").scroll_into_view_if_needed()
+
+    def solve(page: Page) -> None:
+        start(page, base, "solve")
+        page.locator('button.choice[data-reply="0 1"]').click()
+        page.wait_for_function(f"document.querySelectorAll('{ROWS}').length == 1")
+
+    def contradiction(page: Page) -> None:
+        solve(page)
+        enter(page, "2 0", "2 1", "0 1", "1 3")
+
+    def duel(page: Page) -> None:
+        start(page, base, "duel", "mm-colours")
+        enter(page, "RRGG")
+
+    def assist(page: Page) -> None:
+        start(page, base, "assist")
+        enter(page, "1389 0 0", "1234 0 2", "1759 1b1c")
+
+    def analysis(page: Page) -> None:
+        start(page, base, "play")
+        enter(page, "0123", "4567")
+        page.goto(page.url + "/analysis")
+
+    def record(page: Page) -> None:
+        page.goto(f"{base}/record")
+        page.wait_for_selector(".variant-record, #no-record")
+
+    def bench(page: Page) -> None:
+        page.goto(f"{base}/bench?rules=mm&strategy=minimax&strategy=entropy&strategy=simple")
+        page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
+        page.locator("#bench-table").scroll_into_view_if_needed()
+
+    def themed(theme: str) -> Callable[[Page], None]:
+        def shot(page: Page) -> None:
+            start(page, base, "play", "mm-colours")
+            enter(page, "RRGG", "BYOP")
+            page.locator("#theme").select_option(theme)
+
+        return shot
+
+    return {
+        "home": lambda page: page.goto(base),
+        "play": play,
+        "won": won,
+        "solve": solve,
+        "solve-contradiction": contradiction,
+        "duel": duel,
+        "assist": assist,
+        "analysis": analysis,
+        "record": record,
+        "tree": lambda page: page.goto(f"{base}/tree?src=shipped:bc--optimal&at=0 1/1 1"),
+        "trees": lambda page: page.goto(f"{base}/tree"),
+        "bench": bench,
+        "theme-dark": themed("dark"),
+        "theme-contrast": themed("contrast"),
+    }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
-    out: Path = parser.parse_args().out
+    parser.add_argument("--only", nargs="*", default=None, help="the pictures to take")
+    args = parser.parse_args()
+    out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as folder,
         serving(f"sqlite:///{folder}/shots.sqlite3") as base,
         sync_playwright() as playwright,
     ):
-        context = playwright.chromium.launch_persistent_context(
-            str(Path(folder) / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS,
-            viewport={"width": 1000, "height": 720}, bypass_csp=True,
-        )  # fmt: skip
-        page = context.new_page()
-        page.goto(base)
-        shoot(page, out, "home")
-        page.locator("#howto-close").click()
-        start(page, base, "play")
-        enter(page, "0123", "4567")
-        page.locator("#hint-button").click()
-        page.wait_for_selector("#hint")
-        shoot(page, out, "play")
-        start(page, base, "solve")
-        page.locator('button.choice[data-reply="0 1"]').click()
-        page.wait_for_function("document.querySelectorAll('table.board tbody tr').length == 1")
-        shoot(page, out, "solve")
-        enter(page, "2 0", "2 1", "0 1", "1 3")
-        shoot(page, out, "solve-contradiction")
-        start(page, base, "duel", "mm")
-        enter(page, "1122")
-        shoot(page, out, "duel")
-        start(page, base, "assist")
-        enter(page, "1389 0 0", "1234 0 2", "1759 1b1c")
-        shoot(page, out, "assist")
-        page.goto(f"{base}/tree?src=shipped:bc--optimal&at=0 1/1 1")
-        shoot(page, out, "tree")
-        page.goto(f"{base}/bench?rules=mm&strategy=minimax&strategy=entropy&strategy=simple")
-        page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
-        page.locator("#chart").scroll_into_view_if_needed()
-        shoot(page, out, "bench")
-        for theme in ("dark", "contrast"):
-            page.goto(f"{base}/tree?src=shipped:mm--optimal")
-            page.locator("#theme").select_option(theme)
-            shoot(page, out, f"theme-{theme}")
-        context.close()
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        for size, (width, height) in SIZES.items():
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, reduced_motion="reduce",
+                bypass_csp=True,  # the script's own checks are evaluated in the page
+            )
+            page = context.new_page()
+            for name, reach in scenes(base).items():
+                if args.only and name not in args.only:
+                    continue
+                reach(page)
+                path = out / f"{name}-{size}.png"
+                page.screenshot(path=str(path), full_page=False)
+                print(path)
+            context.close()
+        browser.close()
 
 
 if __name__ == "__main__":

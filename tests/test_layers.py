@@ -27,7 +27,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("strategies",),
     ("outcomes", "hints"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),
-    ("records", "sessions", "analysis", "standings"),  # games as state machines, and their analysis
+    # games as state machines, their analysis, a player's standing and the daily puzzle
+    ("records", "sessions", "analysis", "standings", "daily"),
     ("cli", "web", "__main__", ""),  # front ends, entry points, the package
 ]
 

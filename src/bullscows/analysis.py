@@ -222,3 +222,68 @@ def _why(yours: Hint, best: Hint, cost: float, best_cost: float, by: str, exact:
         f"{best.largest:,}); yours into {yours.count} (largest {yours.largest:,}): "
         f"{cost - best_cost:.2f} guesses more on average{measured}"
     )
+
+
+def symbol_states(knowledge: Knowledge) -> dict[str, str]:
+    """What the replies so far tell of each symbol, as a keypad shows it: ``placed`` (every
+    code still possible has it, at one same place), ``in`` (every one has it), ``out`` (none
+    has it) or ``""`` (not known yet). Known from the replies alone, never from the secret.
+
+    >>> bc = Rules.parse("bc")
+    >>> k = Knowledge.start(bc).after(Code("0123", bc), Feedback(0, 0))
+    >>> k = k.after(Code("4567", bc), Feedback(1, 3))
+    >>> states = symbol_states(k)
+    >>> states["0"], states["4"], states["8"]
+    ('out', 'in', 'out')
+    """
+    rules = knowledge.rules.guess_rules
+    codes = knowledge.universe.codes[knowledge.candidates]
+    states = {symbol: "" for symbol in rules.symbols}
+    if not len(codes):
+        return states
+    for digit, symbol in enumerate(rules.symbols):
+        where = codes == digit
+        having = where.any(axis=1)
+        if not having.any():
+            states[symbol] = "out"
+        elif having.all():
+            states[symbol] = "placed" if where.all(axis=0).any() else "in"
+    return states
+
+
+#: How the shared result draws a bull, a cow and a reply of neither.
+BULL, COW, NOTHING = "\u25cf", "\u25cb", "\u00b7"
+
+
+def share_text(game: Codemaker | Adversary, day: int | None = None, limit: int | None = None
+               ) -> str:  # fmt: skip
+    """A finished game as text for a chat, without any code: the variant (and the daily
+    puzzle's number), the outcome, the hints used and hard mode, then one line per guess with
+    its bulls and cows as symbols.
+
+    >>> game = Codemaker(Rules.parse("bc"), secret="0132", hints="minimax", hard=True)
+    >>> _ = game.hint()
+    >>> for guess in ("0123", "0132"):
+    ...     _ = game.guess(guess)
+    >>> print(share_text(game, day=330, limit=7))
+    bullscows bc #330: broken in 2/7 guesses, 1 hint, hard mode
+    ●●○○
+    ●●●●
+    """
+    count = len(game.history)
+    out_of = f"{count}/{limit}" if limit else f"{count}"
+    if game.solved:
+        outcome = f"broken in {out_of} guess{'es' if count != 1 else ''}"
+    elif limit and count >= limit:
+        outcome = f"not broken in {limit} guesses"
+    else:
+        outcome = f"given up after {count} guess{'es' if count != 1 else ''}"
+    extras = [outcome]
+    if game.hints_given:
+        extras.append(f"{game.hints_given} hint{'s' if game.hints_given != 1 else ''}")
+    if game.hard:
+        extras.append("hard mode")
+    title = f"bullscows {game.rules.spec}{f' #{day}' if day else ''}"
+    lines = [f"{title}: {', '.join(extras)}"]
+    lines += [BULL * s.feedback.bulls + COW * s.feedback.cows or NOTHING for s in game.history]
+    return "\n".join(lines)

@@ -292,3 +292,17 @@ def test_the_analysis_sentence_of_the_readme(client: TestClient) -> None:
         "0.54 guesses more on average (the best's by the optimal tree, exact; yours with "
         "minimax playing on)"
     )
+
+
+def test_a_players_record_by_variant(client: TestClient) -> None:
+    games = [{"rules": "bc", "guesses": 6, "won": True},
+             {"rules": "bc", "guesses": 3, "won": False},
+             {"rules": "mm", "guesses": 5, "won": True, "day": 330},
+             {"rules": "bc", "guesses": 5, "won": True}]  # fmt: skip
+    response = client.post("/api/record", json={"games": games})
+    assert response.status_code == 200
+    bc, mm = response.json()["variants"]
+    assert (bc["rules"], bc["played"], bc["won"], bc["win_percent"]) == ("bc", 3, 2, 66)
+    assert (bc["streak"], bc["best_streak"], bc["distribution"]) == (1, 1, [[5, 1], [6, 1]])
+    assert (mm["played"], mm["streak"]) == (1, 1)
+    assert "games.0.won" in refused(client, "/api/record", {"games": [{"rules": "bc"}]})

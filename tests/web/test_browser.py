@@ -1,19 +1,26 @@
 """Real-browser tests: Playwright drives Debian's chromium against ``bullscows serve`` started
 on 127.0.0.1 and a free port (stopped by the test). Without chromium they fail, saying how to
-install it: a browser test that cannot run is not a pass."""
+install it: a browser test that cannot run is not a pass.
+
+Each mode is driven as a player would, with script on and, in ``test_without_script``, off;
+``test_phone`` checks the pages at a phone's size and runs axe-core on each."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from bullscows import Code, Feedback, Rules, score
+from bullscows.outcomes import build_tree
 from bullscows.sessions import Codebreaker
+from bullscows.strategies import get_strategy
 
 from .conftest import server
 
@@ -27,42 +34,64 @@ ARGS = [
     "--no-first-run",
 ]
 BC = Rules.parse("bc")
+ROWS = ".board .row[data-step]"
+PHONE = {"width": 390, "height": 844}
+WIDE = {"width": 1280, "height": 800}
 
 
-@pytest.fixture
-def base(tmp_path: Path) -> Iterator[str]:
-    with server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as url:
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("browser")
+    with server(f"sqlite:///{folder / 'games.sqlite3'}") as url:
         yield url
 
 
-@pytest.fixture
-def context(tmp_path: Path) -> Iterator[BrowserContext]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
         pytest.fail(
             f"the browser tests need Debian's chromium at {CHROMIUM}: "
             "apt-get install chromium (.ci/run installs it where it is missing)"
         )
     with sync_playwright() as playwright:
-        browser_context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=ARGS
-        )
-        browser_context.set_default_timeout(30_000)
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            yield browser_context
+            yield launched
         finally:
-            browser_context.close()
+            launched.close()
 
 
-def start_game(page: Page, base: str, mode: str) -> None:
-    """Open the new-game form and start the default game with the keyboard alone."""
+def open_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A fresh profile (its own storage); ``bypass_csp`` lets tests evaluate their checks."""
+    made = browser.new_context(bypass_csp=True, **{"viewport": WIDE, **options})
+    made.set_default_timeout(30_000)
+    return made
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    made = open_context(browser)
+    yield made
+    made.close()
+
+
+def start_game(page: Page, base: str, mode: str, rules: str = "bc") -> None:
+    """Open the new-game form and start a game with the keyboard alone."""
     page.goto(f"{base}/new/{mode}")
+    if rules != "bc":
+        page.locator("#rules").select_option(rules)
+        page.locator("#start").focus()
     expect(page.locator("#start")).to_be_focused()
     page.keyboard.press("Enter")
     page.wait_for_url(f"{base}/game/*")
 
 
 def rows(page: Page) -> int:
-    return page.locator("table.board tbody tr").count()
+    return page.locator(ROWS).count()
+
+
+def last_reply(page: Page) -> Feedback:
+    return Feedback.parse(page.locator(f"{ROWS} .reply-text").last.text_content() or "", BC)
 
 
 def test_play_a_game_to_the_end_by_keyboard(context: BrowserContext, base: str) -> None:
@@ -73,24 +102,68 @@ def test_play_a_game_to_the_end_by_keyboard(context: BrowserContext, base: str) 
         expect(page.locator("#say")).to_be_focused()
         page.keyboard.type(solver.suggest().text)
         page.keyboard.press("Enter")
-        expect(page.locator("table.board tbody tr")).to_have_count(number)
-        text = page.locator("table.board tbody tr").last.locator(".reply-text").inner_text()
-        reply = Feedback.parse(text, BC)
-        expect(page.locator("#status")).to_contain_text(text)  # read out to screen readers
+        expect(page.locator(ROWS)).to_have_count(number)
+        reply = last_reply(page)
+        expect(page.locator("#status")).to_contain_text(reply.format("words"))  # read out
         if reply.is_win(BC.length):
             break
         solver.reply(reply)
     result = page.locator("#result")
     expect(result).to_contain_text("You broke it in")
-    assert solver.suggest().text in result.inner_text()
+    assert solver.suggest().text in result.inner_text().replace("\n", "")
     assert page.locator(".peg.bull").first.inner_text() == "B"  # a letter on every peg
     expect(page.locator("#grid")).to_have_value(re.compile(r"bullscows bc: broken in \d"))
-    page.goto(f"{base}/record")  # the browser kept the game
-    expect(page.locator('.variant-record[data-rules="bc"]')).to_contain_text("1 played, 1 won")
+    grid = page.locator("#grid")  # the share box shows every row, the winning one included
+    assert grid.evaluate("box => box.scrollHeight <= box.clientHeight + 1")
+    assert grid.evaluate("box => box.scrollWidth <= box.clientWidth + 1")
+    page.locator("#again").click()  # play again: a new game of the same variant
+    page.wait_for_url(re.compile(r"/game/"))
+    expect(page.locator(ROWS)).to_have_count(0)
+    page.goto(f"{base}/record")  # the browser kept the game; the library counted it
+    section = page.locator('.variant-record[data-rules="bc"]')
+    expect(section).to_contain_text("1 played, 1 won")
+    expect(section.locator('[data-stat="streak"] b')).to_have_text("1")
+    expect(section.locator('[data-stat="win %"] b')).to_have_text("100")
     expect(page.locator(".variant-record svg rect")).to_have_count(1)
     page.locator("#theme").select_option("contrast")
     page.reload()
     assert page.evaluate("document.documentElement.dataset.theme") == "contrast"
+
+
+def test_the_keypad_types_and_shows_what_is_known(context: BrowserContext, base: str) -> None:
+    page = context.new_page()
+    start_game(page, base, "play")
+    for symbol in "0124":
+        page.locator(f'.keypad .key[data-symbol="{symbol}"]').click()
+    page.locator('.keypad .key[data-key="back"]').click()
+    page.locator('.keypad .key[data-symbol="3"]').click()
+    expect(page.locator("#say")).to_have_value("0123")
+    expect(page.locator("#typed .tile").nth(3)).to_have_text("3")  # the row being typed
+    page.locator('.keypad .key[data-key="enter"]').click()
+    expect(page.locator(ROWS)).to_have_count(1)
+    reply = last_reply(page)
+    keys = page.locator(".keypad .key[data-symbol]")
+    states = dict(keys.evaluate_all("ks => ks.map(k => [k.dataset.symbol, k.className])"))
+    if reply.bulls + reply.cows == 0:
+        assert all("k-out" in states[s] for s in "0123")
+    if reply.bulls + reply.cows == 4:
+        assert all("k-in" in states[s] or "k-placed" in states[s] for s in "0123")
+        assert all("k-out" in states[s] for s in "456789")
+    out = page.locator(".keypad .key.k-out")
+    if out.count():  # a ruled-out key says so in words too, not by colour alone
+        assert "ruled out" in (out.first.get_attribute("aria-label") or "")
+
+
+def test_give_up_asks_first_and_shows_the_secret(context: BrowserContext, base: str) -> None:
+    page = context.new_page()
+    start_game(page, base, "play")
+    expect(page.locator("#give-up")).to_be_hidden()
+    page.get_by_text("Give up…").click()
+    expect(page.locator("#give-up")).to_be_visible()
+    assert not page.locator("#result").count()  # opening the question ends nothing
+    page.locator("#give-up").click()
+    expect(page.locator("#result")).to_contain_text("The secret was")
+    expect(page.locator("#again")).to_be_visible()
 
 
 def test_solve_by_clicking_replies_with_a_contradiction_fixed(
@@ -103,7 +176,7 @@ def test_solve_by_clicking_replies_with_a_contradiction_fixed(
     for number in range(1, 15):
         if page.locator(".contradiction").count():
             break
-        guess = Code(page.locator("#guess").inner_text(), BC)
+        guess = Code(page.locator("#guess").inner_text().replace("\n", ""), BC)
         true = score(guess, secret).format("pair")
         if number == slip_at:
             offered = page.locator("button.choice").evaluate_all(
@@ -116,10 +189,10 @@ def test_solve_by_clicking_replies_with_a_contradiction_fixed(
         else:  # not offered: the replies so far rule it out; typed, as the terminal takes it
             page.locator("#say").fill(true)
             page.keyboard.press("Enter")
-        expect(page.locator("table.board tbody tr")).to_have_count(number)
+        expect(page.locator(ROWS)).to_have_count(number)
     expect(page.locator(".contradiction")).to_contain_text("contradict each other")
-    first_guess = Code(page.locator("table.board tbody tr").nth(slip_at - 1)
-                       .locator(".code").inner_text(), BC)  # fmt: skip
+    first_guess = Code(page.locator(ROWS).nth(slip_at - 1).locator(".code").inner_text()
+                       .replace("\n", ""), BC)  # fmt: skip
     fix = page.locator(
         f'button.fix[data-fix="{slip_at}:{score(first_guess, secret).format("pair")}"]'
     )
@@ -128,11 +201,41 @@ def test_solve_by_clicking_replies_with_a_contradiction_fixed(
     expect(page.locator("#guess")).to_be_visible()
     while not page.locator("#result").count():
         count = rows(page)
-        guess = Code(page.locator("#guess").inner_text(), BC)
+        guess = Code(page.locator("#guess").inner_text().replace("\n", ""), BC)
         page.locator(f'button.choice[data-reply="{score(guess, secret).format("pair")}"]').click()
-        expect(page.locator("table.board tbody tr")).to_have_count(count + 1)
+        expect(page.locator(ROWS)).to_have_count(count + 1)
         assert count < 12
     expect(page.locator("#result")).to_contain_text("2745")
+
+
+def test_a_double_click_on_a_reply_records_it_once(context: BrowserContext, base: str) -> None:
+    page = context.new_page()
+    start_game(page, base, "solve")
+    choice = page.locator("button.choice").first
+    choice.dblclick()
+    expect(page.locator(ROWS)).to_have_count(1)
+    page.wait_for_load_state("networkidle")
+    page.reload()
+    expect(page.locator(ROWS)).to_have_count(1)  # the server has one move, not two
+
+
+def test_buttons_wait_while_a_move_is_sent(context: BrowserContext, base: str) -> None:
+    page = context.new_page()
+    start_game(page, base, "solve")
+    held: list[Any] = []
+    page.route(f"{base}/game/*", lambda route: held.append(route)
+               if route.request.method == "POST" else route.continue_())  # fmt: skip
+    page.locator("button.choice").first.click()
+    expect(page.locator("main")).to_have_attribute("aria-busy", "true")
+    expect(page.locator("button.choice").first).to_be_disabled()
+    for _ in range(100):  # the request reaches the route a moment after the click
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator(ROWS)).to_have_count(1)
+    expect(page.locator("main")).not_to_have_attribute("aria-busy", "true")
 
 
 def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) -> None:
@@ -157,6 +260,33 @@ def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) 
     expect(page.locator("#leaf")).to_be_visible()
 
 
+def test_every_shipped_tree_opens_from_the_list(context: BrowserContext, base: str) -> None:
+    page = context.new_page()
+    page.goto(f"{base}/tree")
+    names = page.locator(".tree-list a").all_inner_texts()
+    assert "bc:guesses=digits--optimal" in names and len(names) == 12
+    for name in names:
+        page.goto(f"{base}/tree")
+        page.get_by_role("link", name=name, exact=True).click()
+        expect(page.locator("#node-guess")).to_be_visible()
+
+
+def upload_file(tmp_path: Path) -> Path:
+    tree = build_tree(Rules.parse("p3c4n"), get_strategy("entropy"))
+    path = tmp_path / "tree.json.gz"
+    path.write_bytes(gzip.compress(tree.to_json().encode()))
+    return path
+
+
+def test_upload_a_tree_file(context: BrowserContext, base: str, tmp_path: Path) -> None:
+    page = context.new_page()
+    page.goto(f"{base}/tree")
+    page.locator('input[type="file"]').set_input_files(upload_file(tmp_path))
+    page.locator("#upload-button").click()
+    expect(page.locator("#node-guess")).to_be_visible()
+    expect(page.locator(".variant")).to_contain_text("p3c4n")
+
+
 def test_run_a_small_bench_and_see_the_chart(context: BrowserContext, base: str) -> None:
     page = context.new_page()
     page.goto(f"{base}/bench")
@@ -167,3 +297,47 @@ def test_run_a_small_bench_and_see_the_chart(context: BrowserContext, base: str)
     expect(chart).to_be_visible()
     page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
     assert page.locator("#json").get_attribute("href").endswith("format=json")  # type: ignore[union-attr]
+
+
+def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str) -> None:
+    me = open_context(browser)
+    page = me.new_page()
+    start_game(page, base, "play")
+    page.get_by_text("Give up…").click()
+    page.locator("#give-up").click()
+    page.locator("#challenge").click()
+    link = page.locator("#challenge-link").get_attribute("href")
+    me.close()
+    friend = open_context(browser)  # another browser: no record, no how-to seen
+    page = friend.new_page()
+    page.goto(f"{base}{link}")
+    expect(page.locator("main")).to_contain_text("bull")
+    expect(page.locator("main")).to_contain_text("4 distinct symbols of 0-9")
+    page.locator("#accept").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    expect(page.locator("#say")).to_be_visible()
+    friend.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_replies_are_revealed_peg_by_peg_unless_motion_is_reduced(
+    browser: Browser, base: str, motion: str
+) -> None:
+    made = open_context(browser, reduced_motion=motion)
+    page = made.new_page()
+    start_game(page, base, "play")
+    page.locator("#say").fill("0123")
+    page.keyboard.press("Enter")
+    expect(page.locator(ROWS)).to_have_count(1)
+    names = page.locator(".row.newest .peg").evaluate_all(
+        "pegs => pegs.map(p => getComputedStyle(p).animationName)"
+    )
+    delays = page.locator(".row.newest .peg").evaluate_all(
+        "pegs => pegs.map(p => getComputedStyle(p).animationDelay)"
+    )
+    if motion == "reduce":
+        assert set(names) == {"none"}
+    else:
+        assert set(names) == {"reveal"}
+        assert len(set(delays)) == len(delays)  # one after another
+    made.close()

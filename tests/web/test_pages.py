@@ -33,7 +33,7 @@ def say(client: TestClient, page: str, text: str, status: int = 200) -> str:
 
 def test_home_and_forms(client: TestClient) -> None:
     home = client.get("/").text
-    assert 'id="howto"' in home and "2745" in home and 'id="theme"' in home
+    assert 'id="howto"' in home and 'data-code="2745"' in home and 'id="theme"' in home
     for mode in ("play", "solve", "duel", "assist"):
         form = client.get(f"/new/{mode}").text
         assert f'action="/new/{mode}"' in form and "mm: 4 symbols of 1-6" in form
@@ -79,7 +79,7 @@ def test_solve_with_buttons_undo_and_a_one_click_fix(client: TestClient) -> None
     for _ in range(6):
         if "contradict" in text:
             break
-        guess = Code(re.search(r'id="guess">(\w+)<', text).group(1), BC)  # type: ignore[union-attr]
+        guess = Code(re.search(r'id="guess" data-code="(\w+)"', text).group(1), BC)  # type: ignore[union-attr]
         text = say(client, page, score(guess, secret).format("bc"))
     assert "Your replies contradict each other" in text
     fixes = re.findall(r'data-fix="(\d+):([^"]+)"', text)
@@ -192,7 +192,8 @@ def test_analysis_page_and_hard_mode_form(client: TestClient) -> None:
     text = say(client, page, "quit")
     assert 'id="analysis-link"' in text
     analysis = client.get(page + "/analysis").text
-    assert 'id="analysis"' in analysis and "hard mode" in analysis and "0123" in analysis
+    assert 'id="analysis"' in analysis and "hard mode" in analysis
+    assert 'data-code="0123"' in analysis
 
 
 def test_every_asset_is_served_by_the_app(client: TestClient) -> None:
@@ -229,3 +230,28 @@ def test_a_plain_form_post_without_script_is_accepted(client: TestClient) -> Non
     assert "Sec-Fetch-Site: &#x27;cross-site&#x27;" in response.text
     assert "<main" in response.text and "Traceback" not in response.text
     assert client.get("/").headers["referrer-policy"] == "same-origin"
+
+
+def test_the_daily_puzzle_is_the_same_for_everyone(client: TestClient) -> None:
+    from bullscows.daily import day_number
+
+    day = day_number()
+    listing = client.get("/daily").text
+    assert f"Daily puzzle #{day}" in listing and 'id="daily-mm"' in listing
+    secrets = set()
+    for _ in range(2):
+        response = client.post("/daily", data={"rules": "bc"})
+        assert response.status_code == 303
+        game = response.headers["location"]
+        playing = client.get(game).text
+        api = client.get("/api" + game.replace("/game/", "/games/")).json()["state"]
+        assert "secret" not in api and "seed" not in str(api["record"])
+        over = say(client, game, "quit")
+        found = re.search(r'The secret was <span class="code tiles" data-code="(\d+)"', over)
+        assert found is not None
+        secrets.add(found.group(1))
+        assert f'data-code="{found.group(1)}"' not in playing
+        assert f"bullscows bc #{day}: given up after 0 guesses" in over
+        assert f'data-day="{day}"' in over
+    assert len(secrets) == 1
+    assert client.post("/daily", data={"rules": "bc5"}).status_code == 400

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from bullscows.web import api, pages
+from bullscows.web import api, pages, player
 from bullscows.web.common import HERE, Games
 from bullscows.web.security import Guard
 from bullscows.web.storage import Store
@@ -49,5 +49,6 @@ def create_app(database: str | None = None, warm: bool = True) -> FastAPI:
     app.add_middleware(Guard)
     api.install(app)
     pages.install(app)
+    player.install(app)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     return app

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bullscows.daily import day_of
 from bullscows.errors import BullsCowsError, RulesError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, explain_guess
@@ -268,10 +269,14 @@ def state(game: Game, mode: str) -> StateOut:
         data["remaining"] = game.remaining
         data["hints"] = game.hinter is not None
         data["hints_given"] = game.hints_given
+        from bullscows.analysis import share_text, symbol_states  # loads the search: when used
+
+        data["keypad"] = symbol_states(game.knowledge)
+        data["day"] = day_of(game)
         if over:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
-            data["grid"] = result_grid(rules, game.history, game.status)
+            data["grid"] = share_text(game, data["day"])
     elif isinstance(game, Duel):
         data["guesses"] = [step_out(s, rules) for s in game.maker.history]
         data["broken"] = game.maker.solved
@@ -306,33 +311,6 @@ def analysed(game: Game) -> list[dict[str, Any]]:
             "the analysis comes at the end of the game, or during it with hints on"
         )
     return analyse(game)
-
-
-#: How the shareable result draws a bull, a cow and a reply of neither.
-BULL, COW, NOTHING = "\u25cf", "\u25cb", "\u00b7"
-
-
-def result_grid(rules: Rules, history: tuple[Step, ...], status: Status) -> str:
-    """A finished game as text for a chat: one line per guess, bulls and cows as symbols,
-    no code.
-
-    >>> from bullscows.codes import Code
-    >>> bc = Rules.parse("bc")
-    >>> steps = (Step(Code("0123"), Feedback(1, 2)), Step(Code("0132"), Feedback(4, 0)))
-    >>> print(result_grid(bc, steps, Status.SOLVED))
-    bullscows bc: broken in 2 guesses
-    ●○○
-    ●●●●
-    """
-    outcome = {
-        Status.SOLVED: f"broken in {len(history)} guesses",
-        Status.LOST: f"not broken in {len(history)} guesses",
-    }.get(status, "given up")
-    lines = [f"bullscows {rules.spec}: {outcome}"]
-    for step in history:
-        reply = step.feedback
-        lines.append(BULL * reply.bulls + COW * reply.cows or NOTHING)
-    return "\n".join(lines)
 
 
 def presets() -> list[tuple[str, str, int]]:

@@ -1,27 +1,67 @@
 // bullscows: progressive enhancement. Every page works without this file; with it, forms are
-// sent in the background and the page's main part is swapped, the theme is remembered and the
-// how-to is shown on the first visit only.
+// sent in the background and the page's main part is swapped (buttons wait, greyed, while a
+// move is on its way, so a double click sends one move), the keypad types into the prompt,
+// the theme is remembered, the how-to is shown on the first visit only and finished games
+// are kept for the record page.
 (function () {
   "use strict";
   var root = document.documentElement;
   var saved = localStorage.getItem("bullscows-theme") || "auto";
   root.dataset.theme = saved;
+  root.classList.add("js");
+  var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+  if (coarse) { root.classList.add("coarse"); }
+  var busy = false;
 
   function focusPrompt() {
     var box = document.getElementById("say");
-    if (box) { box.focus(); box.select(); return; }
+    if (box) {
+      if (coarse && document.querySelector(".keypad")) { box.setAttribute("inputmode", "none"); }
+      box.focus(); box.select(); return;
+    }
     var start = document.querySelector("main button, main a");
     if (start && document.activeElement === document.body) { start.focus(); }
+  }
+
+  // The row being typed shows the symbols in the prompt as tiles.
+  function showTyped() {
+    var box = document.getElementById("say"), row = document.getElementById("typed");
+    if (!box || !row) { return; }
+    var symbols = box.value.replace(/\s+/g, "").split("");
+    row.querySelectorAll(".tile").forEach(function (tile, at) {
+      var symbol = symbols[at];
+      var changed = (tile.textContent || "") !== (symbol || "");
+      tile.textContent = symbol || "";
+      if (symbol) { tile.dataset.s = symbol; tile.classList.remove("blank"); }
+      else { delete tile.dataset.s; tile.classList.add("blank"); }
+      tile.classList.toggle("typed", Boolean(symbol) && changed);
+    });
+  }
+
+  function setupKeypad() {
+    var box = document.getElementById("say");
+    document.querySelectorAll(".keypad .key").forEach(function (key) {
+      key.addEventListener("click", function () {
+        if (!box || busy) { return; }
+        if (key.dataset.key === "back") { box.value = box.value.replace(/\s*.$/, ""); }
+        else if (key.dataset.key === "enter") { box.form.requestSubmit(); return; }
+        else { box.value += key.dataset.symbol; }
+        showTyped();
+        if (!coarse) { box.focus(); }
+      });
+    });
+    if (box) { box.addEventListener("input", showTyped); showTyped(); }
   }
 
   function setup() {
     var select = document.getElementById("theme");
     if (select) {
       select.value = saved;
-      select.addEventListener("change", function () {
-        root.dataset.theme = select.value;
-        localStorage.setItem("bullscows-theme", select.value);
-      });
+      select.onchange = function () {
+        saved = select.value;
+        root.dataset.theme = saved;
+        localStorage.setItem("bullscows-theme", saved);
+      };
     }
     var howto = document.getElementById("howto");
     if (howto) {  // shown on the first visit only
@@ -35,18 +75,13 @@
         howto.classList.add("seen");
       });
     }
-    document.querySelectorAll(".key[data-symbol]").forEach(function (key) {
-      key.addEventListener("click", function () {
-        var box = document.getElementById("say");
-        if (box) { box.value += key.dataset.symbol; box.focus(); }
-      });
-    });
+    setupKeypad();
     var copy = document.getElementById("copy-grid");
     if (copy) {
       copy.addEventListener("click", function () {
         var grid = document.getElementById("grid");
         grid.select();
-        if (navigator.clipboard) { navigator.clipboard.writeText(grid.value); }
+        if (navigator.clipboard) { navigator.clipboard.writeText(grid.value).catch(function () {}); }
         copy.textContent = "Copied";
       });
     }
@@ -55,7 +90,7 @@
     focusPrompt();
   }
 
-  // The browser's own record of finished games: {id: {rules, guesses, won}}.
+  // The browser's own record of finished games: {id: {rules, guesses, won, day, at}}.
   function record() {
     try { return JSON.parse(localStorage.getItem("bullscows-record") || "{}"); }
     catch (error) { return {}; }
@@ -65,9 +100,11 @@
     var outcome = document.getElementById("outcome");
     if (!outcome) { return; }
     var games = record();
+    if (games[outcome.dataset.game]) { return; }
     games[outcome.dataset.game] = {
       rules: outcome.dataset.rules, guesses: Number(outcome.dataset.guesses),
-      won: outcome.dataset.won === "1"
+      won: outcome.dataset.won === "1", day: outcome.dataset.day ? Number(outcome.dataset.day) : null,
+      at: Date.now()
     };
     localStorage.setItem("bullscows-record", JSON.stringify(games));
   }
@@ -81,35 +118,51 @@
     return node;
   }
 
+  // The record page: the statistics are the library's (POST /api/record), drawn here.
   function showRecord() {
     var place = document.getElementById("record");
     if (!place) { return; }
-    place.textContent = "";
     var forget = document.getElementById("forget");
     forget.onclick = function () { localStorage.removeItem("bullscows-record"); showRecord(); };
-    var byRules = {};
-    Object.values(record()).forEach(function (game) {
-      var entry = byRules[game.rules] = byRules[game.rules] || { played: 0, won: 0, spread: {} };
-      entry.played += 1;
-      if (game.won) { entry.won += 1; entry.spread[game.guesses] = (entry.spread[game.guesses] || 0) + 1; }
+    var games = Object.values(record()).sort(function (a, b) { return (a.at || 0) - (b.at || 0); });
+    fetch("/api/record", {
+      method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ games: games.slice(-200).map(function (game) {
+        return { rules: game.rules, guesses: game.guesses, won: game.won, day: game.day || null };
+      }) })
+    }).then(function (response) { return response.json(); }).then(function (stats) {
+      drawRecord(place, stats.variants || []);
+    }).catch(function () {
+      place.textContent = "";
+      place.appendChild(element("p", { "class": "error" }, "The record could not be read just now."));
     });
-    var names = Object.keys(byRules).sort();
-    if (!names.length) { place.appendChild(element("p", { id: "no-record" }, "No finished game yet.")); return; }
-    names.forEach(function (name) {
-      var entry = byRules[name];
-      var section = element("section", { "class": "variant-record", "data-rules": name });
-      section.appendChild(element("h2", {}, name));
-      section.appendChild(element("p", {}, entry.played + " played, " + entry.won + " won"));
-      var counts = Object.keys(entry.spread).map(Number).sort(function (a, b) { return a - b; });
-      var most = Math.max.apply(null, counts.map(function (c) { return entry.spread[c]; }).concat([1]));
-      var chart = element("svg", { width: 320, height: 24 * counts.length + 4, role: "img",
-                                   "aria-label": "guesses needed, games won" });
-      counts.forEach(function (count, row) {
-        var width = Math.max(2, 240 * entry.spread[count] / most);
-        chart.appendChild(element("text", { x: 0, y: 24 * row + 17, "class": "bar-label" }, String(count)));
+  }
+
+  function drawRecord(place, variants) {
+    place.textContent = "";
+    if (!variants.length) { place.appendChild(element("p", { id: "no-record" }, "No finished game yet.")); return; }
+    variants.forEach(function (entry) {
+      var section = element("section", { "class": "variant-record", "data-rules": entry.rules });
+      section.appendChild(element("h2", {}, entry.rules));
+      var stats = element("div", { "class": "stats" });
+      [["played", entry.played], ["win %", entry.win_percent], ["streak", entry.streak],
+       ["best streak", entry.best_streak]].forEach(function (pair) {
+        var cell = element("div", { "data-stat": pair[0] });
+        cell.appendChild(element("b", {}, String(pair[1])));
+        cell.appendChild(document.createTextNode(pair[0]));
+        stats.appendChild(cell);
+      });
+      section.appendChild(stats);
+      section.appendChild(element("p", { "class": "summary" }, entry.played + " played, " + entry.won + " won"));
+      var counts = entry.distribution;
+      var most = Math.max.apply(null, counts.map(function (c) { return c[1]; }).concat([1]));
+      var chart = element("svg", { width: 320, height: 24 * counts.length + 4, viewBox: "0 0 320 " + (24 * counts.length + 4),
+                                   role: "img", "aria-label": "guesses needed, games won" });
+      counts.forEach(function (pair, row) {
+        var width = Math.max(2, 240 * pair[1] / most);
+        chart.appendChild(element("text", { x: 0, y: 24 * row + 17, "class": "bar-label" }, String(pair[0])));
         chart.appendChild(element("rect", { x: 30, y: 24 * row + 4, width: width, height: 18, "class": "bar" }));
-        chart.appendChild(element("text", { x: 36 + width, y: 24 * row + 17, "class": "bar-label" },
-                                  String(entry.spread[count])));
+        chart.appendChild(element("text", { x: 36 + width, y: 24 * row + 17, "class": "bar-label" }, String(pair[1])));
       });
       section.appendChild(chart);
       place.appendChild(section);
@@ -118,9 +171,25 @@
 
   // What changed, read out by screen readers: an error, the result, or the newest reply.
   function announce(main) {
-    var news = main.querySelector(".error, #result, .contradiction h3, table.board tbody tr:last-child");
+    var news = main.querySelector(".error, #result, .contradiction h3, .board .row.newest .reply-text");
     var status = document.getElementById("status");
     if (news && status) { status.textContent = news.textContent.replace(/\s+/g, " ").trim(); }
+  }
+
+  function waiting(on) {
+    busy = on;
+    var main = document.getElementById("main");
+    main.classList.toggle("pending", on);
+    main.setAttribute("aria-busy", on ? "true" : "false");
+    main.querySelectorAll("button").forEach(function (button) { button.disabled = on; });
+  }
+
+  // The form posted the ordinary way (the background request failed): the button's value kept.
+  function postPlainly(form, submitter) {
+    if (submitter && submitter.name) {
+      form.appendChild(element("input", { type: "hidden", name: submitter.name, value: submitter.value }));
+    }
+    HTMLFormElement.prototype.submit.call(form);
   }
 
   // Forms of the main part are posted in the background; the answer's main part replaces ours.
@@ -128,7 +197,10 @@
     var form = event.target;
     if (form.method.toLowerCase() !== "post" || form.enctype === "multipart/form-data") { return; }
     event.preventDefault();
-    var body = new URLSearchParams(new FormData(form, event.submitter));
+    if (busy) { return; }  // a move is on its way: a second click sends nothing
+    var submitter = event.submitter;
+    var body = new URLSearchParams(new FormData(form, submitter));
+    waiting(true);
     fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
       .then(function (response) {
         return response.text().then(function (html) { return [response, html]; });
@@ -137,6 +209,7 @@
         var response = pair[0], html = pair[1];
         var page = new DOMParser().parseFromString(html, "text/html");
         var main = page.getElementById("main");
+        busy = false;
         if (!main) { document.open(); document.write(html); document.close(); return; }
         document.getElementById("main").replaceWith(main);
         document.title = page.title;
@@ -146,8 +219,10 @@
         }
         setup();
       })
-      .catch(function () { form.submit(); });
+      .catch(function () { busy = false; postPlainly(form, submitter); });
   });
+
+  window.addEventListener("popstate", function () { location.reload(); });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", setup);

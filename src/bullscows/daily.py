@@ -1,0 +1,74 @@
+"""The daily puzzle: one secret per variant per day, the same for everyone who plays it.
+
+Day 1 is 2026-01-01 (UTC). A daily game is a ``Codemaker`` whose seed is derived from the
+variant, the day and a key (``BULLSCOWS_DAILY_KEY``; empty unless set, so that anyone can
+derive a day's code who reads this file, as with any puzzle of the day whose list ships with
+it). The seed holds the day in its low bits, so a game tells which day's puzzle it is
+(``day_of``) and the secret itself stays in the game's record, never in what a browser sees
+before the game is over.
+
+>>> from datetime import date
+>>> bc = Rules.parse("bc")
+>>> day_number(date(2026, 1, 1)), day_number(date(2026, 11, 26))
+(1, 330)
+>>> game = daily_game(bc, 330)
+>>> game.secret == daily_game(bc, 330).secret != daily_game(bc, 331).secret
+True
+>>> day_of(game), day_of(Codemaker(bc, seed=12345))
+(330, None)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from datetime import UTC, date, datetime
+
+from bullscows.errors import BullsCowsError
+from bullscows.rules import Rules
+from bullscows.sessions import Codemaker, Game
+from bullscows.strategies import Strategy
+
+#: The first day's date: puzzle number 1.
+EPOCH = date(2026, 1, 1)
+#: The variants that have a puzzle every day.
+VARIANTS = ("bc", "mm", "mm-colours")
+DAY_BITS = 20
+KEY_ENV = "BULLSCOWS_DAILY_KEY"
+
+
+class DailyError(BullsCowsError):
+    """No daily puzzle of that variant or day."""
+
+
+def day_number(today: date | None = None) -> int:
+    """The puzzle number of ``today`` (UTC when not given): 1 on ``EPOCH``."""
+    today = today or datetime.now(UTC).date()
+    return (today - EPOCH).days + 1
+
+
+def _seed(spec: str, day: int, key: str) -> int:
+    digest = hashlib.sha256(f"bullscows daily\0{key}\0{spec}\0{day}".encode()).digest()
+    return (int.from_bytes(digest[:5], "big") << DAY_BITS) | day
+
+
+def daily_game(rules: Rules, day: int, hints: Strategy | str | None = None,
+               hard: bool = False) -> Codemaker:  # fmt: skip
+    """A new game of day ``day``'s puzzle of ``rules``."""
+    if rules.spec not in VARIANTS:
+        raise DailyError(
+            f"no daily puzzle of {rules.spec!r}: there is one of {', '.join(VARIANTS)}"
+        )
+    if not 1 <= day < 1 << DAY_BITS:
+        raise DailyError(f"day {day!r}: the puzzles are numbered from 1")
+    return Codemaker(rules, seed=_seed(rules.spec, day, os.environ.get(KEY_ENV, "")),
+                     hints=hints, hard=hard)  # fmt: skip
+
+
+def day_of(game: Game) -> int | None:
+    """The day whose puzzle ``game`` is, or ``None`` when it is not a daily puzzle."""
+    if not isinstance(game, Codemaker) or game.rules.spec not in VARIANTS:
+        return None
+    day = game.seed & ((1 << DAY_BITS) - 1)
+    key = os.environ.get(KEY_ENV, "")
+    return day if day >= 1 and game.seed == _seed(game.rules.spec, day, key) else None

@@ -1,0 +1,198 @@
+"""Every page at a phone's size (390x844) and a laptop's (1280x800), with script off and on:
+nothing scrolls sideways, every control is a 44 px target, each mode plays without script,
+and axe-core finds no serious or critical violation in any theme."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from bullscows import Code, Rules, score
+
+from .test_browser import PHONE, ROWS, WIDE, base, browser, open_context, upload_file
+
+__all__ = ["base", "browser"]  # fixtures, shared with the other browser tests
+BC = Rules.parse("bc")
+THEMES = ("light", "dark", "contrast")
+#: Controls smaller than this (CSS px) fail; links inside a sentence are exempt (WCAG 2.5.8).
+TARGET = 44
+
+
+def game_pages(page: Page, base: str) -> dict[str, str]:
+    """A game of each mode in an interesting state, made through the pages: name -> URL."""
+    made: dict[str, str] = {}
+    for mode, lines in (("play", ["0123", "4567"]), ("solve", ["1 1"]), ("duel", ["0123"]),
+                        ("assist", ["0123 1 1"])):  # fmt: skip
+        page.goto(f"{base}/new/{mode}")
+        page.locator("#start").click()
+        page.wait_for_url(re.compile(r"/game/"))
+        for line in lines:
+            page.locator("#say").fill(line)
+            page.locator("#say").press("Enter")
+            page.wait_for_selector(ROWS)
+        made[mode] = page.url
+    made["analysis"] = made["play"] + "/analysis"
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    page.locator("details.confirm summary").click()
+    page.locator("#give-up").click()
+    page.wait_for_selector("#result")
+    made["over"] = page.url
+    page.locator("#challenge").click()
+    made["challenge"] = base + (page.locator("#challenge-link").get_attribute("href") or "")
+    return made
+
+
+@pytest.fixture(scope="module")
+def pages(browser: Browser, base: str) -> Iterator[dict[str, str]]:
+    context = open_context(browser)
+    page = context.new_page()
+    every = {
+        "home": base + "/", "new": base + "/new/play", "about": base + "/about",
+        "record": base + "/record", "trees": base + "/tree",
+        "tree": base + "/tree?src=shipped:bc--optimal&at=0 1",
+        "bench": base + "/bench?rules=p3c6n&strategy=minimax&strategy=entropy",
+        "error": base + "/game/nothing-here", **game_pages(page, base),
+    }  # fmt: skip
+    context.close()
+    yield every
+
+
+def too_small(page: Page) -> list[str]:
+    """The visible controls smaller than a thumb, outside running text."""
+    found: list[str] = page.evaluate(
+        """limit => [...document.querySelectorAll('button, select, input, summary, a, textarea')]
+        .filter(e => e.offsetParent !== null && !e.closest('p, li.row, td, .candidates'))
+        .map(e => e.closest('label') || e)  // a box's target is its whole label
+        .filter(e => { const r = e.getBoundingClientRect();
+                       return r.width > 0 && (r.height < limit - 0.5 || r.width < limit - 0.5); })
+        .map(e => e.outerHTML.slice(0, 80))""",
+        TARGET,
+    )
+    return found
+
+
+@pytest.mark.parametrize("size", ["phone", "wide"])
+def test_no_page_scrolls_sideways_and_targets_are_big(
+    browser: Browser, pages: dict[str, str], size: str
+) -> None:
+    context = open_context(browser, viewport=PHONE if size == "phone" else WIDE)
+    page = context.new_page()
+    for name, url in pages.items():
+        page.goto(url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], (name, width)  # type: ignore[index]
+        assert not too_small(page), (name, too_small(page))
+        if size == "phone":
+            page.locator(".menu summary").click()  # the menu opens and fits too
+            expect(page.locator(".menu nav a").first).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
+
+
+def test_axe_finds_no_serious_violation_in_any_theme(
+    browser: Browser, pages: dict[str, str]
+) -> None:
+    axe = Axe()
+    context = open_context(browser, viewport=PHONE, reduced_motion="reduce")
+    page = context.new_page()
+    problems = []
+    for name, url in pages.items():
+        page.goto(url)
+        for theme in THEMES:
+            page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+            results = axe.run(page)
+            for violation in results.response["violations"]:
+                if violation["impact"] in ("serious", "critical"):
+                    nodes = [n["target"] for n in violation["nodes"][:3]]
+                    problems.append(f"{name} ({theme}): {violation['id']}: {nodes}")
+    context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def scriptless(browser: Browser) -> Iterator[BrowserContext]:
+    context = open_context(browser, viewport=PHONE, java_script_enabled=False)
+    yield context
+    context.close()
+
+
+def test_play_without_script(scriptless: BrowserContext, base: str) -> None:
+    page = scriptless.new_page()
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    expect(page.locator(".keypad")).to_be_hidden()  # the keypad needs script; the box not
+    page.locator("#say").fill("0123")
+    page.locator("#send").click()
+    expect(page.locator(ROWS)).to_have_count(1)
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint")).to_be_visible()
+    page.get_by_text("Give up…").click()
+    page.locator("#give-up").click()
+    expect(page.locator("#result")).to_contain_text("The secret was")
+    expect(page.locator("#grid")).to_be_visible()
+    page.locator("#again").click()
+    expect(page.locator(ROWS)).to_have_count(0)
+    expect(page.locator("#say")).to_be_visible()
+
+
+def test_solve_duel_and_assist_without_script(scriptless: BrowserContext, base: str) -> None:
+    page = scriptless.new_page()
+    secret = Code("2745", BC)
+    page.goto(f"{base}/new/solve")
+    page.locator("#start").click()
+    while not page.locator("#result").count():
+        count = page.locator(ROWS).count()
+        guess = Code(page.locator("#guess").inner_text().replace("\n", ""), BC)
+        page.locator(f'button.choice[data-reply="{score(guess, secret).format("pair")}"]').click()
+        expect(page.locator(ROWS)).to_have_count(count + 1)
+        assert count < 10
+    expect(page.locator("#result")).to_contain_text("2745")
+    page.locator("#undo").click()
+    expect(page.locator("#guess")).to_be_visible()
+    page.goto(f"{base}/new/duel")
+    page.locator("#start").click()
+    page.locator("#say").fill("0123")
+    page.locator("#send").click()
+    expect(page.locator("button.choice").first).to_be_visible()
+    page.locator("button.choice").first.click()
+    expect(page.locator("#say")).to_be_visible()
+    page.goto(f"{base}/new/assist")
+    page.locator("#start").click()
+    page.locator("#say").fill("1389 0 0")
+    page.locator("#send").click()
+    expect(page.locator("#suggestion")).to_be_visible()
+
+
+def test_trees_bench_and_challenge_without_script(
+    scriptless: BrowserContext, base: str, tmp_path: Path
+) -> None:
+    page = scriptless.new_page()
+    page.goto(f"{base}/tree")
+    page.get_by_role("link", name="bc:guesses=digits--optimal", exact=True).click()
+    expect(page.locator("#node-guess")).to_be_visible()
+    page.goto(f"{base}/tree")
+    page.locator('input[type="file"]').set_input_files(upload_file(tmp_path))
+    page.locator("#upload-button").click()
+    expect(page.locator(".variant")).to_contain_text("p3c4n")
+    page.goto(f"{base}/bench")
+    page.locator("#bench-rules").fill("p3c6n")
+    page.locator("#run-bench").click()
+    expect(page.locator("#bench-table")).to_be_visible()
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.get_by_text("Give up…").click()
+    page.locator("#give-up").click()
+    page.locator("#challenge").click()
+    page.locator("#challenge-link").click()
+    page.locator("#accept").click()
+    expect(page.locator("#say")).to_be_visible()
+    page.goto(f"{base}/record")
+    expect(page.locator("main")).to_contain_text("needs script")
