@@ -59,11 +59,15 @@ def standings(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
     """Per variant, in the order first played (records oldest first): games finished
     (``played``), ``won``, ``win_percent`` (rounded down), the current and the best
     ``streak`` of wins, and ``distribution``: guesses -> wins that took that many."""
+    return tally(game for game in map(finished, records) if game is not None)
+
+
+def tally(finished_games: Iterable[Finished]) -> list[dict[str, Any]]:
+    """``standings`` of games already known to be finished (oldest first), such as those a
+    browser keeps for the web app's record page."""
     by_rules: dict[str, list[Finished]] = {}
-    for record in records:
-        game = finished(record)
-        if game is not None:
-            by_rules.setdefault(game.rules, []).append(game)
+    for game in finished_games:
+        by_rules.setdefault(game.rules, []).append(game)
     rows = []
     for rules, games in by_rules.items():
         streak = best = 0

@@ -1,7 +1,7 @@
 """What is the player's own: the daily puzzle (``/daily`` lists today's puzzles, a post
 starts one: a game of ``play`` whose secret is ``bullscows.daily``'s, kept on the server like
 any other) and the record's statistics (``/api/record``: the browser keeps the finished
-games, ``records.player_stats`` counts them)."""
+games, ``standings.tally`` counts them)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from bullscows.daily import EPOCH, VARIANTS, daily_game, day_number
-from bullscows.records import Finished, player_stats
 from bullscows.rules import Rules
+from bullscows.standings import Finished, tally
 from bullscows.web.api import ERRORS
 from bullscows.web.common import games_of, render
 from bullscows.web.games import strategy_for
@@ -45,7 +45,7 @@ def install(app: FastAPI) -> None:
         """A player's record by variant (games played, win %, current and best streak, the
         guesses their wins took) from the finished games their browser keeps."""
         games = [Finished(g.rules, g.guesses, g.won) for g in body.games]
-        return {"variants": player_stats(games)}
+        return {"variants": tally(games)}
 
     @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
     def today(request: Request) -> HTMLResponse:
