@@ -12,6 +12,8 @@ before the game is over.
 >>> day_number(date(2026, 1, 1)), day_number(date(2026, 11, 26))
 (1, 330)
 >>> game = daily_game(bc, 330)
+>>> game.max_guesses
+7
 >>> game.secret == daily_game(bc, 330).secret != daily_game(bc, 331).secret
 True
 >>> day_of(game), day_of(Codemaker(bc, seed=12345))
@@ -31,8 +33,9 @@ from bullscows.strategies import Strategy
 
 #: The first day's date: puzzle number 1.
 EPOCH = date(2026, 1, 1)
-#: The variants that have a puzzle every day.
-VARIANTS = ("bc", "mm", "mm-colours")
+#: The variants that have a puzzle every day, and the guesses each allows.
+LIMITS = {"bc": 7, "mm": 10, "mm-colours": 10}
+VARIANTS = tuple(LIMITS)
 DAY_BITS = 20
 KEY_ENV = "BULLSCOWS_DAILY_KEY"
 
@@ -54,15 +57,15 @@ def _seed(spec: str, day: int, key: str) -> int:
 
 def daily_game(rules: Rules, day: int, hints: Strategy | str | None = None,
                hard: bool = False) -> Codemaker:  # fmt: skip
-    """A new game of day ``day``'s puzzle of ``rules``."""
+    """A new game of day ``day``'s puzzle of ``rules``, with the variant's guess limit."""
     if rules.spec not in VARIANTS:
         raise DailyError(
             f"no daily puzzle of {rules.spec!r}: there is one of {', '.join(VARIANTS)}"
         )
     if not 1 <= day < 1 << DAY_BITS:
         raise DailyError(f"day {day!r}: the puzzles are numbered from 1")
-    return Codemaker(rules, seed=_seed(rules.spec, day, os.environ.get(KEY_ENV, "")),
-                     hints=hints, hard=hard)  # fmt: skip
+    seed = _seed(rules.spec, day, os.environ.get(KEY_ENV, ""))
+    return Codemaker(rules, seed=seed, hints=hints, hard=hard, max_guesses=LIMITS[rules.spec])
 
 
 def day_of(game: Game) -> int | None:

@@ -252,6 +252,20 @@ def test_the_daily_puzzle_is_the_same_for_everyone(client: TestClient) -> None:
         secrets.add(found.group(1))
         assert f'data-code="{found.group(1)}"' not in playing
         assert f"bullscows bc #{day}: given up after 0 guesses" in over
+        assert "7 guesses" in playing  # the daily puzzle's limit
         assert f'data-day="{day}"' in over
     assert len(secrets) == 1
     assert client.post("/daily", data={"rules": "bc5"}).status_code == 400
+
+
+def test_a_guess_limit_loses_the_game_and_shows_the_secret(client: TestClient) -> None:
+    page = new(client, "play", limit="2")
+    text = say(client, page, "0123")
+    assert "1 guess left" in text
+    lost = say(client, page, "4567")
+    if "You broke it" not in lost:
+        assert "Out of guesses. The secret was" in lost
+        assert re.search(r"bullscows bc: not broken in 2 guesses", lost)
+    assert 'name="limit" value="2"' in lost  # play again keeps the limit
+    response = client.post("/new/play", data={"rules": "bc", "limit": "lots"})
+    assert response.status_code == 400 and "guess limit &#39;lots&#39;" in response.text

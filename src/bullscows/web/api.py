@@ -57,8 +57,8 @@ class NewGame(BaseModel):
     consistent_only: StrictBool = False
     hints: StrictBool = True
     adversary: StrictBool = False
-    hard: StrictBool = False
     max_guesses: int | None = Field(default=None, ge=1, le=MAX_GUESSES)
+    hard: StrictBool = False
 
 
 class MoveIn(BaseModel):

@@ -276,7 +276,7 @@ def state(game: Game, mode: str) -> StateOut:
         if over:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
-            data["grid"] = share_text(game, data["day"])
+            data["grid"] = share_text(game, data["day"], game.max_guesses)
     elif isinstance(game, Duel):
         data["guesses"] = [step_out(s, rules) for s in game.maker.history]
         data["broken"] = game.maker.solved

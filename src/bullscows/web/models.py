@@ -108,6 +108,9 @@ class StateOut(BaseModel):
     record: dict[str, Any]
     hard: bool
     max_guesses: int | None = None
+    # play: what the replies tell of each symbol (placed, in, out, ""), the daily puzzle's day
+    keypad: dict[str, str] | None = None
+    day: int | None = None
     # play, duel: the person's guesses at the computer's code
     guesses: list[StepOut] | None = None
     remaining: int | None = None

@@ -77,11 +77,14 @@ def install(app: FastAPI) -> None:
         hints: bool = Form(False),
         adversary: bool = Form(False),
         hard: bool = Form(False),
+        limit: str = Form("", max_length=8),
     ) -> Response:
         check_mode(mode)
         try:
             if length.strip() and not length.strip().isdigit():
                 raise BullsCowsError(f"length {length!r}: a whole number from 1 to 10")
+            if limit.strip() not in ("", "off") and not limit.strip().isdigit():
+                raise BullsCowsError(f"guess limit {limit!r}: off, or a whole number of guesses")
             chosen = variant(
                 rules,
                 int(length) if length.strip() else None,
@@ -89,7 +92,9 @@ def install(app: FastAPI) -> None:
                 {"yes": True, "no": False}.get(repeats),
                 no_leading_zero,
             )
-            setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard)
+            allowed = int(limit) if limit.strip().isdigit() else None
+            setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard,
+                          allowed)  # fmt: skip
             game = new_game(setup)
         except BullsCowsError as error:
             return new_form(request, mode, 400, str(error))

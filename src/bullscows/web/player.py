@@ -11,7 +11,7 @@ from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bullscows.daily import EPOCH, VARIANTS, daily_game, day_number
+from bullscows.daily import EPOCH, LIMITS, daily_game, day_number
 from bullscows.rules import Rules
 from bullscows.standings import Finished, tally
 from bullscows.web.api import ERRORS
@@ -50,7 +50,7 @@ def install(app: FastAPI) -> None:
     @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
     def today(request: Request) -> HTMLResponse:
         day = day_number()
-        variants = [(spec, Rules.parse(spec).describe()) for spec in VARIANTS]
+        variants = [(spec, Rules.parse(spec).describe(), LIMITS[spec]) for spec in LIMITS]
         return render(request, "daily.html", title=f"Daily puzzle #{day}", day=day,
                       epoch=EPOCH, variants=variants)  # fmt: skip
 
