@@ -1,32 +1,11 @@
-"""Long searches: the parts two guesses deep as tasks, spread over an executor and kept in a
-checkpoint file, so that an interrupted search resumes where it stopped.
+"""Long searches: the parts two guesses deep as tasks, spread over an executor, so that a search
+runs on threads, processes or a Dask cluster and an interrupted one resumes where it stopped.
 
-The search settles the parts of a guess in rounds of narrow windows (``Search._settle`` in
-``search.engine``). Two guesses into the game every part of a round is an independent task,
-``(part, window)``: find the part's optimal tree if it costs less than ``window``, or prove that
-none does. On an executor a round's tasks start in order, as many at once as it has workers (a
-guess refuted early wastes at most the tasks already started, and on ``executors.Threads``
-closing the round stops them); the search above them stays in this process. A round's tasks
-alone would leave workers idle whenever the next round waits on the last answer of this one, so
-the parts one guess above the tasks are spare work (work stealing): while a worker would be idle
-it takes one, whole, from the end of its round (at most one fewer at a time than there are
-workers), while this process goes through the round from the start; a part it reaches that no
-worker took it solves itself, and one a worker took it awaits, so no part is solved twice.
-Awaiting an answer, this process wakes as soon as any task in flight is done, spare ones
-included, to give the worker come free more work at once; and each worker that is another
-process is sent a start-up task (``start_workers``) as the search begins. Each answer is the
-same wherever it is computed (the search picks, among equal costs, the first guess of a fixed
-order), so a search spread over threads, processes or a Dask cluster gives the tree one process
-gives. Parts of fewer than ``TASK_MIN`` codes are solved where they are asked: sending them
-would cost more than solving them.
-
-Each answer of a task is kept in the search's checkpoint (``search.checkpoint``), from which a
-resumed search takes it instead of asking again.
-
-A task whose worker is lost (its process killed, a Dask worker gone for good, the local pool
-broken) is sent again while the executor takes tasks, up to ``RETRIES`` times, and is then
-solved in this process: a lost worker costs its task's time, never the search. A task that
-fails for any other reason fails the same way here, so its error is not hidden.
+Each task, ``(part, window)``, finds the part's optimal tree if it costs less than ``window``, or
+proves that none does; the answer is the same wherever it is computed. Idle workers take whole
+parts from the end of a round (work stealing); a lost worker's task is sent again up to
+``RETRIES`` times, then solved here; answers are kept in the search's checkpoint
+(``search.checkpoint``). docs/explanation/search.md says how, and why.
 """
 
 from __future__ import annotations

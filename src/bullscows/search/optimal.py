@@ -1,43 +1,11 @@
 """Exhaustive branch-and-bound search for an optimal decision tree.
 
-The cost of a tree is the total number of guesses over every secret (the final all-bulls guess
-counts). At a node with candidate set ``C`` and a guess ``g`` the cost is ``|C|`` (everybody
-makes this guess; the secret equal to ``g``, if any, ends there) plus the best cost of every
-part of ``C`` that ``g``'s non-winning replies leave.
-
-Pruning: each part is first charged its ideal cost (the bound ``search.bounds`` states, which
-``_kernels.search_dfs.ideal`` computes) and guesses are tried in increasing order of that bound
-(ties: smallest sum of squared part sizes, then a guess that may win), so a good tree is found
-early and every guess whose bound reaches the best so far is skipped. A guess's parts are then
-charged a bound one guess deeper (the lowest such bound over every guess at the part,
-remembered per set), which alone rejects most guesses; in the compiled levels a guess is
-first charged what the memo knows of its parts and, for a part no wider than the second level
-that no candidate splits into single codes, one guess more than the ideal, which rejects most
-of them without scoring any guess at their parts. The parts left are settled in rounds of
-narrow windows: each open part is asked for a tree within its bound plus an even share of the
-slack, and one that has none gets a higher bound, until all are settled or the guess is
-refuted (proving a guess no better than the best needs no part solved exactly). In the first
-two levels (``search.engine``, in Python) the guesses are tried in the order of that deeper
-bound, which finds the best guess of a large set far more often; the tree stays the canonical
-one (among equal costs, the first guess of the order above), because a guess before the best
-in that order need only match the best. Deeper levels run compiled (``_kernels.search_dfs``),
-and the parts two guesses deep are tasks (``search.distribute``): on an executor, or answered
-from a checkpoint. Guesses equivalent under the symmetries of a short history count once
-(``symmetry.guess_classes``), as do guesses that split ``C`` in exactly the same way. Solved
-sets are remembered with their depth budget (exact costs, and lower bounds from failed
-searches). Shortcuts: one code costs 1, two cost 3, a candidate that splits the rest into
-single codes costs ``2|C| - 1``, which no tree beats, and when the guess of lowest bound leaves
-parts of at most two codes its bound is exact, hence optimal.
-
-The ``"worst"`` objective searches under depth caps ``d = shallowest possible, d + 1, ...``;
-the first cap that admits a tree gives the lowest worst case and, under it, the lowest total.
-Two lexicographic objectives build on it. ``"worst-count"``: the lowest worst case, then the
-fewest secrets needing it, then the lowest total; under the lowest cap, each secret settled by
-the last guess allowed is charged a penalty larger than any total, which the bounds charge too
-(a part of ``c`` codes within ``k`` guesses leaves at least ``c`` minus what ``k - 1`` guesses
-settle to its last guess). ``"total-worst"``: the lowest total, then the lowest worst case; the
-lowest total first, then each cap from the shallowest possible up to that tree's worst case
-is asked for a tree of that total.
+The cost of a tree is the total number of guesses over every secret. ``optimal_tree`` finds the
+tree of lowest total (``"total"``), of lowest worst case then total (``"worst"``), or under the
+lexicographic objectives ``"worst-count"`` and ``"total-worst"``. The first levels are searched
+in Python (``search.engine``), the rest compiled (``_kernels.search_dfs``), the parts below as
+tasks (``search.distribute``). The algorithm (bounds, narrow windows, symmetry, lookaheads) is
+described in docs/explanation/search.md.
 
 >>> result = optimal_tree(Rules.parse("moo2,2"))
 >>> result.total, result.worst, result.distribution

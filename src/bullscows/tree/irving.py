@@ -1,24 +1,10 @@
 """Decision trees in Irving notation, the text of the literature (Knuth 1976, Irving 1979,
 Koyama and Lai 1993) and of mastermind-strategy's ``mmstrat``.
 
-A *situation* is the number of codes still possible, then how it is played:
-
-* nothing, when at most two codes are left: they are guessed in the variant's order (as
-  Knuth's and mastermind-strategy's files leave a situation of two codes, ``2``);
-* ``(GUESS)``: the guess leaves at most two codes after every reply, guessed next in the
-  variant's order (``(GUESS*)`` marks a guess that cannot itself be the secret, ``(GUESSx)``
-  one that leaves two codes after some reply: marks for people, read and passed over);
-* ``(GUESS: s, s, ...; s, ...; ...)``: the situation after each reply, bulls 0 first, and
-  within the same bulls the most cows first (``0 4, 0 3, ..., 0 0; 1 3, ...; ...; 4 0``).
-  The impossible reply of all bulls but one and one cow is left out (Knuth writes it as
-  ``0``; both are read). The last entry, all bulls, is 1 when the guess can be the secret;
-* a label such as ``A``, right after the count, whose play is given after the tree as
-  ``A = (GUESS: ...)``.
-
-Whitespace and line breaks do not matter. The notation does not name its variant: lines
-``# rules: SPEC`` (and ``# strategy:``, ``# objective:``) before the tree say it, as
-``to_irving`` writes them; otherwise the reader is told (``--rules``). Every count is checked
-against the codes that really reach its situation.
+Each situation is a count of codes and how it is played (``(GUESS: s, ...; ...)``: the
+situation after each reply, bulls 0 first, most cows first); lines ``# rules: SPEC`` before the
+tree name its variant. The notation is described in docs/how-to/trees.md; every count is
+checked against the codes that really reach its situation.
 
 >>> from bullscows.outcomes import build_tree
 >>> from bullscows.strategies import get_strategy
