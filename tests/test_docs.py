@@ -3,9 +3,10 @@
 Sybil reads every Markdown page: ``python`` blocks run as doctests, and ``console`` blocks are
 transcripts of ``bullscows`` commands, each run in this process and its output compared with
 the page (``...`` stands for any text, as in a doctest; a transcript of a game types, at each
-prompt, the rest of that line of the page). ``sh`` blocks show commands to type (installing,
-serving, benchmarks) and are not run. ``mkdocs build --strict`` builds the site, so a broken
-link or a page missing from the navigation fails here.
+prompt, the rest of that line of the page; the progress lines a long search prints every ten
+seconds are left out, as how many there are depends on the machine). ``sh`` blocks show
+commands to type (installing, serving, benchmarks) and are not run. ``mkdocs build --strict``
+builds the site, so a broken link or a page missing from the navigation fails here.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 ENV = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200", "LINES": "50"}
 
 _CHECKER = doctest.OutputChecker()
+#: A search's progress report (``search.progress.SearchReport``), printed every ten seconds.
+_PROGRESS = re.compile(r"^[\d,]+ sets searched, .* \d+ s( \(.*\))?\n", re.MULTILINE)
 _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -93,7 +96,7 @@ def run(command: str, expected: str) -> str:
     stdin = io.StringIO(piped) if piped is not None else _Keyboard(output, expected)
     with _redirected(stdin, output), suppress(SystemExit):
         main(args, prog_name="bullscows")
-    text = output.getvalue()
+    text = _PROGRESS.sub("", output.getvalue())
     if head is not None:
         text = "".join(text.splitlines(keepends=True)[:head])
     return text
