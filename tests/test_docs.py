@@ -130,9 +130,12 @@ SYBIL = Sybil(
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_examples(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every example of a page, in order, in a fresh folder and a cache of its own."""
+    """Every example of a page, in order, in a fresh folder, with a cache and a record of its
+    own."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # games kept in your record
+    monkeypatch.delenv("BULLSCOWS_DATABASE", raising=False)
     document = SYBIL.parse(page)
     document.namespace["folder"] = tmp_path
     for example in document:
