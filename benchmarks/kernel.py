@@ -1,5 +1,5 @@
-"""Pair-scores per second of the scoring kernels (the figures the README quotes), and what a busy
-neighbour costs them.
+"""Pair-scores per second of the scoring kernels, and what a busy neighbour costs them (the
+figures of docs/explanation/performance.md).
 
 Run: .venv/bin/python benchmarks/kernel.py
      .venv/bin/python benchmarks/kernel.py --neighbour     # alone, then beside a busy process

@@ -1,4 +1,4 @@
-"""Speed of the heuristic strategies (the figures the README quotes).
+"""Speed of the heuristic strategies (the figures docs/explanation/performance.md quotes).
 
 Run: .venv/bin/python benchmarks/strategies.py
 
