@@ -41,8 +41,9 @@ def enter(page: Page, *lines: str) -> None:
         page.locator("#say").fill(line)
         page.keyboard.press("Enter")
         page.wait_for_function(
-            f"document.querySelectorAll('{ROWS}').length > {rows}"
-            " || document.querySelector('.hint, .error, #result')"
+            f"(document.querySelectorAll('{ROWS}').length > {rows}"
+            " || document.querySelector('.error, #result'))"
+            " && !document.querySelector('main.pending')"
         )
 
 
@@ -102,6 +103,12 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
         page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
         page.locator("#bench-table").scroll_into_view_if_needed()
 
+    def daily(page: Page) -> None:
+        page.goto(f"{base}/daily")
+        page.locator("#daily-mm-colours").click()
+        page.wait_for_url(f"{base}/game/*")
+        enter(page, "RGBY", "OPRG")
+
     def themed(theme: str) -> Callable[[Page], None]:
         def shot(page: Page) -> None:
             start(page, base, "play", "mm-colours")
@@ -114,6 +121,7 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
         "home": lambda page: page.goto(base),
         "play": play,
         "won": won,
+        "daily": daily,
         "solve": solve,
         "solve-contradiction": contradiction,
         "duel": duel,

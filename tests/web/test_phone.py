@@ -58,7 +58,8 @@ def pages(browser: Browser, base: str) -> Iterator[dict[str, str]]:
         "record": base + "/record", "trees": base + "/tree",
         "tree": base + "/tree?src=shipped:bc--optimal&at=0 1",
         "bench": base + "/bench?rules=p3c6n&strategy=minimax&strategy=entropy",
-        "error": base + "/game/nothing-here", **game_pages(page, base),
+        "error": base + "/game/nothing-here", "daily": base + "/daily",
+        "card": base + "/card?rules=mm", **game_pages(page, base),
     }  # fmt: skip
     context.close()
     yield every

@@ -129,12 +129,12 @@ def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, styl
     """A game that ended: kept in the player's record, its grid to share, and its analysis
     if asked."""
     from bullscows.cli.record import keep
-    from bullscows.web.games import result_grid  # the web's shareable grid, the same text
+    from bullscows.analysis import share_text  # the web's shareable result, the same text
 
     keep(game.to_record())
     if game.history:
         terminal.say("To share (no code in it):")
-        terminal.say(result_grid(game.rules, game.history, game.status))
+        terminal.say(share_text(game, limit=game.max_guesses))
     if analysed and game.history:
         from bullscows.analysis import analyse, move_text
 
