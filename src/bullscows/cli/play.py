@@ -128,8 +128,8 @@ def play(
 def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, style: str) -> None:
     """A game that ended: kept in the player's record, its grid to share, and its analysis
     if asked."""
-    from bullscows.cli.record import keep
     from bullscows.analysis import share_text  # the web's shareable result, the same text
+    from bullscows.cli.record import keep
 
     keep(game.to_record())
     if game.history:
