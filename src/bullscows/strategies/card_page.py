@@ -13,8 +13,14 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO
 
+from bullscows.codes import Code
+from bullscows.errors import BullsCowsError, ContradictionError
+from bullscows.feedback import Feedback
+from bullscows.knowledge import Knowledge
+from bullscows.readers import quote
 from bullscows.rules import Rules
 from bullscows.strategies.card import Card, CardFigures
+from bullscows.strategies.card_coach import advise
 from bullscows.strategies.card_strategy import best_card
 
 #: The page formats a card is drawn in.
@@ -51,16 +57,29 @@ def draw_card(card: Card, out: BinaryIO, form: str) -> None:
     figure.savefig(out, format=form, metadata=metadata)
 
 
-def card_view(spec: str, lines: int) -> dict[str, Any]:
+def card_view(spec: str, lines: int, after: str = "") -> dict[str, Any]:
     """What a page shows of the best card of at most ``lines`` lines for the variant ``spec``:
-    its heading, its book lines, its rule and its JSON data.
+    its heading, its book lines, its rule, its JSON data and, for a game so far (``after``:
+    guesses and replies, ``1124 0 1, 4656 2 0``), the coach's advice.
 
-    >>> view = card_view("mm", 1)
-    >>> view["lines"], view["rule"]
-    (['Start with 1132.'], 'Then: guess the first code, in reading order, that fits every reply.')
+    >>> view = card_view("mm", 1, "1132 0 0")
+    >>> view["lines"]
+    ['Start with 1132.']
+    >>> view["advice"]  # doctest: +ELLIPSIS
+    'The card says 4444 (the rule: guess the first code, ...); 81 codes fit.'
     """
-    card = best_card(Rules.parse(spec), max(lines, 0))
+    rules = Rules.parse(spec)
+    card = best_card(rules, max(lines, 0))
     figures = card.figures()
     *book, rule = card.describe()
+    knowledge = Knowledge.start(rules)
+    for number, item in enumerate(filter(None, (i.strip() for i in after.split(","))), 1):
+        guess, _, reply = item.partition(" ")
+        if not reply.strip():
+            raise BullsCowsError(f"game so far, entry {number} {quote(item)}: give a guess "
+                                 "and its reply, e.g. 1234 1 2")  # fmt: skip
+        knowledge = knowledge.after(Code(guess, rules), Feedback.parse(reply, rules))
+    if knowledge.is_contradictory:
+        raise ContradictionError("no code fits the replies so far", knowledge.explain())
     return {"heading": heading(card, figures), "lines": book, "rule": rule,
-            "data": card.to_json(figures)}  # fmt: skip
+            "data": card.to_json(figures), "advice": advise(card, knowledge).text()}  # fmt: skip

@@ -216,12 +216,14 @@ def install(app: FastAPI) -> None:
         return Response(svg, media_type="image/svg+xml")
 
     @app.get("/card", response_class=HTMLResponse, include_in_schema=False)
-    def card(request: Request, rules: str = "bc", lines: int = 20) -> HTMLResponse:
+    def card(request: Request, rules: str = "bc", lines: int = 20, after: str = ""
+             ) -> HTMLResponse:  # fmt: skip
         from bullscows.strategies.card_page import card_view
 
-        context: dict[str, Any] = {"title": "A card to play by", "rules": rules, "lines": lines}
+        context: dict[str, Any] = {"title": "A card to play by", "rules": rules, "lines": lines,
+                                   "after": after}  # fmt: skip
         try:
-            context["card"] = card_view(rules[:200], min(lines, 200))
+            context["card"] = card_view(rules[:200], min(lines, 200), after[:2000])
         except BullsCowsError as error:
             return render(request, "card.html", 400, error=str(error), **context)
         return render(request, "card.html", **context)
