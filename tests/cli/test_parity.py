@@ -140,3 +140,13 @@ def test_the_last_game_analysed_in_its_variants_style() -> None:
     assert f"1. {guess}  {bulls}B{cows}W  1,296 codes -> " in result.stdout
     words = CliRunner().invoke(main, ["analyse", "--last", "--reply-style", "words"])
     assert f"1. {guess}  {bulls} bull" in words.stdout
+
+
+def test_assist_with_an_optimal_strategy_off_its_tree_answers_and_says_how() -> None:
+    result = CliRunner().invoke(main, ["assist", "--strategy", "optimal"], input="9876 0 1\n")
+    assert result.exit_code == 0, result.output
+    assert "it can only continue its own games" not in result.output
+    assert (
+        "Suggested guess: 8012 (the optimal tree, by symmetry: this game is one of its own)"
+        in result.stdout
+    )
