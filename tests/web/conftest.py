@@ -3,7 +3,11 @@ would, and the real server in a process of its own."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +22,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from bullscows.web.app import create_app
-from bullscows.web.process import serving
+from bullscows.web.process import free_port, serving
 
 
 @pytest.fixture
@@ -68,8 +72,44 @@ def refused(client: TestClient | httpx.Client, path: str, body: Any = None, stat
 
 
 @contextmanager
-def server(database: str) -> Iterator[str]:
-    """``bullscows serve`` on 127.0.0.1 and a free port over ``database``; its base URL. The
-    process is killed (SIGKILL) when the block ends."""
-    with serving(database) as base:
+def server(database: str, *options: str) -> Iterator[str]:
+    """``bullscows serve`` on 127.0.0.1 and a free port over ``database`` (with ``options``);
+    its base URL. The process and its workers are killed (SIGKILL) when the block ends."""
+    with serving(database, *options) as base:
         yield base
+
+
+#: PostgreSQL's programs come from Debian's package (``.ci/run`` installs it).
+HOW = "install Debian's PostgreSQL (apt-get install -y postgresql): the tests start a cluster"
+
+
+def _program(name: str) -> str:
+    found = shutil.which(name) or next(
+        (str(p) for p in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))), None
+    )
+    if found is None:
+        pytest.fail(f"PostgreSQL's {name} is missing: {HOW}")
+    return found
+
+
+@pytest.fixture
+def postgres() -> Iterator[str]:
+    """A PostgreSQL cluster of its own; its SQLAlchemy URL. Stopped and removed at the end."""
+    folder = Path(tempfile.mkdtemp(prefix="bullscows-pg-"))  # where the server's user can go
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        shutil.chown(folder, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data, port = folder / "data", free_port()
+    run = [*as_user]
+    subprocess.run([*run, _program("initdb"), "-D", str(data), "-A", "trust", "-U", "bullscows"],
+                   check=True, capture_output=True)  # fmt: skip
+    options = f"-k {folder} -p {port} -c listen_addresses=127.0.0.1"
+    subprocess.run([*run, _program("pg_ctl"), "-D", str(data), "-o", options, "-w", "start",
+                    "-l", str(folder / "log")], check=True, capture_output=True)  # fmt: skip
+    try:
+        yield f"postgresql+psycopg://bullscows@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*run, _program("pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       check=False, capture_output=True)  # fmt: skip
+        shutil.rmtree(folder, ignore_errors=True)

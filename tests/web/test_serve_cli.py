@@ -3,6 +3,7 @@ traceback, no password), and ``bullscows --help`` still without the web stack.""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +20,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help() -> None:
     result = run("serve", "--help")
     assert result.returncode == 0
-    for option in ("--host", "--port", "--database", "127.0.0.1", "8000"):
+    for option in ("--host", "--port", "--database", "127.0.0.1", "8000", "--workers",
+                   "--expire-hours", "--games-rate", "--compute-seconds", "--pool"):  # fmt: skip
         assert option in result.stdout
     assert "serve" in run("--help").stdout
 
@@ -50,3 +52,28 @@ def test_top_level_help_loads_no_web_stack() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
     )
     assert result.stdout.strip().endswith("[]"), result.stdout
+
+
+def test_a_port_taken_is_said_before_serving() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--port", str(port), "--database", "sqlite://")
+    assert result.returncode == 1 and "serving" not in result.stdout
+    assert result.stderr.strip() == (
+        f"Error: 127.0.0.1:{port} is taken by another program; choose another with --port "
+        "(0: any free one)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [(("--games-rate", "lots"), "games 'lots': give a rate such as '60/minute'"),
+     (("--workers", "0"), "0 is not in the range 1<=x<=64"),
+     (("--host", "no.such.host.invalid"), "no.such.host.invalid:0 is no address here")],
+)  # fmt: skip
+def test_bad_options_are_one_line(option: tuple[str, str], words: str) -> None:
+    result = run("serve", "--port", "0", "--database", "sqlite://", *option)
+    assert result.returncode != 0 and words in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and "serving" not in result.stdout

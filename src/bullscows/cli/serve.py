@@ -1,8 +1,14 @@
-"""``bullscows serve``: the web app (``bullscows.web``) on one process."""
+"""``bullscows serve``: the web app (``bullscows.web``) on one process or ``--workers N``."""
 
 from __future__ import annotations
 
+import errno
+import os
+import socket
+
 import click
+
+from bullscows.errors import BullsCowsError
 
 
 @click.command()
@@ -16,14 +22,72 @@ import click
     help="Any SQLAlchemy URL; default $BULLSCOWS_DATABASE, else a SQLite file in the user's "
     "data directory ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows).",
 )
-def serve(host: str, port: int, database: str | None) -> None:
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+    help="Server processes, all on the one database (moves are ordered by the database).",
+)  # fmt: skip
+@click.option(
+    "--expire-hours", type=click.FloatRange(0), default=24 * 30, show_default=True,
+    help="Delete games, challenges and uploads untouched this long (0: keep them).",
+)  # fmt: skip
+@click.option("--games-rate", default="120/minute", show_default=True, metavar="RATE",
+              help="Games one client may start, per worker.")  # fmt: skip
+@click.option("--uploads-rate", default="10/minute", show_default=True, metavar="RATE",
+              help="Trees one client may upload, per worker.")  # fmt: skip
+@click.option(
+    "--compute-seconds", type=click.FloatRange(0.1, 3600), default=10, show_default=True,
+    help="Time one request's computation may take (analysis, hints, trees, bench, ...).",
+)  # fmt: skip
+@click.option("--pool", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="Such computations run at once, per worker.")  # fmt: skip
+def serve(
+    host: str, port: int, database: str | None, workers: int, expire_hours: float,
+    games_rate: str, uploads_rate: str, compute_seconds: float, pool: int,
+) -> None:  # fmt: skip
     """Serve the web app: play, solve, duel, assist and explore trees in a browser."""
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
-    from bullscows.web.app import create_app
-    from bullscows.web.storage import default_url, shown_url
+    from bullscows.web.limits import LIMITS_ENV, Limits
+    from bullscows.web.storage import DATABASE_ENV, Store, default_url, shown_url
 
     url = database or default_url()
-    app = create_app(url)
-    click.echo(f"bullscows serving on http://{host}:{port}/ (games kept in {shown_url(url)})")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    try:
+        limits = Limits(expire_hours, games_rate, uploads_rate, compute_seconds, pool)
+        Store(url).engine.dispose()  # reachable, and of a schema this program knows
+    except BullsCowsError as error:
+        raise click.ClickException(str(error)) from None
+    listening = _listen(host, port)
+    os.environ.update({DATABASE_ENV: url, LIMITS_ENV: limits.to_environment()})
+    config = uvicorn.Config("bullscows.web.app:from_environment", factory=True, workers=workers,
+                            log_level="warning", access_log=False)  # fmt: skip
+    bound = listening.getsockname()[1]
+    where = f"{workers} processes, " if workers > 1 else ""
+    kept = shown_url(url)
+    click.echo(f"bullscows serving on http://{host}:{bound}/ ({where}games kept in {kept})")
+    if workers > 1:
+        Multiprocess(config, sockets=[listening]).run()
+        return
+    server = uvicorn.Server(config)
+    server.run(sockets=[listening])
+    if not server.started:
+        raise click.ClickException("the server did not start; see the lines above")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (as uvicorn binds one), or a one-line error."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except OSError as error:
+        listening.close()
+        if isinstance(error, socket.gaierror):
+            reason = f"is no address here ({error.strerror}); give one such as 127.0.0.1"
+        elif error.errno == errno.EADDRINUSE:
+            reason = "is taken by another program; choose another with --port (0: any free one)"
+        else:
+            reason = f"cannot be listened on: {error.strerror or error}"
+        raise click.ClickException(f"{host}:{port} {reason}") from None
+    return listening

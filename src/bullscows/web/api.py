@@ -16,19 +16,15 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from bullscows.errors import BullsCowsError, StaleMoveError
+from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_value
 from bullscows.records import MAX_GUESSES
 from bullscows.sessions import Fix, GiveUp, Guess, Hint, Move, Record, Reply, Undo
 from bullscows.web import benching, explorer
-from bullscows.web.common import BENCH_STRATEGIES, NotFound, error_page, games_of
+from bullscows.web.common import BENCH_STRATEGIES, error_page, games_of, status_of
 from bullscows.web.games import (
     MODES,
     Setup,
-    analysed,
-    apply,
-    new_game,
-    state,
     variant,
 )
 from bullscows.web.models import AnalysedMoveOut, AnalysisOut, ChallengeOut, GameOut
@@ -89,10 +85,18 @@ class CorrectIn(MoveIn):
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorOut, "description": "bad input, with the reason"},
     404: {"model": ErrorOut, "description": "no game of that id"},
+    422: {"model": ErrorOut, "description": "too large for the server, with the command"},
+    503: {"model": ErrorOut, "description": "the server is busy or its database unavailable"},
 }
 MOVE_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
-    409: {"model": ErrorOut, "description": "a stale move: it answers another move number"},
+    409: {"model": ErrorOut, "description": "a stale move (it answers another move number), "
+          "or other moves on the game kept coming first"},
+}  # fmt: skip
+#: What a request that starts a game may also answer.
+STARTS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    429: {"model": ErrorOut, "description": "too many games started by this client"},
 }
 NO_BODY = MoveIn()
 
@@ -110,22 +114,18 @@ BENCH_ANSWER: dict[str, Any] = {
 }
 
 
-def status_of(error: BullsCowsError) -> int:
-    """The HTTP status of an error a person caused."""
-    if isinstance(error, NotFound):
-        return 404
-    return 409 if isinstance(error, StaleMoveError) else 400
-
-
 def install(app: FastAPI) -> None:
     """Add the API's routes and its error handlers to ``app``."""
 
     @app.exception_handler(BullsCowsError)
     async def bad_input(request: Request, error: BullsCowsError) -> Any:
         status = status_of(error)
+        headers = {"retry-after": "5"} if status == 503 else None
         if not request.url.path.startswith("/api/"):
-            return error_page(request, error, status)
-        return JSONResponse({"error": str(error)}, status_code=status)
+            page = error_page(request, error, status)
+            page.headers.update(headers or {})
+            return page
+        return JSONResponse({"error": str(error)}, status_code=status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, error: RequestValidationError) -> Any:
@@ -152,23 +152,21 @@ def install(app: FastAPI) -> None:
     games: dict[str, Any] = {"response_model": GameOut, "responses": ERRORS, "tags": ["games"],
                              "response_model_exclude_unset": True}  # fmt: skip
 
-    @app.post("/api/games", status_code=201, **games)
+    @app.post("/api/games", status_code=201, **{**games, "responses": STARTS})
     def create(body: NewGame, request: Request) -> GameOut:
         """Start a game; its id is the only key to it."""
-        setup = setup_of(body)
-        game, mode = new_game(setup), setup.mode
-        game_id = games_of(request).add(game, mode)
-        return GameOut(id=game_id, state=state(game, mode))
+        game_id, shown = games_of(request).start(request, setup_of(body))
+        return GameOut(id=game_id, state=shown)
 
     @app.get("/api/games/{game_id}", **games)
     def show(game_id: str, request: Request) -> GameOut:
-        game, mode = games_of(request).load(game_id)
-        return GameOut(id=game_id, state=state(game, mode))
+        _, played = games_of(request).view(request, game_id)
+        return GameOut(id=game_id, state=played.shown)
 
     def move(request: Request, game_id: str, chosen: Move) -> GameOut:
-        with games_of(request).moving(game_id) as (game, mode):
-            told = apply(game, chosen)
-        return GameOut(id=game_id, state=state(game, mode), reply=told.reply, hint=told.hint,
+        _, played = games_of(request).play(request, game_id, lambda *_: chosen)
+        told = played.told
+        return GameOut(id=game_id, state=played.shown, reply=told.reply, hint=told.hint,
                        undone=told.undone)  # fmt: skip
 
     moves = {**games, "responses": MOVE_ERRORS, "tags": ["moves"]}
@@ -214,8 +212,8 @@ def install(app: FastAPI) -> None:
     def analysis(game_id: str, request: Request) -> AnalysisOut:
         """Each of your guesses against the best at that moment (play): once the game is over,
         or during it when hints are on."""
-        game, _ = games_of(request).load(game_id)
-        return AnalysisOut(id=game_id, moves=[AnalysedMoveOut(**m) for m in analysed(game)])
+        *_, moves = games_of(request).analysis(request, game_id)
+        return AnalysisOut(id=game_id, moves=[AnalysedMoveOut(**m) for m in moves])
 
     @app.post("/api/games/{game_id}/challenge", status_code=201, responses=ERRORS,
               tags=["games"])  # fmt: skip
@@ -225,16 +223,16 @@ def install(app: FastAPI) -> None:
         challenge_id = games_of(request).challenge(game_id)
         return ChallengeOut(challenge=challenge_id, link=f"/challenge/{challenge_id}")
 
-    @app.post("/api/challenges/{challenge_id}", status_code=201, **games)
+    @app.post("/api/challenges/{challenge_id}", status_code=201, **{**games, "responses": STARTS})
     def accept(challenge_id: str, request: Request) -> GameOut:
         """Start a game of a challenge's secret."""
         games = games_of(request)
         game_id = games.accept(challenge_id)
-        game, mode = games.load(game_id)
-        return GameOut(id=game_id, state=state(game, mode))
+        return GameOut(id=game_id, state=games.view(request, game_id)[1].shown)
 
     @app.get("/api/bench", responses={**ERRORS, 200: BENCH_ANSWER}, tags=["bench"])
     def bench(
+        request: Request,
         rules: str = Query(default="mm", min_length=1, max_length=200),
         strategy: list[str] = BENCH_STRATEGIES,
         seed: int = Query(default=1, ge=0, lt=2**32),
@@ -242,7 +240,7 @@ def install(app: FastAPI) -> None:
     ) -> Response:
         """Every secret of a small variant played by each strategy: the figures of
         ``bullscows bench --json`` (or ``--csv``)."""
-        report = benching.bench_report(rules, strategy, seed)
+        report = benching.bench_report(rules, strategy, seed, games_of(request).pool, request)
         if format == "csv":
             return Response(report.to_csv(), media_type="text/csv", headers={
                 "content-disposition": f'attachment; filename="bench-{report.rules.spec}.csv"'
@@ -260,4 +258,5 @@ def install(app: FastAPI) -> None:
         """A node of a decision tree: ``src`` is shipped:bc--optimal (or another shipped
         tree), build:RULES:STRATEGY, or upload:ID; ``at`` the replies from the root, as
         'b c/b c/...'."""
-        return explorer.node_json(explorer.source(games_of(request).store, src), at)
+        games = games_of(request)
+        return explorer.node_json(explorer.source(games.store, src, games.pool, request), at)

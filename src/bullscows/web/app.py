@@ -1,24 +1,36 @@
 """The ASGI application: storage, the guards, the JSON API, the pages and the static files.
 
+``create_app`` builds it over a database; ``from_environment`` is the factory each worker
+process of ``bullscows serve --workers N`` calls, reading the database and the limits from the
+environment the command set.
+
 >>> from fastapi.testclient import TestClient
 >>> client = TestClient(create_app("sqlite://", warm=False))
 >>> client.get("/api/health").json()
 {'ok': True}
+>>> client.head("/").status_code, client.get("/favicon.ico").headers["content-type"]
+(200, 'image/svg+xml')
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 from fastapi import FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from bullscows.web import api, pages, player
 from bullscows.web.common import HERE, Games
-from bullscows.web.security import Guard
-from bullscows.web.storage import Store
+from bullscows.web.compute import Pool
+from bullscows.web.limits import Limits, RateLimit
+from bullscows.web.security import ASGIApp, Guard, Message, Receive, Scope, Send
+from bullscows.web.storage import Store, Unavailable
 
 
 def warm_up() -> None:
@@ -28,14 +40,24 @@ def warm_up() -> None:
     compiled.warm_up()
 
 
-def create_app(database: str | None = None, warm: bool = True) -> FastAPI:
-    """The app over the database at ``database`` (see ``storage.default_url``)."""
+def create_app(
+    database: str | None = None, warm: bool = True, limits: Limits | None = None
+) -> FastAPI:
+    """The app over the database at ``database`` (see ``storage.default_url``), within
+    ``limits`` (``Limits()``: the defaults)."""
+    limits = limits or Limits()
+    store = Store(database)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if warm:
             threading.Thread(target=warm_up, name="bullscows-warm-up", daemon=True).start()
+            threading.Thread(target=pool.warm, name="bullscows-pool", daemon=True).start()
+        sweeper = asyncio.create_task(_expire(store, limits))
         yield
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
 
     app = FastAPI(
         title="bullscows",
@@ -45,10 +67,63 @@ def create_app(database: str | None = None, warm: bool = True) -> FastAPI:
         docs_url=None,  # its pages load their scripts from a CDN: the document is enough
         redoc_url=None,
     )
-    app.state.games = Games(Store(database))
+    pool = Pool(limits.pool, limits.seconds)
+    app.state.games = Games(store, pool)
+    app.state.limits = limits
     app.add_middleware(Guard)
+    app.add_middleware(RateLimit, limits_of=limits)
+    app.add_middleware(HeadAsGet)
     api.install(app)
     pages.install(app)
     player.install(app)
+
+    @app.get("/api/load", tags=["service"])
+    def load() -> dict[str, int]:
+        """This worker's long computations: running now, started, and stopped (out of time,
+        or their client gone)."""
+        return dict(pool.counts)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    @app.get("/favicon.svg", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(HERE / "static" / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     return app
+
+
+def from_environment() -> FastAPI:
+    """The app of one worker of ``bullscows serve``: database and limits from the
+    environment (``BULLSCOWS_DATABASE``, ``Limits.from_environment``)."""
+    return create_app(None, limits=Limits.from_environment())
+
+
+async def _expire(store: Store, limits: Limits) -> None:
+    """Delete the games and uploads left alone for ``limits.expire_hours``, hourly."""
+    if not limits.expire_hours:
+        return
+    while True:
+        with contextlib.suppress(Unavailable):
+            await asyncio.to_thread(store.expire, timedelta(hours=limits.expire_hours))
+        await asyncio.sleep(3600)
+
+
+class HeadAsGet:
+    """``HEAD`` answered as ``GET`` without the body, on every route (RFC 9110)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)

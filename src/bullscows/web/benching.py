@@ -16,12 +16,14 @@ from __future__ import annotations
 import tempfile
 import threading
 from collections import OrderedDict
+from functools import partial
 from pathlib import Path
 
 from bullscows.bench import BenchReport, run_bench
 from bullscows.charts import plot_report
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
+from bullscows.web.compute import INLINE, Client, Pool
 from bullscows.web.games import check_size, strategy_for
 
 #: The bench plays every secret of variants of at most this many codes.
@@ -39,9 +41,11 @@ _charts: dict[int, str] = {}
 _lock = threading.Lock()
 
 
-def bench_report(spec: str, names: list[str], seed: int = 1) -> BenchReport:
+def bench_report(spec: str, names: list[str], seed: int = 1, pool: Pool | None = None,
+                 client: Client | None = None) -> BenchReport:  # fmt: skip
     """Every secret of the variant played by each named strategy (a random one's games seeded
-    from ``seed``); a variant too large, or a strategy that cannot play it here, is refused."""
+    from ``seed``), in ``pool`` when large; a variant too large, or a strategy that cannot play
+    it here, is refused."""
     rules = check_size(Rules.parse(spec.strip()[:200]), MAX_BENCH_CODES,
                        "the bench here plays variants")  # fmt: skip
     chosen = tuple(dict.fromkeys(name.strip() for name in names if name.strip()))
@@ -57,7 +61,10 @@ def bench_report(spec: str, names: list[str], seed: int = 1) -> BenchReport:
         if key in _reports:
             _reports.move_to_end(key)
             return _reports[key]
-    report = run_bench(rules, strategies, seed=seed, max_guesses=MAX_GUESSES)
+    work = rules.size * rules.guess_rules.size * len(strategies)
+    command = f"bullscows bench --rules {rules.spec} " + " ".join(f"--strategy {n}" for n in chosen)
+    play = partial(run_bench, seed=seed, max_guesses=MAX_GUESSES)
+    report = (pool or INLINE).call(client, work, play, rules, strategies, command=command)
     with _lock:
         _reports[key] = report
         while len(_reports) > KEPT:

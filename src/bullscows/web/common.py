@@ -1,11 +1,14 @@
-"""What the API and the pages share: the stored games (loaded by id, changed under a lock and
-committed), the templates, and the page that shows an error."""
+"""What the API and the pages share: the stored games (loaded by id, changed by compare and
+set and committed), the templates, and the page that shows an error."""
 
 from __future__ import annotations
 
+import random
+import shlex
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from weakref import WeakValueDictionary
@@ -14,11 +17,20 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from bullscows.errors import BullsCowsError
+from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.records import GameRecord
-from bullscows.sessions import Codemaker, Game, restore
+from bullscows.sessions import Adversary, Codemaker, Duel, Game, Hint, Move, restore
+from bullscows.strategies import Strategy
 from bullscows.web import benching
-from bullscows.web.storage import Store
+from bullscows.web.compute import SEARCH_WORK, Busy, Client, Gone, Pool, TooLarge
+from bullscows.web.games import Setup, Told, analysed, apply, new_game, state
+from bullscows.web.models import StateOut
+from bullscows.web.storage import Store, Unavailable
+
+#: Reads a game (and its mode) and names the move to make.
+Chooser = Callable[[Game, str], Move]
+#: A move is tried this many times against moves of other processes before a 409.
+ATTEMPTS = 50
 
 HERE = Path(__file__).parent
 #: The mode under which a challenge's template is stored.
@@ -29,11 +41,16 @@ class NotFound(BullsCowsError):
     """No game (or tree) of that id."""
 
 
-class Games:
-    """The stored games: load by id, apply a move under the game's lock, commit, return."""
+class Conflict(BullsCowsError):
+    """A move that kept losing the race to other moves on the same game (409)."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+
+class Games:
+    """The stored games: load by id, apply a move, commit it unless another came first (then
+    apply it again to the newer game), return."""
+
+    def __init__(self, store: Store, pool: Pool | None = None) -> None:
+        self.store, self.pool = store, pool or Pool()
         self._locks: WeakValueDictionary[str, threading.Lock] = WeakValueDictionary()
         self._guard = threading.Lock()
 
@@ -63,20 +80,149 @@ class Games:
         game, _ = self.load(challenge_id, template=True)
         return self.add(game, "play")
 
-    @contextmanager
-    def moving(self, game_id: str) -> Iterator[tuple[Game, str]]:
-        """The game to change; its new record is committed when the block ends without error."""
+    def play(self, client: Client | None, game_id: str, choose: Chooser) -> tuple[Game, Played]:
+        """One move on the game as stored: ``choose`` reads it and names the move; the move and
+        the new state are computed here, or in the pool when large. The new record is written
+        only if no other move was written meanwhile (by any process), else the move is made
+        again on the newer game (where a move carrying its number is then stale: 409). The
+        game, and what the person sees."""
         with self._guard:
             lock = self._locks.get(game_id)
             if lock is None:
                 lock = self._locks[game_id] = threading.Lock()
-        with lock:
-            game, mode = self.load(game_id)
-            before = game.to_record()
-            yield game, mode
-            after: GameRecord = game.to_record()
-            if after != before:
-                self.store.put(game_id, after)
+        with lock:  # in this process one move at a time; the database orders the others
+            for attempt in range(ATTEMPTS):
+                record, mode, version = self.read(game_id)
+                game = restore(record, assist=mode == "assist")
+                move = choose(game, mode)
+                work = work_of(game, move)
+                if self.pool.inline(work):
+                    told = apply(game, move)
+                    shown, after = state(game, mode), game.to_record()
+                else:
+                    text, told, shown = self.pool.call(
+                        client, work, moved, record.dumps(), mode, move,
+                        command=command_for(game, mode),
+                    )  # fmt: skip
+                    after = GameRecord.loads(text)
+                    game = restore(after, assist=mode == "assist")
+                if after == record or self.store.put(game_id, after, version):
+                    return game, Played(mode, shown, told)
+                time.sleep(min(0.001 * 2**attempt, 0.05) * random.random())
+        raise Conflict(
+            f"game {game_id[:40]!r} changed {ATTEMPTS} times while this move was made; "
+            "reload it and play again"
+        )
+
+    def read(self, game_id: str) -> tuple[GameRecord, str, int]:
+        found = self.store.read(game_id)
+        if found is None or found[1] == CHALLENGE:
+            raise NotFound(f"no game {game_id[:40]!r}: it may have been mistyped")
+        return found
+
+    def view(self, client: Client | None, game_id: str) -> tuple[Game, Played]:
+        """The game and what the person sees of it (computed in the pool when large)."""
+        game, mode = self.load(game_id)
+        return game, Played(mode, self.shown(client, game, mode))
+
+    def shown(self, client: Client | None, game: Game, mode: str) -> StateOut:
+        """``games.state`` of ``game``, here or in the pool."""
+        work = work_of(game)
+        if self.pool.inline(work):
+            return state(game, mode)
+        return self.pool.call(client, work, shown_of, game.to_record().dumps(), mode,
+                              command=command_for(game, mode))  # fmt: skip
+
+    def start(self, client: Client | None, setup: Setup) -> tuple[str, StateOut]:
+        """A new game as ``setup`` asks, stored once what it shows first is computed: its id
+        and state."""
+        game = new_game(setup)
+        shown = self.shown(client, game, setup.mode)
+        return self.add(game, setup.mode), shown
+
+    def analysis(self, client: Client | None, game_id: str) -> tuple[Game, Played, list[Any]]:
+        """The game, its state, and ``games.analysed`` of it (in the pool when large)."""
+        game, played = self.view(client, game_id)
+        work = game.rules.guess_rules.size * game.rules.size
+        moves = self.pool.call(client, work, analysed_of, game.to_record().dumps(),
+                               command=command_for(game, "analysis"))  # fmt: skip
+        return game, played, moves
+
+
+@dataclass
+class Played:
+    """What a move or a look shows: the mode, the state, and what the move told."""
+
+    mode: str
+    shown: StateOut
+    told: Told = field(default_factory=Told)
+
+
+def work_of(game: Game, move: Move | None = None) -> int:
+    """About how many pairs of codes ``move`` (``None``: showing the game) scores: a
+    strategy's choice (a hint, the computer's next guess) weighs every guess against every
+    code left; a guess or a reply weighs only the codes left."""
+    rules, remaining = game.rules, _remaining(game)
+    chooses = isinstance(move, Hint) or not isinstance(game, Codemaker | Adversary)
+    if not chooses:
+        return remaining
+    strategy = _strategy(game)
+    if strategy is not None and strategy.needs_search(rules):
+        return SEARCH_WORK
+    return rules.guess_rules.size * remaining
+
+
+def _remaining(game: Game) -> int:
+    return game.breaker.remaining if isinstance(game, Duel) else game.remaining
+
+
+def _strategy(game: Game) -> Strategy | None:
+    if isinstance(game, Codemaker | Adversary):
+        return game.hinter
+    return game.breaker.strategy if isinstance(game, Duel) else game.strategy
+
+
+def command_for(game: Game, mode: str) -> str:
+    """The terminal command that does what a large request asked of ``game``."""
+    chosen = _strategy(game)
+    strategy = f" --strategy {chosen.name}" if chosen is not None else ""
+    if mode == "analysis" and isinstance(game, Codemaker | Adversary):
+        steps = (shlex.quote(f"{s.guess.text} {s.feedback.format('pair')}") for s in game.history)
+        return f"bullscows analyse --rules {game.rules.spec}{strategy} " + " ".join(steps)
+    if mode in ("play", "analysis") and isinstance(game, Codemaker | Adversary):
+        return f"bullscows play --rules {game.rules.spec} --hint{strategy}"
+    command = mode if mode in ("solve", "duel") else "assist"
+    return f"bullscows {command} --rules {game.rules.spec}{strategy}"
+
+
+def moved(text: str, mode: str, move: Move) -> tuple[str, Told, StateOut]:
+    """In the pool: ``move`` on the game of record ``text``; its new record, what it told,
+    and its state."""
+    game = restore(GameRecord.loads(text), assist=mode == "assist")
+    told = apply(game, move)
+    return game.to_record().dumps(), told, state(game, mode)
+
+
+def shown_of(text: str, mode: str) -> StateOut:
+    """In the pool: the state of the game of record ``text``."""
+    return state(restore(GameRecord.loads(text), assist=mode == "assist"), mode)
+
+
+def analysed_of(text: str) -> list[dict[str, Any]]:
+    """In the pool: the analysis of the game of record ``text``."""
+    return analysed(restore(GameRecord.loads(text)))
+
+
+def status_of(error: BullsCowsError) -> int:
+    """The HTTP status of an error: 404 no such game, 409 a lost race or a stale move, 422 a
+    computation too large, 503 the server busy or its database unavailable, 499 the client
+    gone, else 400 (bad input)."""
+    kinds = ((NotFound, 404), (Conflict, 409), (StaleMoveError, 409), (TooLarge, 422),
+             (Busy, 503), (Unavailable, 503), (Gone, 499))  # fmt: skip
+    for kind, status in kinds:
+        if isinstance(error, kind):
+            return status
+    return 400
 
 
 def games_of(request: Request) -> Games:

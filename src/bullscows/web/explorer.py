@@ -31,6 +31,7 @@ from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
 from bullscows.tree.store import read_shipped, shipped_dir, tree_file_name
+from bullscows.web.compute import INLINE, SEARCH_WORK, Client, Pool
 from bullscows.web.games import MAX_GAME_CODES, check_size, strategy_for
 
 if TYPE_CHECKING:
@@ -42,6 +43,8 @@ MAX_BUILD_CODES = 5_040
 MAX_UNPACKED = 64 * 1024 * 1024
 #: Trees kept in memory, least recently used dropped first.
 KEPT = 8
+#: A tree built scores about its depth times the pairs of codes of its variant.
+TREE_DEPTH = 8
 
 
 @dataclass
@@ -81,14 +84,16 @@ def shipped() -> list[str]:
     )
 
 
-def source(store: Store | None, src: str) -> Explored:
-    """The tree ``src`` names, from memory if it was explored lately."""
+def source(store: Store | None, src: str, pool: Pool = INLINE, client: Client | None = None
+           ) -> Explored:  # fmt: skip
+    """The tree ``src`` names, from memory if it was explored lately; one built on demand is
+    built in ``pool`` when large."""
     src = src.strip()[:300]
     with _lock:
         if src in _kept:
             _kept.move_to_end(src)
             return _kept[src]
-    explored = _load(store, src)
+    explored = _load(store, src, pool, client)
     with _lock:
         _kept[src] = explored
         while len(_kept) > KEPT:
@@ -96,7 +101,7 @@ def source(store: Store | None, src: str) -> Explored:
     return explored
 
 
-def _load(store: Store | None, src: str) -> Explored:
+def _load(store: Store | None, src: str, pool: Pool, client: Client | None) -> Explored:
     kind, _, rest = src.partition(":")
     rest = unquote(rest) if kind == "shipped" else rest
     if kind == "shipped" and rest in shipped():
@@ -109,7 +114,12 @@ def _load(store: Store | None, src: str) -> Explored:
         rules = check_size(Rules.parse(spec or "bc"), MAX_BUILD_CODES,
                            "trees are built here for variants")  # fmt: skip
         strategy = _deterministic(strategy_for(name, rules))
-        return Explored(src, f"{strategy.label} on {rules.spec}", strategy_tree(rules, strategy))
+        command = f"bullscows tree --strategy {strategy.name} --rules {rules.spec}"
+        work = rules.size * rules.guess_rules.size * TREE_DEPTH
+        work = SEARCH_WORK if strategy.needs_search(rules) else work
+        tree = pool.call(client, work, strategy_tree, rules,
+                         strategy, command=command)  # fmt: skip
+        return Explored(src, f"{strategy.label} on {rules.spec}", tree)
     if kind == "upload" and store is not None:
         data = store.get_tree(rest)
         if data is not None:

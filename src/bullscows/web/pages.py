@@ -17,23 +17,24 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
-from bullscows.sessions import Game, named_move, read_move
+from bullscows.sessions import Game, Move, named_move, read_move
 from bullscows.web import benching, explorer
-from bullscows.web.api import status_of
-from bullscows.web.common import BENCH_STRATEGIES, games_of, render
+from bullscows.web.common import BENCH_STRATEGIES, NotFound, games_of, render, status_of
 from bullscows.web.games import (
     Setup,
-    analysed,
-    apply,
     check_mode,
-    new_game,
     presets,
-    shown,
     strategy_names,
     variant,
 )
+from bullscows.web.models import StateOut
+from bullscows.web.storage import Unavailable
 
 UPLOAD = File(...)
+#: Checking an uploaded tree: work per byte of the file (a file of over 60 kB is checked in
+#: the pool), and the command that checks it at home.
+UPLOAD_WORK = 500
+CHECK = "bullscows tree --check FILE.json"
 TITLES = {
     "play": "Play: break the computer's code",
     "solve": "Solve: the computer breaks your code",
@@ -45,10 +46,11 @@ TITLES = {
 def install(app: FastAPI) -> None:
     """Add the pages' routes to ``app``."""
 
-    def page(request: Request, game_id: str, game: Game, mode: str, status: int = 200,
+    def page(request: Request, game_id: str, view: StateOut, status: int = 200,
              **extra: Any) -> HTMLResponse:  # fmt: skip
-        return render(request, "game.html", status, id=game_id, game=shown(game, mode),
-                      title=TITLES[mode], **extra)  # fmt: skip
+        shown = view.model_dump(exclude_unset=True)
+        return render(request, "game.html", status, id=game_id, game=shown,
+                      title=TITLES[view.mode], **extra)  # fmt: skip
 
     def new_form(request: Request, mode: str, status: int = 200, error: str | None = None
                  ) -> HTMLResponse:  # fmt: skip
@@ -95,22 +97,20 @@ def install(app: FastAPI) -> None:
             allowed = int(limit) if limit.strip().isdigit() else None
             setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard,
                           allowed)  # fmt: skip
-            game = new_game(setup)
+            game_id, _ = games_of(request).start(request, setup)
         except BullsCowsError as error:
-            return new_form(request, mode, 400, str(error))
-        game_id = games_of(request).add(game, setup.mode)
+            return new_form(request, mode, status_of(error), str(error))
         return RedirectResponse(f"/game/{game_id}", status_code=303)
 
     @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
     def analysis(request: Request, game_id: str) -> HTMLResponse:
-        game, mode = games_of(request).load(game_id)
+        _, played, moves = games_of(request).analysis(request, game_id)
         return render(request, "analysis.html", title="Analysis, move by move", id=game_id,
-                      game=shown(game, mode), moves=analysed(game))  # fmt: skip
+                      game=played.shown.model_dump(exclude_unset=True), moves=moves)  # fmt: skip
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str) -> HTMLResponse:
-        game, mode = games_of(request).load(game_id)
-        return page(request, game_id, game, mode)
+        return page(request, game_id, games_of(request).view(request, game_id)[1].shown)
 
     @app.post("/game/{game_id}", include_in_schema=False)
     def act(
@@ -124,30 +124,31 @@ def install(app: FastAPI) -> None:
     ) -> Response:
         """A line typed at the prompt (``say``), or a button's move (``do``); ``move``: the
         number of the move it answers (a hidden field of every form)."""
-        error: BullsCowsError | None = None
-        hint = None
-        with games_of(request).moving(game_id) as (game, mode):
-            try:
-                chosen = (
-                    named_move(do, move, reply=reply, step=step) if do
-                    else read_move(game, say, move)
-                )  # fmt: skip
-                hint = apply(game, chosen).hint
-            except BullsCowsError as failure:
-                error = failure
-        if error is not None:
-            return page(request, game_id, game, mode, status_of(error), error=str(error),
-                        said=say)  # fmt: skip
+
+        def choose(game: Game, mode: str) -> Move:
+            return (
+                named_move(do, move, reply=reply, step=step) if do else read_move(game, say, move)
+            )
+
+        games = games_of(request)
+        try:
+            _, played = games.play(request, game_id, choose)
+        except BullsCowsError as error:
+            if isinstance(error, NotFound | Unavailable):
+                raise
+            view = games.view(request, game_id)[1].shown
+            return page(request, game_id, view, status_of(error), error=str(error), said=say)
+        hint = played.told.hint
         if hint is not None:
-            return page(request, game_id, game, mode, hint=hint.model_dump())
+            return page(request, game_id, played.shown, hint=hint.model_dump())
         return RedirectResponse(f"/game/{game_id}", status_code=303)
 
     @app.post("/game/{game_id}/challenge", include_in_schema=False)
     def challenge(request: Request, game_id: str) -> HTMLResponse:
         games = games_of(request)
         challenge_id = games.challenge(game_id)
-        game, mode = games.load(game_id)
-        return page(request, game_id, game, mode, challenge=challenge_id)
+        return page(request, game_id, games.view(request, game_id)[1].shown,
+                    challenge=challenge_id)  # fmt: skip
 
     @app.get("/challenge/{challenge_id}", response_class=HTMLResponse, include_in_schema=False)
     def challenged(request: Request, challenge_id: str) -> HTMLResponse:
@@ -169,7 +170,8 @@ def install(app: FastAPI) -> None:
         if not src:
             return render(request, "trees.html", title="Explore a decision tree",
                           shipped=explorer.shipped(), strategies=strategy_names())  # fmt: skip
-        node = explorer.node_json(explorer.source(games_of(request).store, src), at)
+        games = games_of(request)
+        node = explorer.node_json(explorer.source(games.store, src, games.pool, request), at)
         return render(request, "tree.html", title=f"Tree: {node['title']}", tree=node)
 
     @app.get("/tree/build", include_in_schema=False)
@@ -180,7 +182,9 @@ def install(app: FastAPI) -> None:
     @app.post("/tree/upload", include_in_schema=False)
     async def upload(request: Request, file: UploadFile = UPLOAD) -> Response:
         raw = await file.read()
-        text, _ = await run_in_threadpool(explorer.check_upload, raw)
+        pool = games_of(request).pool
+        text, _ = await run_in_threadpool(pool.call, request, len(raw) * UPLOAD_WORK,
+                                          explorer.check_upload, raw, command=CHECK)  # fmt: skip
         tree_id = games_of(request).store.add_tree(text)
         return RedirectResponse(f"/tree?src=upload:{tree_id}", status_code=303)
 
@@ -202,7 +206,7 @@ def install(app: FastAPI) -> None:
         if not rules:
             return render(request, "bench.html", **context)
         try:
-            report = benching.bench_report(rules, strategy, seed)
+            report = benching.bench_report(rules, strategy, seed, games_of(request).pool, request)
         except BullsCowsError as error:
             return render(request, "bench.html", 400, error=str(error), **context)
         query = urlencode([("rules", rules), *(("strategy", s) for s in strategy),
@@ -210,9 +214,10 @@ def install(app: FastAPI) -> None:
         return render(request, "bench.html", report=report, query=query, **context)
 
     @app.get("/bench/chart.svg", include_in_schema=False)
-    def chart(rules: str = "mm", strategy: list[str] = BENCH_STRATEGIES, seed: int = 1
-              ) -> Response:  # fmt: skip
-        svg = benching.chart_svg(benching.bench_report(rules, strategy, seed))
+    def chart(request: Request, rules: str = "mm", strategy: list[str] = BENCH_STRATEGIES,
+              seed: int = 1) -> Response:  # fmt: skip
+        pool = games_of(request).pool
+        svg = benching.chart_svg(benching.bench_report(rules, strategy, seed, pool, request))
         return Response(svg, media_type="image/svg+xml")
 
     @app.get("/card", response_class=HTMLResponse, include_in_schema=False)

@@ -1,12 +1,14 @@
 """``bullscows serve`` in a process of its own, for the tests, the benchmark and the
 screenshots: on 127.0.0.1 and a free port, over the database given, stopped on leaving.
 
-Stopping it is a SIGKILL: no goodbye, as when a machine fails; every committed move survives.
+Stopping it is a SIGKILL of its whole process group (its workers too): no goodbye, as when a
+machine fails; every committed move survives.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO
 
@@ -31,22 +33,23 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(database: str, seconds: float = 60) -> Iterator[str]:
-    """The base URL of a server over ``database``, up and answering; killed on leaving."""
+def serving(database: str, *options: str, seconds: float = 60) -> Iterator[str]:
+    """The base URL of a server over ``database`` (with more ``serve`` options, such as
+    ``--workers 2``), up and answering; killed on leaving."""
     port = free_port()
     env = {**os.environ, "BULLSCOWS_DATABASE": database}
     with tempfile.TemporaryFile() as output:  # a file, not a pipe: it never fills up
         process = subprocess.Popen(
-            [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env, stdout=output, stderr=subprocess.STDOUT,
+            [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port), *options],
+            env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         base = f"http://127.0.0.1:{port}"
         try:
             _wait(base, process, output, seconds)
             yield base
         finally:
-            if process.poll() is None:
-                process.kill()
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=30)
 
 

@@ -2,13 +2,22 @@
 
 SQLite in the user's data directory by default, any SQLAlchemy URL otherwise. The schema is
 versioned: a ``meta`` table holds ``schema_version``, and a database of a later version than
-this program knows is refused rather than written to.
+this program knows is refused rather than written to (one of version 1 gains the ``version``
+column of version 2).
+
+Every game row carries a version: a move is written only if the row still holds the version
+it was read at (compare and set, one ``UPDATE`` the database itself serialises), so servers in
+any number of processes never overwrite each other's moves. A database that cannot be reached
+or written raises ``Unavailable``.
 
 >>> store = Store("sqlite://")
 >>> from bullscows.records import GameRecord
 >>> game_id = store.add(GameRecord("codebreaker", "bc", seed=1), "solve")
 >>> store.get(game_id)
 (GameRecord('codebreaker', 'bc', 0 events), 'solve')
+>>> record, mode, version = store.read(game_id)
+>>> store.put(game_id, record, version), store.put(game_id, record, version)
+(True, False)
 >>> store.get("no-such-game") is None
 True
 """
@@ -16,33 +25,39 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Column,
     DateTime,
+    Integer,
     MetaData,
     String,
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from bullscows.errors import BullsCowsError
 from bullscows.records import GameRecord
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: The environment variable that names the database (tests point it at a file of their own).
 DATABASE_ENV = "BULLSCOWS_DATABASE"
 
@@ -56,6 +71,7 @@ games = Table(
     Column("record", Text, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
+    Column("version", Integer, nullable=False, server_default="0"),
 )
 trees = Table(
     "trees",
@@ -91,6 +107,30 @@ def shown_url(url: str) -> str:
     return shown[:100]
 
 
+class Unavailable(BullsCowsError):
+    """The database cannot be reached or written now (down, locked, disk full): try later."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def guarded(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` with the database's failures raised as ``Unavailable`` (one line)."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (SQLAlchemyError, OSError) as error:
+            cause = getattr(error, "orig", None) or error
+            reason = (str(cause).splitlines() or [type(cause).__name__])[0][:160]
+            message = f"the game store is unavailable ({reason}); try again shortly"
+            raise Unavailable(message) from None
+
+    return run
+
+
 def new_id() -> str:
     """An unguessable id (128 random bits)."""
     return secrets.token_urlsafe(16)
@@ -107,8 +147,14 @@ class Store:
         self.url = url or default_url()
         try:
             self.engine = _engine(self.url)
-            metadata.create_all(self.engine)
-            self._check_version()
+            for attempt in range(3):  # servers started together race to create the tables
+                try:
+                    metadata.create_all(self.engine)
+                    self._check_version()
+                    break
+                except (IntegrityError, OperationalError, ProgrammingError):
+                    if attempt == 2:
+                        raise
         except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
             if isinstance(error, BullsCowsError):
                 raise
@@ -124,12 +170,19 @@ class Store:
             version = found.scalar_one_or_none()
             if version is None:
                 db.execute(insert(meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
+            elif int(version) < SCHEMA_VERSION:
+                if "version" not in {c["name"] for c in inspect(db).get_columns("games")}:
+                    db.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL "
+                                    "DEFAULT 0"))  # fmt: skip
+                db.execute(update(meta).where(meta.c.key == "schema_version")
+                           .values(value=str(SCHEMA_VERSION)))  # fmt: skip
             elif int(version) > SCHEMA_VERSION:
                 raise BullsCowsError(
                     f"the database is of schema version {version}; this program knows "
                     f"version {SCHEMA_VERSION} at most"
                 )
 
+    @guarded
     def add(self, record: GameRecord, mode: str) -> str:
         """Store a new game, played in ``mode`` (play, solve, duel, assist); its id."""
         game_id, now = new_id(), _now()
@@ -143,12 +196,19 @@ class Store:
 
     def get(self, game_id: str) -> tuple[GameRecord, str] | None:
         """The game's record and mode, or ``None`` if there is no such game."""
+        found = self.read(game_id)
+        return None if found is None else found[:2]
+
+    @guarded
+    def read(self, game_id: str) -> tuple[GameRecord, str, int] | None:
+        """The game's record, mode and version, or ``None`` if there is no such game."""
         with self.engine.connect() as db:
             row = db.execute(
-                select(games.c.record, games.c.mode).where(games.c.id == game_id)
+                select(games.c.record, games.c.mode, games.c.version).where(games.c.id == game_id)
             ).first()
-        return None if row is None else (GameRecord.loads(row[0]), str(row[1]))
+        return None if row is None else (GameRecord.loads(row[0]), str(row[1]), int(row[2]))
 
+    @guarded
     def records(self, mode: str) -> list[GameRecord]:
         """The records of the games played in ``mode``, oldest first (one that no longer
         reads, from a later version, is passed over)."""
@@ -157,20 +217,33 @@ class Store:
                 select(games.c.record).where(games.c.mode == mode).order_by(games.c.created)
             ).all()
         found = []
-        for (text,) in rows:
+        for (stored,) in rows:
             with contextlib.suppress(BullsCowsError):
-                found.append(GameRecord.loads(text))
+                found.append(GameRecord.loads(stored))
         return found
 
-    def put(self, game_id: str, record: GameRecord) -> None:
-        """Replace a game's record (committed when this returns)."""
+    @guarded
+    def put(self, game_id: str, record: GameRecord, version: int) -> bool:
+        """Replace a game's record if it is still at ``version`` (then one more, committed when
+        this returns); ``False`` if another move came first and nothing was written."""
         with self.engine.begin() as db:
-            db.execute(
+            done = db.execute(
                 update(games)
-                .where(games.c.id == game_id)
-                .values(record=record.dumps(), updated=_now())
+                .where(games.c.id == game_id, games.c.version == version)
+                .values(record=record.dumps(), updated=_now(), version=version + 1)
             )
+        return done.rowcount == 1
 
+    @guarded
+    def expire(self, idle: timedelta) -> int:
+        """Delete the games, challenges and uploaded trees untouched for ``idle``; how many."""
+        before = _now() - idle
+        with self.engine.begin() as db:
+            gone = db.execute(delete(games).where(games.c.updated < before)).rowcount
+            gone += db.execute(delete(trees).where(trees.c.created < before)).rowcount
+        return int(gone)
+
+    @guarded
     def add_tree(self, data: str) -> str:
         """Store an uploaded tree file's JSON text; its id."""
         tree_id = new_id()
@@ -178,6 +251,7 @@ class Store:
             db.execute(insert(trees).values(id=tree_id, data=data, created=_now()))
         return tree_id
 
+    @guarded
     def get_tree(self, tree_id: str) -> str | None:
         with self.engine.connect() as db:
             text = db.execute(select(trees.c.data).where(trees.c.id == tree_id)).scalar()

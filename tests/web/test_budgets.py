@@ -1,0 +1,86 @@
+"""Every computation a request can start runs within a budget: against a real server giving
+each request half a second, each large request (an analysis, a hint and a solve game's first
+guess on p7c8n:guesses=p7c8r, an optimal tree searched on demand, the bench on bc, the check
+of a large uploaded tree) is answered 422 with the command that runs it at home, and its
+process is gone. A client that leaves stops its computation; moves go on meanwhile."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bullscows.outcomes import strategy_tree
+from bullscows.rules import Rules
+from bullscows.strategies import get_strategy
+
+from .conftest import server
+
+WIDE = "p7c8n:guesses=p7c8r"
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("budgets")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BULLSCOWS_CACHE", str(folder / "cache"))  # no tree searched before
+        with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "0.5") as url:
+            yield url
+
+
+def wide_game(http: httpx.Client) -> str:
+    """A game of p7c8n (40,320 secrets, 2,097,152 guesses) after one guess."""
+    game_id = http.post("/api/games", json={"mode": "play", "rules": WIDE}).json()["id"]
+    assert http.post(f"/api/games/{game_id}/guess", json={"code": "1234567"}).status_code == 200
+    return game_id
+
+
+def too_large(answer: httpx.Response, command: str) -> None:
+    assert answer.status_code == 422, answer.text
+    message = answer.json()["error"]
+    assert message.startswith("too large for the server: it gives one request 0.5 s; run it "
+                              f"yourself with: {command}"), message  # fmt: skip
+
+
+def test_each_large_request_is_stopped_at_its_budget(base: str, tmp_path: Path) -> None:
+    with httpx.Client(base_url=base, timeout=60) as http:
+        game_id = wide_game(http)
+        play = f"bullscows play --rules {WIDE} --hint --strategy minimax"
+        analyse = f"bullscows analyse --rules {WIDE} --strategy minimax '1234567 "
+        too_large(http.get(f"/api/games/{game_id}/analysis"), analyse)
+        too_large(http.post(f"/api/games/{game_id}/hint"), play)
+        assert http.get(f"/api/games/{game_id}").json()["state"]["hints_given"] == 0
+        too_large(http.post("/api/games", json={"mode": "solve", "rules": WIDE}),
+                  f"bullscows solve --rules {WIDE} --strategy minimax")  # fmt: skip
+        too_large(http.get("/api/tree", params={"src": "build:optimal:p3c10r"}),
+                  "bullscows tree --strategy optimal --rules p3c10r")  # fmt: skip
+        too_large(http.get("/api/bench", params={"rules": "bc"}),
+                  "bullscows bench --rules bc --strategy simple --strategy minimax")  # fmt: skip
+        bc = Rules.parse("bc")
+        tree = strategy_tree(bc, get_strategy("minimax")).to_json().encode()
+        upload = http.post("/tree/upload", files={"file": ("bc.json", tree)})
+        assert upload.status_code == 422 and "bullscows tree --check FILE.json" in upload.text
+        page = http.get(f"/game/{game_id}/analysis")
+        assert page.status_code == 422 and "too large for the server" in page.text
+        load = http.get("/api/load").json()
+        assert load["running"] == 0 and load["stopped"] == load["started"] >= 7
+
+
+def test_a_client_that_leaves_stops_its_computation(tmp_path: Path) -> None:
+    with server(f"sqlite:///{tmp_path / 'games.sqlite3'}", "--compute-seconds", "300") as url:
+        http = httpx.Client(base_url=url, timeout=60)
+        game_id = wide_game(http)
+        with pytest.raises(httpx.ReadTimeout):  # the client gives up after a second
+            http.get(f"/api/games/{game_id}/analysis", timeout=1)
+        other = http.post("/api/games", json={"mode": "play", "rules": "bc"}).json()["id"]
+        assert http.post(f"/api/games/{other}/guess", json={"code": "0123"}).status_code == 200
+        for _ in range(100):  # the server notices within a tenth of a second of its next look
+            load = http.get("/api/load").json()
+            if load["running"] == 0:
+                break
+            time.sleep(0.1)
+        assert load == {"running": 0, "started": 1, "stopped": 1}
+        http.close()

@@ -1,0 +1,126 @@
+"""Operating the server: HEAD and the icon, a database that is full or gone (503, the game
+kept), a move that keeps losing its race (409), clients starting too many games (429), old
+games expiring, and a database of schema version 1 brought to version 2."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, text
+
+from bullscows.web.app import create_app
+from bullscows.web.common import ATTEMPTS
+from bullscows.web.limits import Limits
+from bullscows.web.storage import SCHEMA_VERSION, Store
+
+from .conftest import TestClient, move, refused, start
+
+
+def test_head_and_the_icon(client: TestClient) -> None:
+    for path in ("/", "/about", "/api/health"):
+        head, get = client.head(path), client.get(path)
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["content-length"] == get.headers["content-length"]
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.text.startswith("<svg")
+
+
+def test_a_full_disk_is_a_503_and_the_game_is_kept(client: TestClient) -> None:
+    game_id, _ = start(client, mode="play", rules="bc", hints=False)
+    engine = client.app.state.games.store.engine  # type: ignore[attr-defined]
+    engine.dispose()
+    event.listen(engine, "connect", _no_more_pages)  # SQLite's "database or disk is full"
+    for _ in range(200):
+        answer = client.post("/api/games", json={"mode": "play", "rules": "bc"})
+        if answer.status_code != 201:
+            break
+    assert answer.status_code == 503 and answer.headers["retry-after"]
+    assert answer.json()["error"].startswith("the game store is unavailable (database or disk "
+                                             "is full); try again")  # fmt: skip
+    page = client.post("/new/play", data={"rules": "bc"})
+    assert page.status_code == 503 and "unavailable" in page.text and "Traceback" not in page.text
+    answered = []
+    for code in ("0123", "4567", "8901", "2345", "6789", "1357", "2468", "3579", "0246"):
+        answer = client.post(f"/api/games/{game_id}/guess", json={"code": code})
+        assert answer.status_code in (200, 503), answer.text
+        if answer.status_code == 200:
+            answered.append(code)
+    kept = client.get(f"/api/games/{game_id}").json()["state"]["guesses"]
+    assert [step["guess"] for step in kept] == answered
+
+
+def _no_more_pages(connection: Any, _: object) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA max_page_count = 1")  # as low as the file is now
+    cursor.close()
+
+
+def test_a_lost_database_is_a_503(client: TestClient) -> None:
+    store = client.app.state.games.store  # type: ignore[attr-defined]
+    store.engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:9/none",
+                                 connect_args={"connect_timeout": 2})  # fmt: skip
+    message = refused(client, "/api/games", {"mode": "play"}, status=503)
+    assert message.startswith("the game store is unavailable") and "try again" in message
+    assert client.get("/api/games/abc").status_code == 503
+
+
+def test_a_move_that_keeps_losing_its_race_is_a_409(client: TestClient) -> None:
+    game_id, _ = start(client, mode="play", rules="bc", hints=False)
+    store = client.app.state.games.store  # type: ignore[attr-defined]
+    tries: list[int] = []
+
+    def always_late(game: str, record: object, version: int) -> bool:
+        tries.append(version)
+        return False
+
+    store.put = always_late
+    message = refused(client, f"/api/games/{game_id}/guess", {"code": "0123"}, status=409)
+    assert message.startswith(f"game {game_id!r} changed {ATTEMPTS} times") and "reload" in message
+    assert len(tries) == ATTEMPTS
+    assert client.get(f"/api/games/{game_id}").json()["state"]["guesses"] == []
+
+
+def test_too_many_games_from_one_client_is_a_429(database: str) -> None:
+    limits = Limits(games="3/minute", uploads="1/minute")
+    with TestClient(create_app(database, warm=False, limits=limits)) as client:
+        for _ in range(3):
+            start(client, mode="play")
+        message = refused(client, "/api/games", {"mode": "play"}, status=429)
+        assert message.startswith("too many games from testclient: at most 3 per 1 minute")
+        assert client.post("/new/play", data={"rules": "bc"}).status_code == 429
+        first = client.post("/tree/upload", files={"file": ("t.json", b"{}")})
+        assert first.status_code == 400  # counted, then refused for what it holds
+        again = client.post("/tree/upload", files={"file": ("t.json", b"{}")})
+        assert again.status_code == 429 and int(again.headers["retry-after"]) > 0
+
+
+def test_old_games_expire(database: str) -> None:
+    store = Store(database)
+    with TestClient(create_app(database, warm=False)) as client:
+        old, _ = start(client, mode="play")
+        with store.engine.begin() as db:
+            db.execute(text("UPDATE games SET updated = '2000-01-01 00:00:00' WHERE id = :id"),
+                       {"id": old})  # fmt: skip
+        fresh, _ = start(client, mode="play")
+        assert store.expire(timedelta(hours=1)) == 1
+        assert client.get(f"/api/games/{old}").status_code == 404
+        assert client.get(f"/api/games/{fresh}").status_code == 200
+
+
+def test_a_version_1_database_gains_the_version_column(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    with create_engine(url).begin() as db:
+        db.execute(text("CREATE TABLE meta (key VARCHAR(64) PRIMARY KEY, value TEXT)"))
+        db.execute(text("INSERT INTO meta VALUES ('schema_version', '1')"))
+        db.execute(text("CREATE TABLE games (id VARCHAR(64) PRIMARY KEY, mode VARCHAR(16) NOT "
+                        "NULL, record TEXT NOT NULL, created DATETIME NOT NULL, updated DATETIME "
+                        "NOT NULL)"))  # fmt: skip
+    with TestClient(create_app(url, warm=False)) as client:
+        game_id, _ = start(client, mode="play", rules="bc", hints=False)
+        move(client, game_id, "guess", code="0123")
+    with create_engine(url).connect() as db:
+        assert db.execute(text("SELECT value FROM meta")).scalar() == str(SCHEMA_VERSION)
+        assert db.execute(text("SELECT version FROM games")).scalar() == 1
