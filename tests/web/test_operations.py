@@ -97,17 +97,21 @@ def test_too_many_games_from_one_client_is_a_429(database: str) -> None:
         assert again.status_code == 429 and int(again.headers["retry-after"]) > 0
 
 
-def test_old_games_expire(database: str) -> None:
+def test_abandoned_games_expire_and_finished_ones_stay(database: str) -> None:
     store = Store(database)
     with TestClient(create_app(database, warm=False)) as client:
-        old, _ = start(client, mode="play")
+        abandoned, _ = start(client, mode="play")
+        finished, _ = start(client, mode="play")
+        move(client, finished, "give-up")
+        challenge = client.post(f"/api/games/{finished}/challenge").json()["challenge"]
         with store.engine.begin() as db:
-            db.execute(text("UPDATE games SET updated = '2000-01-01 00:00:00' WHERE id = :id"),
-                       {"id": old})  # fmt: skip
+            db.execute(text("UPDATE games SET updated = '2000-01-01 00:00:00'"))
         fresh, _ = start(client, mode="play")
-        assert store.expire(timedelta(hours=1)) == 1
-        assert client.get(f"/api/games/{old}").status_code == 404
-        assert client.get(f"/api/games/{fresh}").status_code == 200
+        assert store.expire(timedelta(hours=1)) == 2
+        assert client.get(f"/api/games/{abandoned}").status_code == 404
+        assert client.post(f"/api/challenges/{challenge}").status_code == 404
+        for kept in (finished, fresh):
+            assert client.get(f"/api/games/{kept}").status_code == 200
 
 
 def test_a_version_1_database_gains_the_version_column(tmp_path: Path) -> None:

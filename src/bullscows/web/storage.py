@@ -235,13 +235,22 @@ class Store:
         return done.rowcount == 1
 
     @guarded
-    def expire(self, idle: timedelta) -> int:
-        """Delete the games, challenges and uploaded trees untouched for ``idle``; how many."""
+    def expire(self, idle: timedelta, batch: int = 5_000) -> int:
+        """Delete what was left alone for ``idle``: games abandoned unfinished, challenges and
+        uploaded trees (finished games stay: they are the players' record). How many."""
         before = _now() - idle
+        with self.engine.connect() as db:
+            old = db.execute(
+                select(games.c.id, games.c.record, games.c.mode)
+                .where(games.c.updated < before).limit(batch)
+            ).all()  # fmt: skip
+        gone = [
+            game_id for game_id, stored, mode in old if mode == "challenge" or _abandoned(stored)
+        ]
         with self.engine.begin() as db:
-            gone = db.execute(delete(games).where(games.c.updated < before)).rowcount
-            gone += db.execute(delete(trees).where(trees.c.created < before)).rowcount
-        return int(gone)
+            removed = db.execute(delete(games).where(games.c.id.in_(gone))).rowcount if gone else 0
+            removed += db.execute(delete(trees).where(trees.c.created < before)).rowcount
+        return int(removed)
 
     @guarded
     def add_tree(self, data: str) -> str:
@@ -256,6 +265,16 @@ class Store:
         with self.engine.connect() as db:
             text = db.execute(select(trees.c.data).where(trees.c.id == tree_id)).scalar()
         return None if text is None else str(text)
+
+
+def _abandoned(stored: str) -> bool:
+    """Whether the record ``stored`` is of a game left unfinished (or no longer readable)."""
+    from bullscows.sessions import restore
+
+    try:
+        return not restore(GameRecord.loads(stored)).over
+    except BullsCowsError:
+        return True
 
 
 def _engine(url: str) -> Engine:
