@@ -10,3 +10,11 @@ for the types ``signatures`` writes out, and ``ahead`` loads those modules witho
 tree of codes held in one word and every search need none. Import ``compiled`` only where a
 command needs it, so that ``bullscows --help`` stays fast.
 """
+
+import os
+
+# Numba colours its error messages with colorama when that is installed, and colorama swaps
+# sys.stdout and sys.stderr for the whole process meanwhile: a kernel compiled on another
+# thread (``compiled.warm_up`` while a game starts) would then leave a command writing to a
+# stream it had replaced. Every numba import goes through this package; numba reads this once.
+os.environ["NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING"] = "1"
