@@ -41,6 +41,7 @@ ENV = {
     "PYTHONUNBUFFERED": "1",
 }
 
+
 def private_env() -> dict[str, str]:
     """``ENV`` with the test run's own cache and record of games (``tests/conftest.py``), so
     that a command run as a process keeps nothing in the user's folders."""

@@ -224,8 +224,9 @@ def test_a_plain_form_post_without_script_is_accepted(client: TestClient) -> Non
     assert response.status_code == 303, response.text
     game = response.headers["location"]
     assert submit(client, game, {"say": "0123"}, headers=same).status_code == 303
-    response = client.post(game, data={"do": "give-up"},
-                           headers={"origin": "null", "sec-fetch-site": "cross-site"})
+    response = client.post(
+        game, data={"do": "give-up"}, headers={"origin": "null", "sec-fetch-site": "cross-site"}
+    )
     assert response.status_code == 403 and "text/html" in response.headers["content-type"]
     assert "Sec-Fetch-Site: &#x27;cross-site&#x27;" in response.text
     assert "<main" in response.text and "Traceback" not in response.text
