@@ -151,7 +151,8 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         for size, (width, height) in SIZES.items():
             context = browser.new_context(
-                viewport={"width": width, "height": height}, reduced_motion="reduce",
+                viewport={"width": width, "height": height},
+                reduced_motion="reduce",
                 bypass_csp=True,  # the script's own checks are evaluated in the page
             )
             page = context.new_page()
