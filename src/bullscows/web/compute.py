@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.forkserver
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +34,8 @@ T = TypeVar("T")
 INLINE_WORK = 30_000_000
 #: The work counted for an optimal strategy's search, whatever its size: always in a process.
 SEARCH_WORK = 10**15
+#: How much lower a computation's process runs than the server's (``os.nice``).
+NICE = 19
 #: How often a computation's client is asked whether it is still there (seconds).
 CHECK_EVERY = 0.1
 #: What the processes load once, before any computation forks from them.
@@ -156,7 +159,9 @@ def _receive(answer: Connection) -> tuple[bool, Any]:
 
 
 def _child(sender: Connection, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """In the computation's process: the result, or the person's error, sent back."""
+    """In the computation's process, at the lowest priority so that moves come first: the
+    result, or the person's error, sent back."""
+    os.nice(NICE)
     try:
         result: tuple[bool, Any] = (False, function(*args))
     except BullsCowsError as error:
