@@ -53,7 +53,9 @@ BC = Rules.parse("bc")
         ("hint", Hint()),
         ("history", History()),
         ("?", Help()),
-        ("undo", Guess("undo")),  # play takes no undo: it is read as a guess, and refused
+        ("undo", Undo()),
+        ("list", Candidates()),
+        ("next", Guess("next")),  # play takes no suggestion: it is read as a guess, and refused
         ("fix 1 0 0", Guess("fix 1 0 0")),
     ],
 )
@@ -116,8 +118,8 @@ def test_outcomes_are_typed() -> None:
     assert isinstance(fixed, Fixed) and fixed.before.format("pair") == "0 0"
     with pytest.raises(BullsCowsError, match="has no reply: give a guess and its reply"):
         assist.apply(Record("4567", ""))
-    with pytest.raises(BullsCowsError, match="a codemaker game has no move 'undo'"):
-        Codemaker(BC, "2745").apply(Undo())
+    with pytest.raises(BullsCowsError, match="a codemaker game has no move 'correct'"):
+        Codemaker(BC, "2745").apply(Fix(1, "0 0"))
 
 
 def test_a_stale_or_repeated_move_is_refused_never_applied() -> None:

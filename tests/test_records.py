@@ -204,7 +204,10 @@ def good() -> dict[str, object]:
         ({"events": [{"do": "dance"}]}, "'do' is one of"),
         ({"events": [{"do": "guess"}]}, "a 'guess' event has code"),
         ({"events": [{"do": "guess", "code": "1123"}]}, r"event #1 \(guess\)"),
-        ({"events": [{"do": "undo"}]}, "a codemaker game has no 'undo'"),
+        (
+            {"events": [{"do": "correct", "step": 1, "reply": "0 0"}]},
+            "a codemaker game has no 'correct'",
+        ),
         ({"events": [{"do": "correct", "step": 0, "reply": "0 0"}]}, "'step'"),
     ],
 )
