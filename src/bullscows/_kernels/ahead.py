@@ -1,16 +1,8 @@
 """The kernels compiled ahead of time at installation (``_kernels.build``), which load
 without numba: ``_trees_aot``, a heuristic tree's serial builder (``tree_build`` calls it), and
 ``_search_aot``, the optimal search's two entry points (``search_calls``) and the serial
-blocks of the score matrix and of the canonical keys (called here).
-
-Loading numba and its first cached function costs a process about 0.4 s, more than a whole
-``bc`` tree or the ``p4c9n`` optimum's search; such a module loads in a millisecond. Each
-answers ``sources()``: the kernel modules it was compiled from and a digest of their source
-(``source_digest``). A module compiled from kernels since edited is stale and left unused
-(numba's compilation runs instead, with the same results, until the package is installed
-again), and so is every module when ``BULLSCOWS_NO_AHEAD`` is set. Without them (no C
-compiler at installation, or a numba without ``pycc``, which numba deprecates) every kernel
-runs by numba's compilation, with the same results.
+blocks of the score matrix and of the canonical keys (called here). When each is used, or left
+unused as stale, is in docs/kernels.md.
 
 >>> keys = canonical_keys(np.array([[0, 1], [1, 0]]), np.array([[0, 1], [1, 0]]),
 ...                       np.array([[0, 1], [0, 1]]), np.array([-1, -1]), np.array([[-1]]), 2)

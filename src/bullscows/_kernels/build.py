@@ -5,16 +5,8 @@ Installing the package runs this (``setup.py``), in a process of its own for eac
 
     python -m bullscows._kernels.build OUTPUT.so
 
-``OUTPUT``'s name says which module: ``_trees_aot`` (a heuristic tree's builders) or
-``_search_aot`` (the optimal search's entry points and the serial score and canonical-key
-blocks). It compiles each njit function's own Python body with ``numba.pycc``, for the one
-signature ``_kernels.signatures`` writes out (no kernel runs first, and nothing of the package
-outside ``_kernels`` is imported), for the CPU it runs on (as numba's compilation is), with
-wrappers that release the GIL (as ``nogil=True`` does: the search's threads run at once).
-The module also answers ``sources()``: the kernel modules it was compiled from and a digest
-of their source (``ahead.source_digest``), by which a module compiled from kernels since
-edited is left unused. Any failure (no C compiler, a numba without ``pycc``) exits non-zero
-with the reason on stderr; the package then runs numba's compilation.
+where ``OUTPUT`` is ``_trees_aot`` or ``_search_aot``. Any failure exits non-zero with the
+reason on stderr; how the build works is in docs/kernels.md.
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
 """The compiled optimal search as its Python levels call it, without loading numba when the
 module compiled ahead of time at installation is current (``_kernels.ahead``): the search
-itself (``solve``), its memo (``Memo``) and every other question they ask of it (the order of
-the guesses at a set, the parts of a guess, a guess's bound one guess deeper or every guess's
-in one call, the best guess the memo holds, a set's ideal cost, a perfect candidate and every
-guess's bound).
-
-Every question but ``solve`` goes through one compiled entry point (``search_queries._query``):
-numba loads each entry point called from Python from its cache as a library of its own (with a
-copy of everything it calls), at some milliseconds apiece. Both release the GIL, for the
+itself (``solve``), its memo (``Memo``) and every other question they ask of it, which all go
+through one compiled entry point (``search_queries._query``). Both release the GIL, for the
 threads of ``search.worker``.
 
 >>> from bullscows.search.engine import Search

@@ -1,27 +1,10 @@
 """The depth-first branch and bound of ``bullscows.search``, compiled with numba.
 
-``solve`` returns the optimal cost of a set of codes within a depth if it is below a limit;
-every set it settles goes into a memo (``search_memo``) with its cost and best guess, from
-which ``best_guess`` reads the tree back. The memo also keeps, for sets that failed, the highest
-limit proven out of reach (no tree costs less), and the one-guess-ahead bound of sets looked
-at (``lookahead``).
-
-Sets are keyed by two 64-bit sums of random per-code keys (``code_keys``) and the depth: two
-different sets share a key with probability about 2**-128.
-
-A context tuple carries what every call reads, each item read by its name in ``tables``
-(``ctx[CTX_SCORES]``): ``scores, caps, valid, win, keys, stats, capped, consistent,
-everything, slots, weight, penalty, stop``; ``stats[0]`` counts sets
-branched on and ``stats[1]`` sets looked ahead at; ``weight`` is 1, or 0 to ask only whether a
-tree fits within the depth (every feasible cost is then 0); ``penalty`` (0, or with a depth cap
-more than any total under it) is added for every secret settled by the last guess the cap
-allows, so the cost orders trees by how many secrets need the whole cap, then by their total;
-``stop`` is a one-element array that another thread sets to make ``solve`` give up
-(``STOPPED``). The algorithm is the one ``search.optimal`` documents.
-
-``solve`` (and ``search_queries``, every other question the Python levels ask) release the
-GIL: searches with memos of their own run at once on threads of one process
-(``search.worker``). The Python levels call them through ``search_calls``.
+``solve`` returns the optimal cost of a set of codes within a depth if it is below a limit,
+storing every set it settles in a memo (``search_memo``), from which ``best_guess`` reads the
+tree back. The context tuple, the set keys and the memo are described in docs/kernels.md; the
+algorithm is the one ``search.optimal`` documents. The Python levels call it through
+``search_calls``.
 """
 
 from __future__ import annotations

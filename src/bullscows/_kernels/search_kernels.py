@@ -1,23 +1,9 @@
 """numba kernels of the optimal-tree search (``bullscows.search``): one pass over every guess
 at a node, and the test for a candidate that splits the others into single codes.
 
-They read a full score matrix, ``scores[guess, secret]`` = reply index, which is symmetric
-(scoring is), so a code's row holds its reply to every guess. Part sizes are counted one reply
-at a time over a whole row of guesses (a compare and an add over contiguous bytes, which the
-compiler turns into wide vector instructions): about four times the speed of one histogram per
-guess. Four codes are added in each pass over a row of counters, which cuts the counters'
-traffic through the caches fourfold and the whole search's time by about a sixth. The
-figures of each guess are then summed in the narrowest integers that hold them (bytes and
-16-bit words while a node has at most 255 codes), four times as many in a vector as 32-bit
-sums: another sixth. The codes a guess wins are those no other reply counts (the valid replies
-are every reply a guess can get), so no pass counts them. A lookahead needs only the lowest
-bound and whether it is exact (``lowest``): one 16-bit key a guess, a quarter of the search's
-time less.
-
-The bound of a guess is ``len(codes)`` plus the ideal cost of each non-winning part
-(``search.bounds``): a part of ``c`` codes costs at least ``c + (c - 1) + sum(max(0, c - cap))``
-over the level capacities ``cap`` past the second, and cannot be settled at all when larger
-than the capacity of the depth left.
+They read the full, symmetric score matrix ``scores[guess, secret]`` and bound each guess by
+``len(codes)`` plus the ideal cost of each non-winning part (``search.bounds``); how the
+counting is vectorised, and what each step saves, is in docs/kernels.md.
 """
 
 from __future__ import annotations

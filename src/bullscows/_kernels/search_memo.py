@@ -1,16 +1,6 @@
 """The optimal search's memo, in plain arrays: an open-addressing hash table that compiled
 code reads and writes, and that a module compiled ahead of time takes as it is
-(``search_calls`` makes memos and grows them).
-
-A memo is ``(table, state)``. ``table`` holds ``SLOT`` integers a slot: a set's key (two
-64-bit hash sums and its depth; depth -1 marks an empty slot), then what is known of it (its
-exact cost or -1, best guess, floor and whether it was looked ahead at). A key's slot is found
-by linear probing from the first sum's low bits (sums of random keys: spread evenly).
-``state`` holds the sets stored and a flag set once a set was dropped: a table over
-``FULL_SHARE`` full stores no new set, so that probes stay short. What a memo holds is true
-whatever it dropped (every entry is a proven fact about its set), so the search then gives up
-(``search_dfs.MEMO_FULL``) and its caller grows the table and asks again, losing only the
-work under way.
+(``search_calls`` makes memos and grows them; docs/kernels.md describes the layout).
 
 >>> import numpy as np
 >>> from bullscows._kernels.search_calls import new_memo

@@ -1,23 +1,9 @@
 """How a heuristic's compiled tree builder (``_kernels.trees``) chooses the guess at a node.
 
-A heuristic's guess depends on the candidates alone: the lowest-cost guess, among equals a
-candidate, then the lowest code (``strategies.heuristic``). Three shortcuts change no guess,
-only the work:
-
-* guesses are scanned in the order of the tie-break (candidates, then the other codes, each in
-  the variant's order), so a guess wins only by costing strictly less; each cost is summed
-  block by block, and a guess is dropped as soon as what it costs so far reaches the best (the
-  first three costs only grow as codes are added);
-* the scan stops at a guess costing what the most even split over every reply would: no guess
-  costs less;
-* of the codes that are not candidates, only the lowest of each class of codes equivalent under
-  the symmetries of the guesses played so far is scored (those of ``bullscows.symmetry``:
-  permutations of positions with a relabelling of the symbols played, and any relabelling of
-  the free symbols): equivalent guesses cost the same and are candidates alike. Where that
-  finds no classes, nodes of ``_DEAD_FROM`` candidates or more use another symmetry, of the
-  candidates alone: the symbols in no candidate (dead) relabelled among themselves (within
-  the symbols allowed at the same positions) fix every candidate and change no reply, so only
-  the lowest of the codes that differ by which dead symbols they use is scored.
+The guess is the lowest-cost one, among equals a candidate, then the lowest code
+(``strategies.heuristic``); the three shortcuts that change no guess, only the work (early
+exit, the even-split bound, symmetry and dead symbols) are explained in
+docs/explanation/heuristics.md.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """The decision tree of a one-guess-ahead heuristic, built in one compiled pass.
 
-A heuristic's guess depends on the candidates alone: the lowest-cost guess, among equals a
-candidate, then the lowest code (``strategies.heuristic``). So the whole tree below a position
-is built here without returning to Python: each node's candidates are a slice of one array,
-sorted in place by reply (a stable counting sort, so every part stays in the variant's order),
-and each node is written to flat arrays (its guess, its parent, the reply leading to it).
-
-Each node's guess is chosen as ``_kernels.tree_guess`` says (three shortcuts that change no
-guess, only the work).
-
-The work is split into the subtrees below the first levels (``open_parts``), which several
-threads take one at a time (``build_parts``, a shared counter), so that a thread slowed down by
-another process holds up only the subtree it is on.
+Each node's candidates are a slice of one array, sorted in place by reply, and each node is
+written to flat arrays (its guess, its parent, the reply leading to it); each guess is chosen
+as ``_kernels.tree_guess`` says. Large trees are split into subtrees below the first levels
+(``open_parts``) that threads take one at a time (``build_parts``); see
+docs/explanation/heuristics.md.
 """
 
 from __future__ import annotations
