@@ -1,14 +1,6 @@
 """Bounded, total readers: every byte, number and file a person hands the program goes through
-here, so that bad input is a one-line ``BullsCowsError`` and no input takes unbounded memory.
-
-* ``quote`` shows a piece of input in an error, cut to a line's worth (``quote_path`` a file
-  name).
-* ``read_file`` reads a regular file of at most ``MAX_FILE_BYTES`` (raw and uncompressed).
-* ``unpack`` uncompresses gzip bytes under the same cap.
-* ``load_json`` reads strict JSON: no huge numbers, no ``NaN`` or ``Infinity``, no deep nesting;
-  its errors name the source and the line.
-* ``read_text`` decodes bytes (or text read with ``surrogateescape``) as UTF-8, or says which
-  byte is wrong.
+here (``quote``, ``read_file``, ``unpack``, ``load_json``, ``read_text``), so that bad input is
+a one-line ``BullsCowsError`` and no input takes unbounded memory.
 
 >>> quote("0123")
 "'0123'"

@@ -1,17 +1,8 @@
 """A search's checkpoint file: the answers its tasks got (``search.distribute``), one JSON
-line each as it comes, so that an interrupted search resumes where it stopped.
+line each as it comes, so that an interrupted search resumes where it stopped, on any machine.
 
-The first line says which search the file belongs to; each other line is one answer: a part
-(its history of guesses and replies), its depth and window, and either the part's optimal
-tree and cost or ``null`` (no tree costs less than the window). A resumed search asks the
-same questions and finds the answers here: an exact cost answers every window, a failure
-every window up to its own. The file names codes and replies by their index in the variant,
-which every machine enumerates alike: a copy resumes anywhere.
-
-A crash can cut the last line short: it is ignored on reading and cut off the file before
-the next answer is appended (a file cut anywhere stays resumable, however often). A claimed
-cost is not trusted: the search checks it against the tree given with it (``Checkpoint.answer``
-with a ``check``) and searches that part again when they differ.
+The format, and how a cut-short file or a wrong claimed cost is handled, is in
+docs/explanation/search.md ("Checkpoints").
 
 >>> store = Checkpoint(None, "mm", "total", None, False)
 >>> store.record(1, ((7, 2), (9, 1)), 5, 40, None)

@@ -1,16 +1,8 @@
 """Bounds for variants the search cannot settle: a proven lower bound on the lowest total, by
 the search's own admissible bound at the root, and an upper bound from the best heuristic tree.
 
-The lower bound is the one the search starts from (``search.engine``, ``Search._ahead``),
-computed here without a full score matrix, so that it reaches variants beyond the search's
-limit (5 distinct digits, 30,240 codes; Logik, 32,768). For a first guess ``g`` every secret
-costs one guess, and each part ``P`` that a reply to ``g`` leaves costs at least its
-*lookahead*: the lowest, over every second guess ``h``, of ``|P|`` plus the ideal cost of
-each part ``h`` leaves of ``P`` (``search.bounds``: a tree's level ``k`` holds at most
-``(replies - 1) ** (k - 1)`` nodes). No tree with first guess ``g`` costs less than their sum,
-so none at all costs less than the lowest sum over every first guess. Guesses equivalent under
-the symmetries of the game (relabelling symbols and positions) have the same optimal cost, so
-one first guess per class is enough, and one second guess per class of those fixing ``g``.
+The lower bound is computed without a full score matrix, so that it reaches variants beyond
+the search's limit; docs/results.md ("Bounds") explains it.
 
 >>> from bullscows.rules import Rules
 >>> found = root_bound(Rules.parse("mm"))

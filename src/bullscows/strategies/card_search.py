@@ -1,16 +1,8 @@
 """The best opening book of each size for a rule: a search over books, exact figures.
 
-A book is a tree prefix: a line fixes the guess at one position, and a position deeper than
-the first guess can have a line only if every position before it has one. The total guesses
-of a card are a sum over the parts of its positions, so for each position the search keeps
-the best total with 0, 1, 2, ... lines below it, and combines the parts' lists like a knapsack
-(min-plus): for the guesses it tries, the books it finds are the best there are.
-
-What makes it a search heuristic: at each position it tries only the ``widths[depth]`` guesses
-of lowest expected part size (with the rule's own guess), lines go at most ``len(widths)``
-guesses deep, and positions with fewer than ``min_codes`` codes get no line. ``widths``
-entries of ``None`` try every guess (exhaustive at that depth). Every figure reported is
-exact for the card found.
+``widths[depth]`` guesses are tried at each position (``None``: every guess), lines go at most
+``len(widths)`` guesses deep, and positions of fewer than ``min_codes`` codes get no line;
+docs/card.md ("How the cards are found") explains the search.
 
 >>> from bullscows.rules import Rules
 >>> search = BookSearch(Rules.parse("p3c5n"), "first", widths=(None, None))

@@ -1,20 +1,8 @@
 """Strategies that look one guess ahead: score every code by how it splits the candidates.
 
-Knuth's rule: every code of the variant may be the guess (with ``consistent_only``, only the
-remaining candidates); each is scored by a function of the sizes of the parts into which its
-replies split the remaining candidates (a part for the all-bulls reply counts like any other);
-ties go to a code that is still a candidate, then to the lowest code in the variant's order. The
-first guess follows the same rule.
-
-Two shortcuts change no result: only one guess per class of guesses equivalent under the
-symmetries of the history is scored (``symmetry.guess_classes``), and when a remaining candidate
-splits the others into parts of one code each, no guess can do better, so the lowest such
-candidate is played at once.
-
-On very large variants a move would mean scoring more than ``PAIR_BUDGET`` (guess, candidate)
-pairs; the guesses are then narrowed to the remaining candidates, and if that is still too many,
-to evenly spaced ones among them, so a move stays within a second or two. No preset (bc, bc5,
-mm, logik, ...) reaches the budget; 6 distinct digits of 10, or 5 digits with repeats, may.
+Knuth's rule, its shortcuts (symmetry classes, a candidate that splits the others into single
+codes) and the narrowing of huge variants to ``PAIR_BUDGET`` pairs are explained in
+docs/explanation/heuristics.md.
 """
 
 from __future__ import annotations

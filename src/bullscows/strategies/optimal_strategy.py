@@ -1,16 +1,9 @@
 """Proven-optimal play: the tree found by the exhaustive search, followed reply by reply.
 
-``optimal`` has the lowest total of guesses over all secrets (the best average);
-``optimal-worst`` needs the fewest guesses in the worst case, and then has the lowest total;
-``optimal-worst-count`` also has the fewest secrets needing that worst case before the lowest
-total; ``optimal-total-worst`` has the lowest total and, among such trees, the lowest worst case.
-The tree comes from the first of: a tree shipped with the package, the tree store (the user's
-cache folder unless a server put its own in place), or the search
-(``bullscows.search.optimal_tree``: under a second for Mastermind), whose tree is then stored,
-so later games start at once (see ``bullscows.tree.store``). A stored tree is checked when it
-is loaded (``cache_problem``); one that fails is passed over with a ``BullsCowsWarning`` and
-searched again. Variants the search cannot finish quickly yet are
-refused by ``problem``, unless a tree for them is shipped.
+One strategy per objective (``optimal``, ``optimal-worst``, ``optimal-worst-count``,
+``optimal-total-worst``). The tree is a shipped one, else the tree store's, else the search's
+(then stored); docs/explanation/search.md says how each objective ranks trees and how stored
+trees are checked.
 
 >>> from bullscows.outcomes import guess_counts
 >>> from bullscows.rules import Rules

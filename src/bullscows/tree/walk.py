@@ -1,17 +1,9 @@
 """Secrets played down a decision procedure: the one place that splits a set of codes by
 their replies to a guess, position after position.
 
-A procedure is anything that names a guess at a position and says where each reply leads:
-a tree's nodes (``tree.model.trace_secrets``, the search's ``distribution``), or a strategy
-asked afresh at each position (``outcomes.walk`` and ``build_tree``, ``bench``'s split into
-tasks). ``walk_secrets`` keeps the codes still possible at each position and the secrets
-played; ``visit(position, codes, depth)`` gives the guess and ``follow(reply, part, wanted)``,
-which gives the position a reply leads to, or ``None`` to stop there (the caller records why:
-a missing branch, a task sent elsewhere), or ``Next.WINS`` when the part's one code is the
-next guess. A procedure that can play a whole position at once (a heuristic's compiled tree)
-gives ``settle(position, codes)``: the guesses each code needs from there, the position's own
-guess counting 1, or ``None`` to go move by move; it is asked where more than half the codes
-are secrets played. A secret listed twice is played twice.
+A procedure is a tree's nodes (``tree.model.trace_secrets``, the search's ``distribution``) or
+a strategy asked afresh at each position (``outcomes.walk``, ``build_tree``, ``bench``);
+``walk_secrets`` says what ``visit``, ``follow`` and ``settle`` answer.
 
 >>> import numpy as np
 >>> from bullscows.universe import universe
@@ -75,6 +67,14 @@ def walk_secrets(
     of all bulls, and ``depth`` the number of the guess made at ``root``. Only the replies of
     secrets played are followed, in increasing order of reply, depth first (iteratively, so
     that a walk thousands of guesses deep does not exhaust the stack).
+
+    ``visit(position, codes, depth)`` gives the guess and ``follow(reply, part, wanted)``,
+    which gives the position a reply leads to, or ``None`` to stop there (the caller records
+    why: a missing branch, a task sent elsewhere), or ``Next.WINS`` when the part's one code is
+    the next guess. A procedure that can play a whole position at once (a heuristic's compiled
+    tree) gives ``settle(position, codes)``: the guesses each code needs from there, the
+    position's own guess counting 1, or ``None`` to go move by move; it is asked where more than
+    half the codes are secrets played. A secret listed twice is played twice.
     """
     wanted_codes = codes if targets is None else np.asarray(targets, dtype=np.int64)
     counts = np.zeros(len(wanted_codes), dtype=np.int64)

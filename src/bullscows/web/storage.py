@@ -1,14 +1,8 @@
 """Where the web app keeps its games: one row per game, its record as JSON, over SQLAlchemy.
 
-SQLite in the user's data directory by default, any SQLAlchemy URL otherwise. The schema is
-versioned: a ``meta`` table holds ``schema_version``, and a database of a later version than
-this program knows is refused rather than written to (one of version 1 gains the ``version``
-column of version 2).
-
-Every game row carries a version: a move is written only if the row still holds the version
-it was read at (compare and set, one ``UPDATE`` the database itself serialises), so servers in
-any number of processes never overwrite each other's moves. A database that cannot be reached
-or written raises ``Unavailable``.
+SQLite in the user's data directory by default, any SQLAlchemy URL otherwise; a versioned
+schema, and a version on every row so that concurrent servers never overwrite each other's
+moves (docs/server.md). A database that cannot be reached or written raises ``Unavailable``.
 
 >>> store = Store("sqlite://")
 >>> from bullscows.records import GameRecord
