@@ -1,13 +1,9 @@
 """Analysis of a game, move by move: each guess against the best guess at that moment.
 
-A guess's cost is the number of guesses it needs on average, itself included, over the codes
-still possible. Where an exact figure exists it is used and ``exact`` says so: along the
-shipped optimal tree of the variant (the best guess is the tree's, its cost the tree's own)
-and where the position search answers (a few hundred codes left: ``search.position``, the
-proven optimum). Elsewhere a cost is measured with the hint strategy playing on after the
-guess (minimax unless the game chose another deterministic one), and ``by`` names it. The
-sentence says how the two guesses compare and split the codes; ``fits`` says whether the
-guess fitted every reply so far (hard mode's rule).
+A guess's cost is the guesses it needs on average, itself included, over the codes still
+possible: exact along the shipped optimal tree and where the position search answers
+(``exact``), else measured by a strategy playing on (``by``); docs/terminal.md ("Analysing a
+game") says more.
 
 >>> from bullscows.sessions import Codemaker
 >>> game = Codemaker(Rules.parse("p3c4n"), secret="012")

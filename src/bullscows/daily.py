@@ -1,11 +1,8 @@
 """The daily puzzle: one secret per variant per day, the same for everyone who plays it.
 
-Day 1 is 2026-01-01 (UTC). A daily game is a ``Codemaker`` whose seed is derived from the
-variant, the day and a key (``BULLSCOWS_DAILY_KEY``; empty unless set, so that anyone can
-derive a day's code who reads this file, as with any puzzle of the day whose list ships with
-it). The seed holds the day in its low bits, so a game tells which day's puzzle it is
-(``day_of``) and the secret itself stays in the game's record, never in what a browser sees
-before the game is over.
+A daily game is a ``Codemaker`` whose seed is derived from the variant, the day (day 1 is
+2026-01-01, UTC) and ``BULLSCOWS_DAILY_KEY``, and holds the day in its low bits (``day_of``);
+docs/web.md ("The daily puzzle") says more.
 
 >>> from datetime import date
 >>> bc = Rules.parse("bc")

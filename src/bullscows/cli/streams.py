@@ -1,15 +1,9 @@
 """Standard streams as Unix tools treat them, set up once at the command's entry point.
 
-* Input is read as UTF-8 with undecodable bytes kept (``surrogateescape``), so that a line
-  with a bad byte is refused with a clear error (``readers.read_text``) rather than a crash.
-* Output never fails on encoding: a symbol the terminal's encoding lacks is written escaped.
-* A closed stdin or stdout (``<&-``, ``>&-``) is an error when it is used, not a crash.
-* A broken pipe (``| head -1``) ends the program quietly with status 141, as ``SIGPIPE``
-  would; any other failed write (a full disk) is a one-line error and status 1.
-* ``COLUMNS`` and ``LINES`` that are not sensible sizes (``COLUMNS=0``) are ignored.
-* A ``BullsCowsWarning`` (a damaged cache entry passed over) is one line: ``Warning: ...``.
-* A line of input is read up to ``MAX_LINE`` characters (``read_line``): stdin from
-  ``/dev/zero`` is an error, not a machine out of memory.
+Input is read as UTF-8 keeping bad bytes (to refuse them clearly), output never fails on
+encoding, a closed stream or a full disk is a one-line error, a broken pipe ends quietly
+(status 141), lines are read up to ``MAX_LINE`` characters, and a ``BullsCowsWarning`` is one
+line; docs/reference/errors.md lists each case.
 """
 
 from __future__ import annotations

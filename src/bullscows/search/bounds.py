@@ -1,14 +1,9 @@
 """Lower bounds on the total number of guesses a decision tree needs.
 
-A guess either wins (at most one secret ends at a node) or splits the remaining codes by
-reply; a variant allows at most ``replies`` different replies, one of them all bulls, so each
-node has at most ``replies - 1`` children. Level ``k`` of any tree (the ``k``-th guess) thus
-holds at most ``(replies - 1) ** (k - 1)`` nodes, each ending at most one secret. Filling the
-levels from the top gives the cheapest conceivable tree for ``n`` codes within ``depth`` guesses.
-
-The search computes this bound in compiled code (``search_dfs.ideal``, and per guess in
-``search_kernels.guess_bounds``); this module states it plainly, and the tests hold the kernels
-to it.
+Level ``k`` of any tree holds at most ``(replies - 1) ** (k - 1)`` nodes, each ending at most
+one secret; filling the levels from the top gives the cheapest conceivable tree for ``n`` codes
+within ``depth`` guesses. The search computes this bound in compiled code; this module states
+it plainly, and the tests hold the kernels to it.
 
 >>> table = lower_bounds(replies=14, size=20, depth=3)
 >>> [int(v) for v in table[3][:6]]

@@ -1,15 +1,9 @@
 """A search's limits, progress and Ctrl-C while its own thread is in one long compiled call.
 
-One call of the compiled search can run for minutes (a part of ``p2c20r``), its thread
-outside Python: no progress report, no time limit or budget (both are checked as progress
-is reported) and no ``KeyboardInterrupt`` until it returns. While a call is under way
-(``with watch:``) a thread of the watch reports progress every so often and, when the report
-raises (a budget spent) or Ctrl-C is pressed, sets the search's stop flag: the compiled call
-returns within a moment (``STOPPED``), and the watch raises what the report raised; after
-Ctrl-C the signal's own handler raises ``KeyboardInterrupt`` (if it raises nothing, the call
-is to be made again: ``resume``). Ctrl-C reaches the watch's thread through the signal
-module's wakeup file (``signal.set_wakeup_fd``), on the main thread only, when no other part
-of the program uses it.
+While a call is under way (``with watch:``) a thread of the watch reports progress and, when
+the report raises or Ctrl-C is pressed, sets the search's stop flag, then raises what the
+report raised (``resume`` says whether to call again); docs/kernels.md ("Stopping a compiled
+call") explains why and how.
 
 >>> import numpy as np
 >>> stop, told = np.zeros(1, dtype=np.int64), []

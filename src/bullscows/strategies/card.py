@@ -1,15 +1,9 @@
 """A card: a strategy a person can carry out with pencil and paper.
 
-A card is an opening book (a fixed first guess and, for some replies, a fixed next guess:
-one line each) followed by a rule for every position the book does not cover:
-
-* ``first``: the first code, in reading order, that fits every reply;
-* ``any``: any code that fits every reply (the figures are the exact expectation over a
-  uniform choice).
-
-Lines are keyed by the replies to the book's own guesses: with the guesses fixed, a list of
-replies names one position. A game that leaves the book (a guess the card did not say) goes on
-with the rule.
+An opening book (a fixed first guess and, for some replies, a fixed next guess: one line each,
+keyed by the replies to the book's own guesses) followed by a rule, ``first`` or ``any``, for
+every position the book does not cover; a game that leaves the book goes on with the rule
+(docs/card.md).
 
 >>> from bullscows.rules import Rules
 >>> card = Card(Rules.parse("p2c3n"), "first", {(): 1})
