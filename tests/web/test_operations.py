@@ -8,10 +8,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, event, text
 
 from bullscows.web.app import create_app
-from bullscows.web.common import ATTEMPTS
+from bullscows.web.common import ATTEMPTS, PLAYER_COOKIE
 from bullscows.web.limits import Limits
 from bullscows.web.storage import SCHEMA_VERSION, Store
 
@@ -114,17 +115,24 @@ def test_abandoned_games_expire_and_finished_ones_stay(database: str) -> None:
             assert client.get(f"/api/games/{kept}").status_code == 200
 
 
-def test_a_version_1_database_gains_the_version_column(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("old", "columns"), [(1, ""), (2, ", version INTEGER NOT NULL DEFAULT 0")])
+def test_an_older_database_gains_the_columns_it_lacks(tmp_path: Path, old: int, columns: str
+                                                      ) -> None:  # fmt: skip
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     with create_engine(url).begin() as db:
         db.execute(text("CREATE TABLE meta (key VARCHAR(64) PRIMARY KEY, value TEXT)"))
-        db.execute(text("INSERT INTO meta VALUES ('schema_version', '1')"))
+        db.execute(text(f"INSERT INTO meta VALUES ('schema_version', '{old}')"))
         db.execute(text("CREATE TABLE games (id VARCHAR(64) PRIMARY KEY, mode VARCHAR(16) NOT "
                         "NULL, record TEXT NOT NULL, created DATETIME NOT NULL, updated DATETIME "
-                        "NOT NULL)"))  # fmt: skip
+                        f"NOT NULL{columns})"))  # fmt: skip
     with TestClient(create_app(url, warm=False)) as client:
         game_id, _ = start(client, mode="play", rules="bc", hints=False)
         move(client, game_id, "guess", code="0123")
+        player = client.post("/new/play", data={"rules": "p3c4n"}, follow_redirects=False)
+        assert player.status_code == 303
     with create_engine(url).connect() as db:
         assert db.execute(text("SELECT value FROM meta")).scalar() == str(SCHEMA_VERSION)
-        assert db.execute(text("SELECT version FROM games")).scalar() == 1
+        assert db.execute(text("SELECT version FROM games WHERE id = :id"), {"id": game_id}
+                          ).scalar() == 1  # fmt: skip
+        kept = db.execute(text("SELECT player FROM games WHERE player IS NOT NULL")).scalar()
+        assert kept == client.cookies[PLAYER_COOKIE]

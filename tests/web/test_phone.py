@@ -13,8 +13,18 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from bullscows import Code, Rules, score
+from bullscows.sessions import Codebreaker
 
-from .test_browser import PHONE, ROWS, WIDE, base, browser, open_context, upload_file
+from .test_browser import (
+    PHONE,
+    ROWS,
+    WIDE,
+    base,
+    browser,
+    last_reply,
+    open_context,
+    upload_file,
+)
 
 __all__ = ["base", "browser"]  # fixtures, shared with the other browser tests
 BC = Rules.parse("bc")
@@ -195,5 +205,34 @@ def test_trees_bench_and_challenge_without_script(
     page.locator("#challenge-link").click()
     page.locator("#accept").click()
     expect(page.locator("#say")).to_be_visible()
+    page.goto(f"{base}/record")  # the game given up counts; the challenge accepted is not over
+    expect(page.locator('.variant-record[data-rules="bc"]')).to_contain_text("1 played, 0 won")
+
+
+def test_the_record_counts_a_game_played_without_script(
+    scriptless: BrowserContext, base: str
+) -> None:
+    page = scriptless.new_page()
     page.goto(f"{base}/record")
-    expect(page.locator("main")).to_contain_text("needs script")
+    expect(page.locator("#no-record")).to_be_visible()
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    solver = Codebreaker(BC, "minimax")
+    for number in range(1, 12):
+        page.locator("#say").fill(solver.suggest().text)
+        page.locator("#send").click()
+        expect(page.locator(ROWS)).to_have_count(number)
+        reply = last_reply(page)
+        if reply.is_win(BC.length):
+            break
+        solver.reply(reply)
+    expect(page.locator("#result")).to_contain_text("You broke it in")
+    page.goto(f"{base}/record")  # counted by the server: this browser's cookie names its player
+    section = page.locator('.variant-record[data-rules="bc"]')
+    expect(section).to_contain_text("1 played, 1 won")
+    expect(section.locator('[data-stat="win %"] b')).to_have_text("100")
+    expect(section.locator('[data-stat="streak"] b')).to_have_text("1")
+    expect(section.locator("svg rect")).to_have_count(1)
+    page.locator("#forget").click()
+    expect(page.locator("#no-record")).to_be_visible()

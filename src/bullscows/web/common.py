@@ -4,6 +4,7 @@ set and committed), the templates, and the page that shows an error."""
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import threading
 import time
@@ -14,7 +15,7 @@ from typing import Any
 from weakref import WeakValueDictionary
 
 from fastapi import Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from bullscows.errors import BullsCowsError, StaleMoveError
@@ -35,6 +36,11 @@ ATTEMPTS = 50
 HERE = Path(__file__).parent
 #: The mode under which a challenge's template is stored.
 CHALLENGE = "challenge"
+#: The cookie that names the player whose games a browser starts (the record page counts them),
+#: its form (``storage.new_id``'s 128 random bits, base64) and how long it is kept (5 years).
+PLAYER_COOKIE = "bullscows-player"
+PLAYER_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+PLAYER_AGE = 5 * 365 * 24 * 3600
 
 
 class NotFound(BullsCowsError):
@@ -54,8 +60,8 @@ class Games:
         self._locks: WeakValueDictionary[str, threading.Lock] = WeakValueDictionary()
         self._guard = threading.Lock()
 
-    def add(self, game: Game, mode: str) -> str:
-        return self.store.add(game.to_record(), mode)
+    def add(self, game: Game, mode: str, player: str | None = None) -> str:
+        return self.store.add(game.to_record(), mode, player)
 
     def load(self, game_id: str, template: bool = False) -> tuple[Game, str]:
         """The game of that id and its mode; a challenge's template only with ``template``
@@ -75,10 +81,10 @@ class Games:
         copy = Codemaker(game.rules, secret=game.secret, hints=game.hinter)
         return self.store.add(copy.to_record(), CHALLENGE)
 
-    def accept(self, challenge_id: str) -> str:
-        """A new game of the challenge's secret: its id."""
+    def accept(self, challenge_id: str, player: str | None = None) -> str:
+        """A new game of the challenge's secret, for ``player``: its id."""
         game, _ = self.load(challenge_id, template=True)
-        return self.add(game, "play")
+        return self.add(game, "play", player)
 
     def play(self, client: Client | None, game_id: str, choose: Chooser) -> tuple[Game, Played]:
         """One move on the game as stored: ``choose`` reads it and names the move; the move and
@@ -133,12 +139,13 @@ class Games:
         return self.pool.call(client, work, shown_of, game.to_record().dumps(), mode,
                               command=command_for(game, mode))  # fmt: skip
 
-    def start(self, client: Client | None, setup: Setup) -> tuple[str, StateOut]:
-        """A new game as ``setup`` asks, stored once what it shows first is computed: its id
-        and state."""
+    def start(self, client: Client | None, setup: Setup, player: str | None = None
+              ) -> tuple[str, StateOut]:  # fmt: skip
+        """A new game as ``setup`` asks, for ``player``, stored once what it shows first is
+        computed: its id and state."""
         game = new_game(setup)
         shown = self.shown(client, game, setup.mode)
-        return self.add(game, setup.mode), shown
+        return self.add(game, setup.mode, player), shown
 
     def analysis(self, client: Client | None, game_id: str) -> tuple[Game, Played, list[Any]]:
         """The game, its state, and ``games.analysed`` of it (in the pool when large)."""
@@ -223,6 +230,20 @@ def status_of(error: BullsCowsError) -> int:
         if isinstance(error, kind):
             return status
     return 400
+
+
+def player_of(request: Request) -> str | None:
+    """The player id in the request's cookie, if it is one this server could have made."""
+    found = request.cookies.get(PLAYER_COOKIE, "")
+    return found if PLAYER_ID.fullmatch(found) else None
+
+
+def for_player(request: Request, response: Response, player: str) -> Response:
+    """``response`` keeping ``player`` in the browser's cookie (first-party, out of script's
+    reach, Secure over https), for the record page."""
+    response.set_cookie(PLAYER_COOKIE, player, max_age=PLAYER_AGE, httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https")  # fmt: skip
+    return response
 
 
 def games_of(request: Request) -> Games:

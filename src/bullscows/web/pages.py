@@ -18,8 +18,18 @@ from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Game, Move, named_move, read_move
+from bullscows.standings import standings
 from bullscows.web import benching, explorer
-from bullscows.web.common import BENCH_STRATEGIES, NotFound, games_of, render, status_of
+from bullscows.web.common import (
+    BENCH_STRATEGIES,
+    PLAYER_COOKIE,
+    NotFound,
+    for_player,
+    games_of,
+    player_of,
+    render,
+    status_of,
+)
 from bullscows.web.games import (
     Setup,
     check_mode,
@@ -28,7 +38,7 @@ from bullscows.web.games import (
     variant,
 )
 from bullscows.web.models import StateOut
-from bullscows.web.storage import Unavailable
+from bullscows.web.storage import Unavailable, new_id
 
 UPLOAD = File(...)
 #: Checking an uploaded tree: work per byte of the file (a file of over 60 kB is checked in
@@ -97,10 +107,11 @@ def install(app: FastAPI) -> None:
             allowed = int(limit) if limit.strip().isdigit() else None
             setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard,
                           allowed)  # fmt: skip
-            game_id, _ = games_of(request).start(request, setup)
+            player = player_of(request) or new_id()
+            game_id, _ = games_of(request).start(request, setup, player)
         except BullsCowsError as error:
             return new_form(request, mode, status_of(error), str(error))
-        return RedirectResponse(f"/game/{game_id}", status_code=303)
+        return for_player(request, RedirectResponse(f"/game/{game_id}", status_code=303), player)
 
     @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
     def analysis(request: Request, game_id: str) -> HTMLResponse:
@@ -158,12 +169,24 @@ def install(app: FastAPI) -> None:
 
     @app.post("/challenge/{challenge_id}", include_in_schema=False)
     def accept(request: Request, challenge_id: str) -> Response:
-        game_id = games_of(request).accept(challenge_id)
-        return RedirectResponse(f"/game/{game_id}", status_code=303)
+        player = player_of(request) or new_id()
+        game_id = games_of(request).accept(challenge_id, player)
+        return for_player(request, RedirectResponse(f"/game/{game_id}", status_code=303), player)
 
     @app.get("/record", response_class=HTMLResponse, include_in_schema=False)
     def record(request: Request) -> HTMLResponse:
-        return render(request, "record.html", title="Your record")
+        """The finished games of the player this browser's cookie names (none: empty)."""
+        player = player_of(request)
+        found = games_of(request).store.records_of(player) if player else []
+        return render(request, "record.html", title="Your record", variants=standings(found))
+
+    @app.post("/record/forget", include_in_schema=False)
+    def forget(request: Request) -> Response:
+        """This browser forgets its player: the record starts again empty."""
+        response = RedirectResponse("/record", status_code=303)
+        response.delete_cookie(PLAYER_COOKIE, httponly=True, samesite="lax",
+                               secure=request.url.scheme == "https")  # fmt: skip
+        return response
 
     @app.get("/tree", response_class=HTMLResponse, include_in_schema=False)
     def tree(request: Request, src: str = "", at: str = "") -> HTMLResponse:

@@ -1,7 +1,7 @@
 """What is the player's own: the daily puzzle (``/daily`` lists today's puzzles, a post
 starts one: a game of ``play`` whose secret is ``bullscows.daily``'s, kept on the server like
 any other) and the record's statistics (``/api/record``: the browser keeps the finished
-games, ``standings.tally`` counts them)."""
+games, ``standings.tally`` counts them; ``/record`` counts those of the cookie's player)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from bullscows.daily import EPOCH, LIMITS, daily_game, day_number
 from bullscows.rules import Rules
 from bullscows.standings import Finished, tally
 from bullscows.web.api import ERRORS
-from bullscows.web.common import games_of, render
+from bullscows.web.common import for_player, games_of, player_of, render
 from bullscows.web.games import strategy_for
+from bullscows.web.storage import new_id
 
 #: The most games a record sends (the browser sends its latest): well within a body's bound.
 MAX_GAMES = 200
@@ -64,5 +65,6 @@ def install(app: FastAPI) -> None:
         chosen = Rules.parse(rules.strip())
         helper = strategy_for("minimax", chosen) if hints else None
         game = daily_game(chosen, day_number(), hints=helper, hard=hard)
-        game_id = games_of(request).add(game, "play")
-        return RedirectResponse(f"/game/{game_id}", status_code=303)
+        player = player_of(request) or new_id()
+        game_id = games_of(request).add(game, "play", player)
+        return for_player(request, RedirectResponse(f"/game/{game_id}", status_code=303), player)

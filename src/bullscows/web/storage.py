@@ -51,7 +51,7 @@ from sqlalchemy.pool import StaticPool
 from bullscows.errors import BullsCowsError
 from bullscows.records import GameRecord
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: The environment variable that names the database (tests point it at a file of their own).
 DATABASE_ENV = "BULLSCOWS_DATABASE"
 
@@ -66,7 +66,10 @@ games = Table(
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False),
     Column("version", Integer, nullable=False, server_default="0"),
+    Column("player", String(64), nullable=True, index=True),  # whose record counts the game
 )
+#: The columns added since version 1, as an older database gains them.
+ADDED = {"version": "INTEGER NOT NULL DEFAULT 0", "player": "VARCHAR(64)"}
 trees = Table(
     "trees",
     metadata,
@@ -165,9 +168,11 @@ class Store:
             if version is None:
                 db.execute(insert(meta).values(key="schema_version", value=str(SCHEMA_VERSION)))
             elif int(version) < SCHEMA_VERSION:
-                if "version" not in {c["name"] for c in inspect(db).get_columns("games")}:
-                    db.execute(text("ALTER TABLE games ADD COLUMN version INTEGER NOT NULL "
-                                    "DEFAULT 0"))  # fmt: skip
+                present = {c["name"] for c in inspect(db).get_columns("games")}
+                for name, kind in ADDED.items():
+                    if name not in present:
+                        db.execute(text(f"ALTER TABLE games ADD COLUMN {name} {kind}"))
+                db.execute(text("CREATE INDEX IF NOT EXISTS ix_games_player ON games (player)"))
                 db.execute(update(meta).where(meta.c.key == "schema_version")
                            .values(value=str(SCHEMA_VERSION)))  # fmt: skip
             elif int(version) > SCHEMA_VERSION:
@@ -177,13 +182,19 @@ class Store:
                 )
 
     @guarded
-    def add(self, record: GameRecord, mode: str) -> str:
-        """Store a new game, played in ``mode`` (play, solve, duel, assist); its id."""
+    def add(self, record: GameRecord, mode: str, player: str | None = None) -> str:
+        """Store a new game, played in ``mode`` (play, solve, duel, assist) by ``player`` (the
+        id their browser keeps, if any); its id."""
         game_id, now = new_id(), _now()
         with self.engine.begin() as db:
             db.execute(
                 insert(games).values(
-                    id=game_id, mode=mode, record=record.dumps(), created=now, updated=now
+                    id=game_id,
+                    mode=mode,
+                    record=record.dumps(),
+                    created=now,
+                    updated=now,
+                    player=player,
                 )
             )
         return game_id
@@ -202,14 +213,19 @@ class Store:
             ).first()
         return None if row is None else (GameRecord.loads(row[0]), str(row[1]), int(row[2]))
 
-    @guarded
     def records(self, mode: str) -> list[GameRecord]:
         """The records of the games played in ``mode``, oldest first (one that no longer
         reads, from a later version, is passed over)."""
+        return self._records(games.c.mode == mode)
+
+    def records_of(self, player: str) -> list[GameRecord]:
+        """The records of the games ``player`` started, oldest first (challenges aside)."""
+        return self._records(games.c.player == player, games.c.mode != "challenge")
+
+    @guarded
+    def _records(self, *where: Any) -> list[GameRecord]:
         with self.engine.connect() as db:
-            rows = db.execute(
-                select(games.c.record).where(games.c.mode == mode).order_by(games.c.created)
-            ).all()
+            rows = db.execute(select(games.c.record).where(*where).order_by(games.c.created)).all()
         found = []
         for (stored,) in rows:
             with contextlib.suppress(BullsCowsError):

@@ -118,13 +118,16 @@
     return node;
   }
 
-  // The record page: the statistics are the library's (POST /api/record), drawn here.
+  // The record page: the server's, or the statistics of this browser's list (POST /api/record).
   function showRecord() {
     var place = document.getElementById("record");
     if (!place) { return; }
     var forget = document.getElementById("forget");
-    forget.onclick = function () { localStorage.removeItem("bullscows-record"); showRecord(); };
+    forget.onclick = function () { localStorage.removeItem("bullscows-record"); };
     var games = Object.values(record()).sort(function (a, b) { return (a.at || 0) - (b.at || 0); });
+    // The server counted the games of this browser's player; this browser's own list is drawn
+    // instead only when it knows more games (some played before the server kept players).
+    if (games.length <= Number(place.dataset.played || 0)) { return; }
     fetch("/api/record", {
       method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" },
       body: JSON.stringify({ games: games.slice(-200).map(function (game) {
