@@ -192,6 +192,14 @@ def _why(yours: Hint, best: Hint, cost: float, best_cost: float, by: str, exact:
     >>> only = explain_guess(k, k.candidate_codes(1)[0])
     >>> _why(explain_guess(k, k.code(0)), only, 2, 1, "minimax", False, "minimax")
     'one code was left, 10: this guess could not win'
+    >>> k = Knowledge.start(Rules.parse("p2c3n"))
+    >>> yours, best = explain_guess(k, k.code(1)), explain_guess(k, k.code(0))
+    >>> _why(yours, best, 2.3341, 2.3333, "minimax", False, "minimax").split(":")[0]
+    "as good as minimax's choice 01 (both measured with minimax playing on)"
+    >>> _why(yours, best, 2.3333, 2.3341, "minimax", False, "minimax").split(":")[0]
+    "as good as minimax's choice 01 (both measured with minimax playing on)"
+    >>> _why(yours, best, 2.5, 2.3333, "minimax", False, "minimax").split(": ")[1]
+    '0.17 guesses more on average (both measured with minimax playing on)'
     """
     split = f"splits {yours.remaining:,} codes into {yours.count} parts"
     if yours.remaining == 1:
@@ -208,15 +216,16 @@ def _why(yours: Hint, best: Hint, cost: float, best_cost: float, by: str, exact:
         return f"optimal (exact, by {by}): {split}"
     if yours.guess == best.guess:
         return f"{by}'s own choice: {split}"
-    if cost < best_cost:
-        gain = f"{best_cost - cost:.2f} guesses on average"
+    more = round(cost - best_cost, 2)  # as the sentence says it: 0.00 reads "as good as"
+    if more < 0:
+        gain = f"{-more:.2f} guesses on average"
         return f"better than {by}'s choice {best.guess} by {gain}{measured}: {split}"
-    if cost == best_cost:
+    if more == 0:
         return f"as good as {by}'s choice {best.guess}{measured}: {split}"
     return (
         f"{best.guess} splits {best.remaining:,} codes into {best.count} parts (largest "
         f"{best.largest:,}); yours into {yours.count} (largest {yours.largest:,}): "
-        f"{cost - best_cost:.2f} guesses more on average{measured}"
+        f"{more:.2f} guesses more on average{measured}"
     )
 
 

@@ -89,7 +89,8 @@ def test_a_script_line_without_a_reply_is_refused_alone(alone: str) -> None:
     # The line after it is an entry of its own, never taken as a reply.
     result, answers = assist([], [alone, "1263 1 2", "8103 2 1", "quit"])
     assert result.exit_code == 1
-    assert answers[0].startswith("line 1: ")
+    assert answers[0] == "\n"  # refused on stderr alone
+    assert result.stderr.startswith("Error: line 1: ")
     assert "Reply to" not in result.output
     history = [("1263", (1, 2)), ("8103", (2, 1))]
     check_status(answers[1], BC, history[:1])
@@ -171,8 +172,21 @@ def test_contradiction_offers_the_replies_that_would_fix_it() -> None:
 def test_bad_entries_are_explained_and_ignored(line: str, reason: str) -> None:
     result, answers = assist([], [line, "list", "quit"])
     assert result.exit_code == 1  # a script had a line refused
-    assert answers[0].startswith(f"line 1: {reason}")
+    assert answers[0] == "\n"
+    assert result.stderr.startswith("Error: line 1: ") and reason in result.stderr
     assert len(answers[1].split()) == 5040  # nothing was recorded: every code is listed
+
+
+def test_a_refused_script_line_is_said_once_on_stderr_quoting_it() -> None:
+    result, answers = assist([], ["hello world", "0123 9 9", "0123 1 2", "quit"])
+    assert result.exit_code == 1
+    assert answers[:2] == ["\n", "\n"]  # the transcript keeps one line per line read
+    assert "hello" not in result.stdout and "9 9" not in result.stdout
+    assert result.stderr.splitlines() == [
+        "Error: line 1: 'hello world': code 'hello' has 5 symbols; a code has 4, e.g. '0123'",
+        "Error: line 2: '0123 9 9': reply '9 9': 9 bulls and 9 cows make 18, but a code has 4",
+    ]
+    assert result.output.count("'hello world'") == 1
 
 
 def test_help_lists_the_notations() -> None:

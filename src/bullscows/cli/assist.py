@@ -67,7 +67,7 @@ def assist(
     with exit 1, naming it); what it says is shown, and the prompt carries on from there.
     """
     breaker = Codebreaker(rules, strategy, seed, assist=True)
-    terminal = Terminal()
+    terminal = Terminal(transcript_refusals=False)  # a refused line: once, on stderr
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
     if source is not None:
         _read_history(terminal, breaker, source, reply_style)

@@ -266,14 +266,18 @@ class Terminal:
     ends with exit code 1 (``refused`` counts those lines).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, transcript_refusals: bool = True) -> None:
+        """``transcript_refusals=False``: from a script, a refused line is said once, on
+        standard error (quoting the line), and not in the transcript on standard output."""
         warm_up_in_background()
         # No markup: what a person typed is printed as typed, brackets and all; written to a
         # file or a pipe, lines are whole (never wrapped at 80 columns).
         self.console = streams.console()
         self.interactive = sys.stdin.isatty()
         self.line = 0
+        self.typed = ""  # the last line read
         self.refused = 0
+        self.transcript_refusals = transcript_refusals
 
     @property
     def where(self) -> str:
@@ -283,7 +287,12 @@ class Terminal:
     def refuse(self, text: str) -> None:
         """Refuse the last line read, saying why (and where, from a script)."""
         self.refused += not self.interactive
-        self.error(self.where + text)
+        if self.interactive or self.transcript_refusals:
+            self.error(self.where + text)
+            return
+        quoted = "" if repr(self.typed) in text else f"{self.typed!r}: "
+        self.say()  # ends the prompt's line of the transcript
+        print(f"Error: {self.where}{quoted}{text}", file=sys.stderr, flush=True)
 
     def error(self, text: str) -> None:
         """A line in red; from a script also on standard error, where the caller looks."""
@@ -314,7 +323,8 @@ class Terminal:
                 return None
             self.line += 1
             try:
-                return read_text(line, "the line").strip()
+                self.typed = read_text(line, "the line").strip()
+                return self.typed
             except BullsCowsError as error:
                 self.refuse(f"{error}; type it again" if self.interactive else str(error))
 
