@@ -40,25 +40,38 @@ from bullscows.errors import BullsCowsError
 )  # fmt: skip
 @click.option("--pool", type=click.IntRange(1, 64), default=2, show_default=True,
               help="Such computations run at once, per worker.")  # fmt: skip
+@click.option(
+    "--durability", type=click.Choice(["process", "full"]), default="process",
+    show_default=True,
+    help="What an answered move survives on SQLite: the server's crash (process), or also "
+    "the machine's (full: an fsync per move).",
+)  # fmt: skip
 def serve(
     host: str, port: int, database: str | None, workers: int, expire_hours: float,
-    games_rate: str, uploads_rate: str, compute_seconds: float, pool: int,
+    games_rate: str, uploads_rate: str, compute_seconds: float, pool: int, durability: str,
 ) -> None:  # fmt: skip
     """Serve the web app: play, solve, duel, assist and explore trees in a browser."""
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
     from bullscows.web.limits import LIMITS_ENV, Limits
-    from bullscows.web.storage import DATABASE_ENV, Store, default_url, shown_url
+    from bullscows.web.storage import (
+        DATABASE_ENV,
+        DURABILITY_ENV,
+        Store,
+        default_url,
+        shown_url,
+    )
 
     url = database or default_url()
     try:
         limits = Limits(expire_hours, games_rate, uploads_rate, compute_seconds, pool)
-        Store(url).engine.dispose()  # reachable, and of a schema this program knows
+        Store(url, durability).engine.dispose()  # reachable, and of a schema this program knows
     except BullsCowsError as error:
         raise click.ClickException(str(error)) from None
     listening = _listen(host, port)
-    os.environ.update({DATABASE_ENV: url, LIMITS_ENV: limits.to_environment()})
+    os.environ.update({DATABASE_ENV: url, DURABILITY_ENV: durability,
+                       LIMITS_ENV: limits.to_environment()})  # fmt: skip
     config = uvicorn.Config("bullscows.web.app:from_environment", factory=True, workers=workers,
                             log_level="warning", access_log=False)  # fmt: skip
     bound = listening.getsockname()[1]

@@ -22,7 +22,8 @@ import contextlib
 import functools
 import os
 import secrets
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
@@ -35,6 +36,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -44,7 +46,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
@@ -54,6 +56,12 @@ from bullscows.records import GameRecord
 SCHEMA_VERSION = 3
 #: The environment variable that names the database (tests point it at a file of their own).
 DATABASE_ENV = "BULLSCOWS_DATABASE"
+#: The environment variable that names the durability of a SQLite file's commits.
+DURABILITY_ENV = "BULLSCOWS_DURABILITY"
+#: What a committed move survives on SQLite (docs/server.md): ``process``, the crash of the
+#: server's process (``kill -9``); ``full``, also the machine's crash or power loss (an fsync
+#: a commit). SQLite's ``synchronous`` setting of each.
+DURABILITY = {"process": "NORMAL", "full": "FULL"}
 
 metadata = MetaData()
 meta = Table("meta", metadata, Column("key", String(64), primary_key=True), Column("value", Text))
@@ -70,6 +78,14 @@ games = Table(
 )
 #: The columns added since version 1, as an older database gains them.
 ADDED = {"version": "INTEGER NOT NULL DEFAULT 0", "player": "VARCHAR(64)"}
+#: A game's record, mode and version; a move's compare-and-set (built once: a move's
+#: statements cost microseconds, not the building of their expressions).
+READ = select(games.c.record, games.c.mode, games.c.version).where(games.c.id == bindparam("game"))
+PUT = (
+    update(games)
+    .where(games.c.id == bindparam("game"), games.c.version == bindparam("known"))
+    .values(record=bindparam("record"), updated=bindparam("now"), version=games.c.version + 1)
+)
 trees = Table(
     "trees",
     metadata,
@@ -137,13 +153,33 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class Store:
-    """Games (and uploaded trees) by id; every write is committed before it returns."""
+def durability_of(name: str | None = None) -> str:
+    """``name``, else ``$BULLSCOWS_DURABILITY``, else ``process``, if it is one of
+    ``DURABILITY``.
 
-    def __init__(self, url: str | None = None) -> None:
+    >>> durability_of("fsync")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: durability 'fsync': one of process, full
+    """
+    chosen = name or os.environ.get(DURABILITY_ENV) or "process"
+    if chosen not in DURABILITY:
+        raise BullsCowsError(f"durability {chosen[:40]!r}: one of {', '.join(DURABILITY)}")
+    return chosen
+
+
+class Store:
+    """Games (and uploaded trees) by id; every write is committed before it returns, as
+    durable as ``durability`` says (``durability_of``)."""
+
+    def __init__(self, url: str | None = None, durability: str | None = None) -> None:
         self.url = url or default_url()
+        self.durability = durability_of(durability)
+        #: A SQLite file takes one writer at a time: this process's wait here, not in
+        #: SQLite's busy handler (which sleeps up to 100 ms between tries).
+        self._writer = threading.Lock() if self.url.startswith("sqlite") else None
         try:
-            self.engine = _engine(self.url)
+            self.engine = _engine(self.url, DURABILITY[self.durability])
             for attempt in range(3):  # servers started together race to create the tables
                 try:
                     metadata.create_all(self.engine)
@@ -181,12 +217,18 @@ class Store:
                     f"version {SCHEMA_VERSION} at most"
                 )
 
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A transaction that writes, committed on leaving (one at a time on SQLite)."""
+        with self._writer or contextlib.nullcontext(), self.engine.begin() as db:
+            yield db
+
     @guarded
     def add(self, record: GameRecord, mode: str, player: str | None = None) -> str:
         """Store a new game, played in ``mode`` (play, solve, duel, assist) by ``player`` (the
         id their browser keeps, if any); its id."""
         game_id, now = new_id(), _now()
-        with self.engine.begin() as db:
+        with self._write() as db:
             db.execute(
                 insert(games).values(
                     id=game_id,
@@ -208,9 +250,7 @@ class Store:
     def read(self, game_id: str) -> tuple[GameRecord, str, int] | None:
         """The game's record, mode and version, or ``None`` if there is no such game."""
         with self.engine.connect() as db:
-            row = db.execute(
-                select(games.c.record, games.c.mode, games.c.version).where(games.c.id == game_id)
-            ).first()
+            row = db.execute(READ, {"game": game_id}).first()
         return None if row is None else (GameRecord.loads(row[0]), str(row[1]), int(row[2]))
 
     def records(self, mode: str) -> list[GameRecord]:
@@ -236,12 +276,9 @@ class Store:
     def put(self, game_id: str, record: GameRecord, version: int) -> bool:
         """Replace a game's record if it is still at ``version`` (then one more, committed when
         this returns); ``False`` if another move came first and nothing was written."""
-        with self.engine.begin() as db:
-            done = db.execute(
-                update(games)
-                .where(games.c.id == game_id, games.c.version == version)
-                .values(record=record.dumps(), updated=_now(), version=version + 1)
-            )
+        values = {"game": game_id, "known": version, "record": record.dumps(), "now": _now()}
+        with self._write() as db:
+            done = db.execute(PUT, values)
         return done.rowcount == 1
 
     @guarded
@@ -257,7 +294,7 @@ class Store:
         gone = [
             game_id for game_id, stored, mode in old if mode == "challenge" or _abandoned(stored)
         ]
-        with self.engine.begin() as db:
+        with self._write() as db:
             removed = db.execute(delete(games).where(games.c.id.in_(gone))).rowcount if gone else 0
             removed += db.execute(delete(trees).where(trees.c.created < before)).rowcount
         return int(removed)
@@ -266,7 +303,7 @@ class Store:
     def add_tree(self, data: str) -> str:
         """Store an uploaded tree file's JSON text; its id."""
         tree_id = new_id()
-        with self.engine.begin() as db:
+        with self._write() as db:
             db.execute(insert(trees).values(id=tree_id, data=data, created=_now()))
         return tree_id
 
@@ -287,22 +324,24 @@ def _abandoned(stored: str) -> bool:
         return True
 
 
-def _engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file's folder is created on first use."""
+def _engine(url: str, synchronous: str = "NORMAL") -> Engine:
+    """An engine for ``url``; a SQLite file's folder is created on first use, and its commits
+    are as durable as ``synchronous`` (SQLite's setting) makes them."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-            event.listen(engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "connect", functools.partial(_sqlite_pragmas, synchronous))
             return engine
         return create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
     return create_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_pragmas(connection: Any, _: object) -> None:
-    """Write-ahead logging: readers do not wait for a writer, and a commit is durable."""
+def _sqlite_pragmas(synchronous: str, connection: Any, _: object) -> None:
+    """Write-ahead logging: readers do not wait for a writer. A commit is in the log when it
+    returns (``NORMAL``: the machine's crash may lose the last ones; ``FULL``: an fsync each)."""
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA synchronous={synchronous}")
     cursor.close()
