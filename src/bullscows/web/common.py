@@ -8,6 +8,7 @@ import re
 import shlex
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,10 @@ from bullscows.web.storage import Store, Unavailable
 Chooser = Callable[[Game, str], Move]
 #: A move is tried this many times against moves of other processes before a 409.
 ATTEMPTS = 50
+#: A game as this process last wrote it: its record, mode, version and the game itself.
+Known = tuple[GameRecord, str, int, Game]
+#: The games kept so (``Games._keep``) hold at most this many codes in all (mm: 1,296 each).
+KNOWN_CODES = 2_000_000
 
 HERE = Path(__file__).parent
 #: The mode under which a challenge's template is stored.
@@ -59,6 +64,8 @@ class Games:
         self.store, self.pool = store, pool or Pool()
         self._locks: WeakValueDictionary[str, threading.Lock] = WeakValueDictionary()
         self._guard = threading.Lock()
+        self._known: OrderedDict[str, Known] = OrderedDict()
+        self._known_codes = 0
 
     def add(self, game: Game, mode: str, player: str | None = None) -> str:
         return self.store.add(game.to_record(), mode, player)
@@ -98,27 +105,62 @@ class Games:
                 lock = self._locks[game_id] = threading.Lock()
         with lock:  # in this process one move at a time; the database orders the others
             for attempt in range(ATTEMPTS):
-                record, mode, version = self.read(game_id)
-                game = restore(record, assist=mode == "assist")
-                move = choose(game, mode)
-                work = work_of(game, move)
-                if self.pool.inline(work):
-                    told = apply(game, move)
-                    shown, after = state(game, mode), game.to_record()
-                else:
-                    text, told, shown = self.pool.call(
-                        client, work, moved, record.dumps(), mode, move,
-                        command=command_for(game, mode),
-                    )  # fmt: skip
-                    after = GameRecord.loads(text)
-                    game = restore(after, assist=mode == "assist")
+                known = None if attempt else self._recall(game_id)
+                record, mode, version, game = known or self._stored(game_id)
+                try:
+                    game, shown, told, after = self._move(client, game, record, mode, choose)
+                except BullsCowsError:
+                    if known is None:
+                        raise
+                    continue  # the game kept here may be behind the stored one: try that
+                if after == record and known is not None:
+                    continue  # nothing to write, so nothing says the game kept here is current
                 if after == record or self.store.put(game_id, after, version):
+                    self._keep(game_id, (after, mode, version + (after != record), game))
                     return game, Played(mode, shown, told)
                 time.sleep(min(0.001 * 2**attempt, 0.05) * random.random())
         raise Conflict(
             f"game {game_id[:40]!r} changed {ATTEMPTS} times while this move was made; "
             "reload it and play again"
         )
+
+    def _move(self, client: Client | None, game: Game, record: GameRecord, mode: str,
+              choose: Chooser) -> tuple[Game, StateOut, Told, GameRecord]:  # fmt: skip
+        """The move ``choose`` names on ``game`` (of ``record``), made here or in the pool: the
+        game after it, its state, what the move told, and the new record."""
+        move = choose(game, mode)
+        work = work_of(game, move)
+        if self.pool.inline(work):
+            told = apply(game, move)
+            return game, state(game, mode), told, game.to_record()
+        text, told, shown = self.pool.call(
+            client, work, moved, record.dumps(), mode, move, command=command_for(game, mode)
+        )
+        after = GameRecord.loads(text)
+        return restore(after, assist=mode == "assist"), shown, told, after
+
+    def _stored(self, game_id: str) -> Known:
+        record, mode, version = self.read(game_id)
+        return record, mode, version, restore(record, assist=mode == "assist")
+
+    def _recall(self, game_id: str) -> Known | None:
+        """The game as this process last wrote it, taken out while a move is made on it."""
+        with self._guard:
+            known = self._known.pop(game_id, None)
+            if known is not None:
+                self._known_codes -= known[3].rules.size
+            return known
+
+    def _keep(self, game_id: str, known: Known) -> None:
+        """Keep the game as this process last wrote it, so that its next move here needs
+        neither a read nor a replay (the write's compare-and-set still checks it is current);
+        the games most recently moved, up to ``KNOWN_CODES`` codes in all."""
+        with self._guard:
+            self._known[game_id] = known
+            self._known_codes += known[3].rules.size
+            while self._known_codes > KNOWN_CODES and len(self._known) > 1:
+                _, (*_, dropped) = self._known.popitem(last=False)
+                self._known_codes -= dropped.rules.size
 
     def read(self, game_id: str) -> tuple[GameRecord, str, int]:
         found = self.store.read(game_id)
