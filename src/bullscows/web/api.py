@@ -101,6 +101,13 @@ STARTS: dict[int | str, dict[str, Any]] = {
 NO_BODY = MoveIn()
 
 
+def answer(game: GameOut, status: int = 200) -> Response:
+    """``game`` as JSON (the fields set), serialised here on the request's thread: the route's
+    ``response_model`` documents it, without validating it again on the event loop."""
+    return Response(game.model_dump_json(exclude_unset=True), status,
+                    media_type="application/json")  # fmt: skip
+
+
 def setup_of(body: NewGame) -> Setup:
     rules = variant(body.rules, body.length, body.symbols, body.repeats, body.no_leading_zero)
     return Setup(body.mode, rules.spec, body.strategy, body.consistent_only, body.hints,
@@ -153,57 +160,57 @@ def install(app: FastAPI) -> None:
                              "response_model_exclude_unset": True}  # fmt: skip
 
     @app.post("/api/games", status_code=201, **{**games, "responses": STARTS})
-    def create(body: NewGame, request: Request) -> GameOut:
+    def create(body: NewGame, request: Request) -> Response:
         """Start a game; its id is the only key to it."""
         game_id, shown = games_of(request).start(request, setup_of(body))
-        return GameOut(id=game_id, state=shown)
+        return answer(GameOut(id=game_id, state=shown), 201)
 
     @app.get("/api/games/{game_id}", **games)
-    def show(game_id: str, request: Request) -> GameOut:
+    def show(game_id: str, request: Request) -> Response:
         _, played = games_of(request).view(request, game_id)
-        return GameOut(id=game_id, state=played.shown)
+        return answer(GameOut(id=game_id, state=played.shown))
 
-    def move(request: Request, game_id: str, chosen: Move) -> GameOut:
+    def move(request: Request, game_id: str, chosen: Move) -> Response:
         _, played = games_of(request).play(request, game_id, lambda *_: chosen)
         told = played.told
-        return GameOut(id=game_id, state=played.shown, reply=told.reply, hint=told.hint,
-                       undone=told.undone)  # fmt: skip
+        return answer(GameOut(id=game_id, state=played.shown, reply=told.reply, hint=told.hint,
+                              undone=told.undone))  # fmt: skip
 
     moves = {**games, "responses": MOVE_ERRORS, "tags": ["moves"]}
 
     @app.post("/api/games/{game_id}/guess", **moves)
-    def guess(game_id: str, body: GuessIn, request: Request) -> GameOut:
+    def guess(game_id: str, body: GuessIn, request: Request) -> Response:
         """Your guess at the computer's code (play, duel)."""
         return move(request, game_id, Guess(body.code, number=body.move))
 
     @app.post("/api/games/{game_id}/hint", **moves)
-    def hint(game_id: str, request: Request, body: MoveIn = NO_BODY) -> GameOut:
+    def hint(game_id: str, request: Request, body: MoveIn = NO_BODY) -> Response:
         """What the hint strategy would play, and how it splits the codes left (play)."""
         return move(request, game_id, Hint(number=body.move))
 
     @app.post("/api/games/{game_id}/reply", **moves)
-    def reply(game_id: str, body: ReplyIn, request: Request) -> GameOut:
+    def reply(game_id: str, body: ReplyIn, request: Request) -> Response:
         """Your reply to the computer's guess, in any notation the terminal reads (solve,
         duel)."""
         return move(request, game_id, Reply(body.reply, number=body.move))
 
     @app.post("/api/games/{game_id}/record", **moves)
-    def record(game_id: str, body: RecordIn, request: Request) -> GameOut:
+    def record(game_id: str, body: RecordIn, request: Request) -> Response:
         """A guess and its reply from a game played elsewhere (assist)."""
         return move(request, game_id, Record(body.code, body.reply, number=body.move))
 
     @app.post("/api/games/{game_id}/undo", **moves)
-    def undo(game_id: str, request: Request, body: MoveIn = NO_BODY) -> GameOut:
+    def undo(game_id: str, request: Request, body: MoveIn = NO_BODY) -> Response:
         """Take back the last reply (solve, duel, assist)."""
         return move(request, game_id, Undo(number=body.move))
 
     @app.post("/api/games/{game_id}/correct", **moves)
-    def correct(game_id: str, body: CorrectIn, request: Request) -> GameOut:
+    def correct(game_id: str, body: CorrectIn, request: Request) -> Response:
         """Replace reply number ``step`` (from 1), keeping the guesses after it."""
         return move(request, game_id, Fix(body.step, body.reply, number=body.move))
 
     @app.post("/api/games/{game_id}/give-up", **moves)
-    def give_up(game_id: str, request: Request, body: MoveIn = NO_BODY) -> GameOut:
+    def give_up(game_id: str, request: Request, body: MoveIn = NO_BODY) -> Response:
         """Stop; the computer's code is shown (play, duel)."""
         return move(request, game_id, GiveUp(number=body.move))
 
