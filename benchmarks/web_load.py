@@ -1,36 +1,81 @@
 """The server under load: concurrent players each playing whole games over HTTP.
 
 Run: python benchmarks/web_load.py [--players 200] [--games 1000] [--workers 2]
-     [--rules mm] [--heavy 4] [--url URL]
+     [--rules mm] [--heavy 4] [--every 1000] [--url URL]
 
 Without ``--url`` it starts ``bullscows serve --workers N`` on 127.0.0.1 and a free port over
-a fresh SQLite file, and stops it at the end. Each player (an asyncio task, one HTTP
-connection) starts a game, asks the server's hint and plays it, until the code is broken,
-then starts the next, until ``--games`` games are played in all. It prints the moves per
-second (hints and guesses), p50/p95/max per kind of request, and the peak memory of the
-server's processes (all of them, sampled every half second), and the memory at each tenth of
-the games, to show whether it grows.
+a fresh SQLite file, and stops it at the end. Each player (an asyncio task, one keep-alive
+HTTP/1.1 connection) starts a game, asks the server's hint and plays it, until the code is
+broken, then starts the next, until ``--games`` games are played in all. It prints the moves
+per second (hints and guesses), p50/p95/max per kind of request, the peak memory of the
+server's processes (all of them, sampled every half second) and their memory at each
+``--every`` games (a tenth of them by default), to show whether it grows.
 
-With ``--heavy K``, K more clients at the same time ask, one after another, the heaviest
-request there is: the analysis of a game of p7c8n:guesses=p7c8r (2,097,152 guesses against
-40,320 secrets) after one guess, which the server stops at its budget (``--compute-seconds``).
+With ``--heavy K`` it runs twice on the one server: without, then with K more clients at the
+same time asking, one after another, the heaviest request there is: the analysis of a game
+of p7c8n:guesses=p7c8r (2,097,152 guesses against 40,320 secrets) after one guess, which the
+server stops at its budget (``--compute-seconds``).
+
+It ends with a line per goal of docs/server.md that the run shows: the goal, the figure, and
+whether it is met. The client is a few lines over asyncio streams, not httpx: it costs the
+shared cores a tenth as much per request, so the figures are the server's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
-
-import httpx
+from typing import Any
 
 from bullscows.web.process import serving
 
 WIDE = "p7c8n:guesses=p7c8r"
+#: The goals: a guess's p95 (ms) with 200 players, moves per second with 2 workers, how much
+#: the heavy clients may raise the guesses' p95, how much memory may grow (MiB) over 10,000
+#: games after the first thousand.
+P95_MS, MOVES_PER_S, HEAVY_RATIO, GROWTH_MIB = 100.0, 500.0, 2.0, 50.0
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection sending JSON and reading JSON answers."""
+
+    def __init__(self, base: str) -> None:
+        self.host, _, port = base.removeprefix("http://").partition(":")
+        self.port = int(port or 80)
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
+        """The status and the JSON of the answer to ``method path`` with ``body`` as JSON."""
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        data = b"" if body is None else json.dumps(body).encode()
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+                     .encode() + data)  # fmt: skip
+        status = int((await reader.readline()).split()[1])
+        length, closes = 0, False
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+            elif name.strip().lower() == b"connection":
+                closes = value.strip().lower() == b"close"
+        answer = await reader.readexactly(length)
+        if closes:
+            await self.close()
+        return status, json.loads(answer) if answer else None
+
+    async def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
 
 
 class Run:
@@ -40,46 +85,59 @@ class Run:
         self.timings: dict[str, list[float]] = defaultdict(list)
         self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         self.games = 0
-        self.memory: list[int] = []
+        self.memory: list[tuple[int, int]] = []  # (games played, bytes)
         self.peak = 0
+        self.seconds = 0.0
 
-    async def call(self, client: httpx.AsyncClient, kind: str, method: str, path: str,
-                   **kwargs: object) -> httpx.Response:  # fmt: skip
+    async def call(self, http: Connection, kind: str, method: str, path: str,
+                   body: object = None) -> Any:  # fmt: skip
         start = time.perf_counter()
-        response = await client.request(method, path, **kwargs)  # type: ignore[arg-type]
+        status, answer = await http.request(method, path, body)
         self.timings[kind].append(time.perf_counter() - start)
-        self.statuses[kind][response.status_code] += 1
-        return response
+        self.statuses[kind][status] += 1
+        if kind != "analysis" and status >= 400:
+            raise RuntimeError(f"{method} {path}: {status} {answer}")
+        return answer
+
+    @property
+    def moves(self) -> int:
+        return len(self.timings["hint"]) + len(self.timings["guess"])
+
+    def p95(self, kind: str) -> float:
+        """The 95th percentile of ``kind``'s times, in milliseconds."""
+        return 1000 * percentile(self.timings[kind], 0.95)
 
 
 async def player(base: str, rules: str, run: Run, games: list[int]) -> None:
     """Games played by hints until ``games`` (a shared count left) is spent."""
-    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+    http = Connection(base)
+    try:
         while games[0] > 0:
             games[0] -= 1
-            made = await run.call(client, "new game", "POST", "/api/games",
-                                  json={"mode": "play", "rules": rules})  # fmt: skip
-            made.raise_for_status()
-            game_id = made.json()["id"]
+            made = await run.call(http, "new game", "POST", "/api/games",
+                                  {"mode": "play", "rules": rules})  # fmt: skip
+            game = f"/api/games/{made['id']}"
             for _ in range(30):
-                hint = await run.call(client, "hint", "POST", f"/api/games/{game_id}/hint")
-                hint.raise_for_status()
-                guess = await run.call(client, "guess", "POST", f"/api/games/{game_id}/guess",
-                                       json={"code": hint.json()["hint"]["guess"]})  # fmt: skip
-                guess.raise_for_status()
-                if guess.json()["state"]["over"]:
+                hint = await run.call(http, "hint", "POST", f"{game}/hint")
+                guess = await run.call(http, "guess", "POST", f"{game}/guess",
+                                       {"code": hint["hint"]["guess"]})  # fmt: skip
+                if guess["state"]["over"]:
                     break
             run.games += 1
+    finally:
+        await http.close()
 
 
 async def heavy(base: str, run: Run, stop: asyncio.Event) -> None:
     """The analysis of a wide game, asked again and again until ``stop``."""
-    async with httpx.AsyncClient(base_url=base, timeout=600) as client:
-        made = await client.post("/api/games", json={"mode": "play", "rules": WIDE})
-        game_id = made.json()["id"]
-        await client.post(f"/api/games/{game_id}/guess", json={"code": "1234567"})
+    http = Connection(base)
+    try:
+        _, made = await http.request("POST", "/api/games", {"mode": "play", "rules": WIDE})
+        await http.request("POST", f"/api/games/{made['id']}/guess", {"code": "1234567"})
         while not stop.is_set():
-            await run.call(client, "analysis", "GET", f"/api/games/{game_id}/analysis")
+            await run.call(http, "analysis", "GET", f"/api/games/{made['id']}/analysis")
+    finally:
+        await http.close()
 
 
 def tree_memory(root: int) -> int:
@@ -103,49 +161,83 @@ def tree_memory(root: int) -> int:
     return total
 
 
-async def sample(pid: int | None, run: Run, total: int, stop: asyncio.Event) -> None:
-    tenth = max(1, total // 10)
+async def sample(pid: int | None, run: Run, every: int, stop: asyncio.Event) -> None:
+    """The server's memory every half second: its peak, and its size at each ``every``
+    games."""
     while not stop.is_set():
         if pid is not None:
             memory = tree_memory(pid)
             run.peak = max(run.peak, memory)
-            if run.games >= tenth * (len(run.memory) + 1):
-                run.memory.append(memory)
+            if run.games >= every * (len(run.memory) + 1):
+                run.memory.append((run.games, memory))
         await asyncio.sleep(0.5)
 
 
 def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
+    ordered = sorted(values) or [0.0]
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 async def measure(base: str, pid: int | None, players: int, games: int, rules: str,
-                  heavies: int) -> Run:  # fmt: skip
+                  heavies: int = 0, every: int = 0) -> Run:  # fmt: skip
+    """One run: ``games`` games by ``players`` players (and ``heavies`` heavy clients)."""
     run, stop, left = Run(), asyncio.Event(), [games]
-    sampler = asyncio.create_task(sample(pid, run, games, stop))
+    sampler = asyncio.create_task(sample(pid, run, every or max(1, games // 10), stop))
     hammers = [asyncio.create_task(heavy(base, run, stop)) for _ in range(heavies)]
     start = time.perf_counter()
     await asyncio.gather(*(player(base, rules, run, left) for _ in range(players)))
-    seconds = time.perf_counter() - start
+    run.seconds = time.perf_counter() - start
     stop.set()
     for task in [sampler, *hammers]:
         task.cancel()
     await asyncio.gather(sampler, *hammers, return_exceptions=True)
-    moves = len(run.timings["hint"]) + len(run.timings["guess"])
+    report(run, players, rules, heavies, pid is not None)
+    return run
+
+
+def report(run: Run, players: int, rules: str, heavies: int, memory: bool) -> None:
     print(f"{players} players, {run.games} games of {rules}"
-          f"{f', {heavies} heavy clients' if heavies else ''}: {moves} moves in {seconds:.1f} s, "
-          f"{moves / seconds:.0f} moves/s")  # fmt: skip
+          f"{f', {heavies} heavy clients' if heavies else ''}: {run.moves} moves in "
+          f"{run.seconds:.1f} s, {run.moves / run.seconds:.0f} moves/s")  # fmt: skip
     print(f"{'request':<9} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>9}  statuses")
     for kind, values in run.timings.items():
         p50, p95 = (1000 * percentile(values, f) for f in (0.5, 0.95))
         statuses = " ".join(f"{code}x{n}" for code, n in sorted(run.statuses[kind].items()))
         print(f"{kind:<9} {len(values):>6} {p50:>8.1f} {p95:>8.1f} {1000 * max(values):>9.1f}"
               f"  {statuses}")  # fmt: skip
-    if pid is not None:
-        tenths = " ".join(f"{m / 2**20:.0f}" for m in run.memory)
-        print(f"server memory: peak {run.peak / 2**20:.0f} MiB; at each tenth of the games "
-              f"(MiB): {tenths}")  # fmt: skip
-    return run
+    if memory:
+        seen = " ".join(f"{games}:{size / 2**20:.0f}" for games, size in run.memory)
+        print(f"server memory: peak {run.peak / 2**20:.0f} MiB; after games played (MiB): {seen}")
+
+
+def goals(run: Run, players: int, workers: int, calm: Run | None) -> list[str]:
+    """A line per goal this run shows: the goal, the figure, met or not."""
+    lines = []
+
+    def goal(text: str, figure: str, met: bool) -> None:
+        lines.append(f"goal: {text}: {figure}: {'met' if met else 'NOT met'}")
+
+    load = "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+    if players >= 200:
+        p95 = (calm or run).p95("guess")
+        goal(f"{players} concurrent games, guess p95 <= {P95_MS:g} ms", f"{p95:.1f} ms",
+             p95 <= P95_MS)  # fmt: skip
+    if workers == 2:
+        rate = (calm or run).moves / (calm or run).seconds
+        goal(f">= {MOVES_PER_S:g} moves/s with --workers 2", f"{rate:.0f} moves/s",
+             rate >= MOVES_PER_S)  # fmt: skip
+    if calm is not None:
+        ratio = run.p95("guess") / calm.p95("guess")
+        goal(f"heavy clients raise guess p95 at most {HEAVY_RATIO:g}x",
+             f"{calm.p95('guess'):.1f} -> {run.p95('guess'):.1f} ms, {ratio:.2f}x",
+             ratio <= HEAVY_RATIO)  # fmt: skip
+    if run.games >= 10_000 and len(run.memory) >= 2:
+        (first, low), (last, high) = run.memory[0], run.memory[-1]
+        growth = (high - low) / 2**20
+        goal(f"memory flat over {run.games:,} games (grows <= {GROWTH_MIB:g} MiB after the "
+             f"first {first:,})", f"{low / 2**20:.0f} MiB at {first:,} games, "
+             f"{high / 2**20:.0f} MiB at {last:,}", growth <= GROWTH_MIB)  # fmt: skip
+    return [*lines, f"({load}; {os.cpu_count()} cores, client included)"]
 
 
 def main() -> None:
@@ -155,22 +247,31 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="server processes (2)")
     parser.add_argument("--rules", default="mm", help="the variant played (mm)")
     parser.add_argument("--heavy", type=int, default=0, help="heavy clients besides (0)")
+    parser.add_argument("--every", type=int, default=0, help="memory every N games (tenths)")
     parser.add_argument("--compute-seconds", default="10", help="the server's budget (10)")
+    parser.add_argument("--durability", default="process", help="the server's (process)")
     parser.add_argument("--url", help="a running server (default: start one)")
     args = parser.parse_args()
     if args.url:
         asyncio.run(measure(args.url, None, args.players, args.games, args.rules, args.heavy))
         return
-    options = ["--workers", str(args.workers), "--games-rate", "100000/minute",
-               "--compute-seconds", args.compute_seconds]  # fmt: skip
+    options = ["--workers", str(args.workers), "--games-rate", "100000/minute", "--durability",
+               args.durability, "--compute-seconds", args.compute_seconds]  # fmt: skip
     with (
         tempfile.TemporaryDirectory() as folder,
         serving(f"sqlite:///{folder}/load.sqlite3", *options, seconds=120) as base,
     ):
         pid = server_pid(base)
-        asyncio.run(measure(base, pid, min(args.players, 4), 8, args.rules, 0))  # warm
+        asyncio.run(measure(base, pid, min(args.players, 4), 8, args.rules))  # warm
         print()
-        asyncio.run(measure(base, pid, args.players, args.games, args.rules, args.heavy))
+        calm = None
+        if args.heavy:
+            calm = asyncio.run(measure(base, pid, args.players, args.games, args.rules))
+            print()
+        run = asyncio.run(measure(base, pid, args.players, args.games, args.rules, args.heavy,
+                                  args.every))  # fmt: skip
+        print()
+        print("\n".join(goals(run, args.players, args.workers, calm)))
 
 
 def server_pid(base: str) -> int | None:
