@@ -1,0 +1,11 @@
+"""Imported once by the process every pooled computation forks from (``compute.PRELOAD``):
+the kernels a game uses compiled (or loaded from numba's cache) there, so that no
+computation's process pays a compilation. ``WARMED`` says it ran."""
+
+from __future__ import annotations
+
+from bullscows._kernels import compiled
+
+compiled.warm_up()
+#: Set once the kernels are warm in this process.
+WARMED = True
