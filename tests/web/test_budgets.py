@@ -1,9 +1,10 @@
 """Every computation a request can start runs within a budget: against a real server giving
-each request a tenth of a second, each large request (an analysis, a hint and a solve game's
+each request a second, each large request (an analysis, a hint and a solve game's
 first guess on p7c8n:guesses=p7c8r, an optimal tree searched on demand (p9c2r: over a
 minute), the bench on bc, the check of Logik's entropy tree uploaded) is answered 422 with
 the command that runs it at home, and its process is gone. A client that leaves stops its
-computation; moves go on meanwhile."""
+computation; moves go on meanwhile. A small computation, on the request's own thread, is
+stopped at the budget too."""
 
 from __future__ import annotations
 
@@ -11,11 +12,16 @@ import gzip
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import server
+from bullscows.web import common
+from bullscows.web.app import create_app
+from bullscows.web.limits import Limits
+
+from .conftest import TestClient, server
 
 WIDE = "p7c8n:guesses=p7c8r"
 LOGIK_TREE = Path(__file__).resolve().parents[2] / "docs" / "trees" / "logik-entropy.json.gz"
@@ -26,7 +32,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("budgets")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BULLSCOWS_CACHE", str(folder / "cache"))  # no tree searched before
-        with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "0.1") as url:
+        with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "1") as url:
             yield url
 
 
@@ -40,7 +46,7 @@ def wide_game(http: httpx.Client) -> str:
 def too_large(answer: httpx.Response, command: str) -> None:
     assert answer.status_code == 422, answer.text
     message = answer.json()["error"]
-    assert message.startswith("too large for the server: it gives one request 0.1 s; run it "
+    assert message.startswith("too large for the server: it gives one request 1 s; run it "
                               f"yourself with: {command}"), message  # fmt: skip
 
 
@@ -82,3 +88,38 @@ def test_a_client_that_leaves_stops_its_computation(tmp_path: Path) -> None:
             time.sleep(0.1)
         assert load == {"running": 0, "started": 1, "stopped": 1}
         http.close()
+
+
+def test_a_small_computation_on_the_request_s_thread_is_stopped_too(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below the pool's threshold a computation runs on the request's thread, under the same
+    budget: made slow here, a move and an analysis are answered 422, and the game is as it
+    was."""
+
+    def slowly(function: Any) -> Any:
+        def slow(*args: Any) -> Any:
+            end = time.monotonic() + 30
+            while time.monotonic() < end:
+                sum(range(1000))
+            return function(*args)
+
+        return slow
+
+    app = create_app(database, warm=False, limits=Limits(seconds=0.3))
+    with TestClient(app) as http:
+        game_id = http.post("/api/games", json={"mode": "play", "rules": "mm"}).json()["id"]
+        assert http.post(f"/api/games/{game_id}/guess", json={"code": "1122"}).status_code == 200
+        monkeypatch.setattr(common, "apply", slowly(common.apply))
+        monkeypatch.setattr(common, "analysed_of", slowly(common.analysed_of))
+        answer = http.post(f"/api/games/{game_id}/guess", json={"code": "3456"})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["error"] == ("too large for the server: it gives one request 0.3 s; "
+                                          "run it yourself with: bullscows play --rules mm "
+                                          "--hint --strategy minimax")  # fmt: skip
+        analysis = http.get(f"/api/games/{game_id}/analysis")
+        assert analysis.status_code == 422 and "bullscows analyse --rules mm" in analysis.text
+        monkeypatch.undo()
+        state = http.get(f"/api/games/{game_id}").json()["state"]
+        assert [g["guess"] for g in state["guesses"]] == ["1122"]
+        assert http.get("/api/load").json() == {"running": 0, "started": 0, "stopped": 2}

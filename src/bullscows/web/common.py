@@ -109,8 +109,8 @@ class Games:
                 record, mode, version, game = known or self._stored(game_id)
                 try:
                     game, shown, told, after = self._move(client, game, record, mode, choose)
-                except BullsCowsError:
-                    if known is None:
+                except BullsCowsError as error:
+                    if known is None or isinstance(error, TooLarge | Busy | Gone):
                         raise
                     continue  # the game kept here may be behind the stored one: try that
                 if after == record and known is not None:
@@ -131,8 +131,9 @@ class Games:
         move = choose(game, mode)
         work = work_of(game, move)
         if self.pool.inline(work):
-            told = apply(game, move)
-            return game, state(game, mode), told, game.to_record()
+            with self.pool.timed(command_for(game, mode)):
+                told = apply(game, move)
+                return game, state(game, mode), told, game.to_record()
         text, told, shown = self.pool.call(
             client, work, moved, record.dumps(), mode, move, command=command_for(game, mode)
         )
@@ -175,11 +176,12 @@ class Games:
 
     def shown(self, client: Client | None, game: Game, mode: str) -> StateOut:
         """``games.state`` of ``game``, here or in the pool."""
-        work = work_of(game)
+        work, command = work_of(game), command_for(game, mode)
         if self.pool.inline(work):
-            return state(game, mode)
+            with self.pool.timed(command):
+                return state(game, mode)
         return self.pool.call(client, work, shown_of, game.to_record().dumps(), mode,
-                              command=command_for(game, mode))  # fmt: skip
+                              command=command)  # fmt: skip
 
     def start(self, client: Client | None, setup: Setup, player: str | None = None
               ) -> tuple[str, StateOut]:  # fmt: skip

@@ -1,7 +1,8 @@
 """Computations a request starts (analysis, hints, trees, bench, checks of uploads) under a
-budget: cheap ones run on the request's thread as any request does; the others run each in a
-process of its own, at most ``Limits.pool`` at once, killed when its time is spent or its
-client leaves. Moves keep flowing meanwhile: the event loop never waits for them.
+budget: cheap ones run on the request's thread as any request does, stopped (``OutOfTime``
+raised in the thread) if they outlast it all the same; the others run each in a process of
+its own, at most ``Limits.pool`` at once, killed when its time is spent or its client leaves.
+Moves keep flowing meanwhile: the event loop never waits for them.
 
 A computation that runs out of time is answered ``TooLarge`` (422) with the command that runs
 it on the person's own machine; one that finds every place taken for as long as its budget
@@ -16,12 +17,14 @@ is answered ``Busy`` (503).
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import multiprocessing.forkserver
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Protocol, TypeVar
 
@@ -40,7 +43,7 @@ NICE = 19
 CHECK_EVERY = 0.1
 #: What the processes load once, before any computation forks from them.
 PRELOAD = ["bullscows.web.common", "bullscows.web.explorer", "bullscows.web.benching",
-           "bullscows.analysis"]  # fmt: skip
+           "bullscows.analysis", "bullscows.web.warmed"]  # fmt: skip
 
 
 class TooLarge(BullsCowsError):
@@ -53,6 +56,69 @@ class Busy(BullsCowsError):
 
 class Gone(BullsCowsError):
     """The client left before its computation ended (nobody reads the answer)."""
+
+
+class OutOfTime(BaseException):
+    """Raised by ``Watchdog`` in a thread whose computation outlived its time (a
+    ``BaseException``, so that no ``except Exception`` on the way swallows it)."""
+
+
+class Watchdog:
+    """One thread that stops computations running on requests' own threads: when one outlives
+    its deadline, ``OutOfTime`` is raised in its thread (at its next Python instruction: a
+    compiled kernel under way ends first, and a kernel's call here is bounded by
+    ``INLINE_WORK``).
+
+    >>> with WATCHDOG.limit(0.05):
+    ...     while True:
+    ...         time.sleep(0.01)
+    Traceback (most recent call last):
+    ...
+    bullscows.web.compute.OutOfTime
+    """
+
+    def __init__(self) -> None:
+        self._due: dict[int, float] = {}  # thread id: deadline
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @contextmanager
+    def limit(self, seconds: float) -> Iterator[None]:
+        """The block, stopped by ``OutOfTime`` once it has run ``seconds``."""
+        ident = threading.get_ident()
+        with self._wake:
+            self._due[ident] = time.monotonic() + seconds
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, daemon=True,
+                                                name="bullscows-watchdog")  # fmt: skip
+                self._thread.start()
+            self._wake.notify()
+        try:
+            yield
+        finally:
+            with self._wake:
+                if self._due.pop(ident, None) is None:  # raised at the very end: withdrawn
+                    _raise_in(ident, None)
+
+    def _watch(self) -> None:
+        with self._wake:
+            while True:
+                now = time.monotonic()
+                for ident, due in list(self._due.items()):
+                    if due <= now:
+                        del self._due[ident]
+                        _raise_in(ident, OutOfTime)
+                soonest = min(self._due.values(), default=now + 3600)
+                self._wake.wait(max(soonest - now, 0.001))
+
+
+def _raise_in(ident: int, error: type[BaseException] | None) -> None:
+    """Raise ``error`` in thread ``ident`` at its next instruction (``None``: withdraw it)."""
+    exception = None if error is None else ctypes.py_object(error)  # None: NULL
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), exception)
+
+
+WATCHDOG = Watchdog()
 
 
 class Client(Protocol):
@@ -82,12 +148,28 @@ class Pool:
         """Whether a computation of ``work`` runs on the request's own thread."""
         return work <= self.inline_work
 
+    @contextmanager
+    def timed(self, command: str) -> Iterator[None]:
+        """The block (a computation on the request's own thread) within ``seconds``, else
+        ``TooLarge`` with ``command``, what the person may run instead."""
+        if self.seconds == float("inf"):
+            yield
+            return
+        try:
+            with WATCHDOG.limit(self.seconds):
+                yield
+        except OutOfTime:
+            self._count(stopped=1)
+            raise self._too_large(command) from None
+
     def call(self, client: Client | None, work: int, function: Callable[..., T], *args: Any,
              command: str) -> T:  # fmt: skip
         """``function(*args)``: here if ``work`` is at most ``INLINE_WORK``, else in a process
-        of its own within the budget; ``command`` is what the person may run instead."""
+        of its own, within the budget either way; ``command`` is what the person may run
+        instead."""
         if self.inline(work):
-            return function(*args)
+            with self.timed(command):
+                return function(*args)
         deadline = time.monotonic() + self.seconds
         if not self._places.acquire(timeout=self.seconds):
             raise Busy(
@@ -110,10 +192,7 @@ class Pool:
         try:
             while not answer.poll(CHECK_EVERY):
                 if time.monotonic() > deadline:
-                    raise TooLarge(
-                        f"too large for the server: it gives one request {self.seconds:g} s; "
-                        f"run it yourself with: {command}"
-                    )
+                    raise self._too_large(command)
                 if client is not None and _gone(client):
                     raise Gone("the client left; its computation was stopped")
             failed, value = _receive(answer)
@@ -130,6 +209,10 @@ class Pool:
             raise value
         result: T = value
         return result
+
+    def _too_large(self, command: str) -> TooLarge:
+        return TooLarge(f"too large for the server: it gives one request {self.seconds:g} s; "
+                        f"run it yourself with: {command}")  # fmt: skip
 
     def _count(self, **changes: int) -> None:
         with _counting:
