@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("knowledge", "symmetry", "tree"),  # values of a game: what is known, decision trees
     ("executors", "search"),  # the optimal search works on integer arrays and trees
     ("strategies",),
-    ("outcomes", "hints"),  # what strategies give: guess counts, trees, hints
+    ("outcomes", "hints", "estimates"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),
     # games as state machines, their analysis, a player's standing and the daily puzzle
     ("records", "sessions", "analysis", "standings", "daily"),

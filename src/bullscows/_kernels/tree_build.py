@@ -11,6 +11,9 @@ the parts below the first levels one at a time (both release the GIL).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
@@ -24,7 +27,58 @@ from bullscows._kernels.ahead import contiguous as _c
 PARALLEL_WORK = 50_000_000
 #: Parts open before the threads start, per thread (several, so that none waits long).
 PARTS_PER_THREAD = 8
+#: Seconds between two reports of a tree being built (``reporting``).
+REPORT_EVERY = 0.25
 Int64s = npt.NDArray[np.int64]
+#: ``progress(placed, codes)``: ``placed`` of the tree's ``codes`` have their place in it.
+Placed = Callable[[int, int], None]
+#: What a tree built in this context reports to (``reporting``), if anything.
+_PROGRESS: ContextVar[Placed | None] = ContextVar("tree_progress", default=None)
+
+
+@contextmanager
+def reporting(progress: Placed) -> Iterator[None]:
+    """Have every tree built on this thread meanwhile tell ``progress`` every ``REPORT_EVERY``
+    seconds how many codes are placed (while the kernels hold no lock that stops it: the
+    modules compiled at installation and the threads' kernels never do), and once at the end.
+
+    >>> from bullscows import Rules, get_strategy
+    >>> from bullscows.outcomes import build_tree
+    >>> seen = []
+    >>> with reporting(lambda placed, codes: seen.append((placed, codes))):
+    ...     _ = build_tree(Rules.parse("mm"), get_strategy("minimax"))
+    >>> seen[-1]
+    (1296, 1296)
+    """
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+@contextmanager
+def _watched(counts: Int64s, codes: int) -> Iterator[None]:
+    """Report the codes placed (those with a guess count) while the block builds a tree, if
+    this thread is ``reporting``."""
+    progress = _PROGRESS.get()
+    if progress is None:
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(REPORT_EVERY):
+            progress(int(np.count_nonzero(counts)), codes)
+
+    watcher = threading.Thread(target=watch, name="tree progress", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
+    progress(int(np.count_nonzero(counts)), codes)
 
 
 def build(
@@ -50,10 +104,11 @@ def build(
     if module is None:
         from bullscows._kernels import trees as module
     threads = drivers.threads_for(len(pos) * len(order), PARALLEL_WORK)
-    if threads > 1:
-        _on_threads(module, order, ctx, tree, counts, threads)
-    else:
-        module.build_serial(order, ctx, tree, counts)
+    with _watched(counts, len(order)):
+        if threads > 1:
+            _on_threads(module, order, ctx, tree, counts, threads)
+        else:
+            module.build_serial(order, ctx, tree, counts)
     return guesses, tree[1], tree[2], counts
 
 

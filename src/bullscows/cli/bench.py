@@ -4,32 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
-from bullscows.bench import (
-    BenchReport,
-    distribution_text,
-    expected_seconds,
-    needs_search,
-    quick_strategies,
-    run_bench,
-)
+from bullscows.bench import BenchReport, distribution_text, quick_strategies, run_bench
 from bullscows.charts import check_plot_path, plot_report
 from bullscows.cli import streams
 from bullscows.cli.common import (
@@ -39,10 +20,11 @@ from bullscows.cli.common import (
     seed_option,
     variant_options,
 )
+from bullscows.cli.progress import counting, duration, searching, showing
 from bullscows.errors import BullsCowsError
+from bullscows.estimates import expected_seconds, needs_search
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
-from bullscows.search.progress import SearchReport
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 
@@ -153,10 +135,10 @@ def bench(
         left_out = []
     if not quiet:
         _announce(err, rules, strategies, left_out, secrets)
-    show = not quiet and err.is_terminal
+    show = showing(quiet)
     try:
         _search_first(rules, strategies, show)
-        with _progress_bars(show) as progress:
+        with counting(show) as progress:
             report = run_bench(
                 rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
                 jobs=jobs, scheduler=scheduler, progress=progress,
@@ -195,7 +177,7 @@ def _announce(
     names = ", ".join(s.label for s in strategies)
     err.print(
         f"Playing {len(strategies)} {'strategy' if len(strategies) == 1 else 'strategies'} "
-        f"over {which} secrets of {rules.spec} ({names}): about {_duration(known)}"
+        f"over {which} secrets of {rules.spec} ({names}): about {duration(known)}"
         + (" after the searches" if searching else "")
         + "."
     )
@@ -211,60 +193,15 @@ def _announce(
         )
 
 
-def _duration(seconds: float) -> str:
-    """A rough duration: ``'a second'``, ``'40 s'``, ``'3 min'``, ``'2.5 h'``.
-
-    >>> [_duration(s) for s in (0.2, 40, 200, 9000)]
-    ['a second', '40 s', '3 min', '2.5 h']
-    """
-    if seconds < 1.5:
-        return "a second"
-    if seconds < 100:
-        return f"{seconds:.0f} s"
-    if seconds < 6000:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def _search_first(rules: Rules, strategies: list[Strategy], show: bool) -> None:
-    """Search for the trees of the strategies that need one, each with a live line of its
-    progress (sets searched, bounds, seconds) on a terminal."""
+    """Search for the trees of the strategies that need one, each with a live display of its
+    progress (``cli.progress.searching``) on a terminal."""
     for strategy in strategies:
         if not needs_search(rules, strategy):
             continue
         assert isinstance(strategy, OptimalSearch)  # the only strategies that search
-        label = f"{strategy.label}: searching"
-        with Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-            console=streams.console(stderr=True), transient=True, disable=not show,
-        ) as bar:  # fmt: skip
-            task = bar.add_task(label, total=None)
-
-            def report(
-                found: SearchReport, task: TaskID = task, bar: Progress = bar, label: str = label
-            ) -> None:
-                bar.update(task, description=f"{label}: {found}")
-
+        with searching(show, f"{strategy.label}: searching") as report:
             strategy.search(rules, progress=report)
-
-
-@contextmanager
-def _progress_bars(show: bool) -> Iterator[Callable[[str, int, int], None]]:
-    """A progress callback drawing one bar per strategy on stderr, with the time left at its
-    pace so far, when ``show``."""
-    columns = (TextColumn("{task.description:<28}"), BarColumn(), MofNCompleteColumn())
-    bars = Progress(*columns, TimeElapsedColumn(), TimeRemainingColumn(),
-                    console=streams.console(stderr=True), transient=True,
-                    disable=not show)  # fmt: skip
-    tasks: dict[str, TaskID] = {}
-
-    def update(label: str, done: int, total: int) -> None:
-        if label not in tasks:
-            tasks[label] = bars.add_task(label, total=total)
-        bars.update(tasks[label], completed=done)
-
-    with bars:
-        yield update
 
 
 def _print_table(report: BenchReport) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +15,7 @@ from bullscows.cli.common import (
     searched_strategy_option,
     variant_options,
 )
+from bullscows.cli.progress import counting, duration, say, searching, showing
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
@@ -26,8 +26,13 @@ from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, ren
 from bullscows.tree.irving import save_tree, to_irving
 
 if TYPE_CHECKING:  # the search loads numba: not for --help
-    from bullscows.search.optimal import SearchReport
     from bullscows.search.progress import Budget, Standing
+
+#: A heuristic's tree expected to take at least this many seconds is announced first.
+ANNOUNCE_SECONDS = 2.0
+#: A search of a variant of at least this many codes is announced first (smaller ones take
+#: a second or less: docs/results.md).
+ANNOUNCE_CODES = 2_000
 
 
 @click.command()
@@ -95,6 +100,9 @@ if TYPE_CHECKING:  # the search loads numba: not for --help
     help="Compare two saved trees of one variant: figures, the first node where they differ, "
     "the secrets whose guess count changes.",
 )
+@click.option(
+    "--quiet", "-q", is_flag=True, help="No announcement and no progress display on stderr."
+)
 def tree(
     rules: Rules,
     strategy: Strategy,
@@ -110,6 +118,7 @@ def tree(
     budget: int | None,
     check: Path | None,
     compare: tuple[Path, Path] | None,
+    quiet: bool,
 ) -> None:
     """Build the decision tree of a deterministic strategy: its guess for every reply.
 
@@ -130,6 +139,8 @@ def tree(
     the cache so that solve and play use it at once; --jobs and --scheduler spread the search
     over threads of this process or a Dask cluster (same tree), --checkpoint makes it resumable;
     --time-limit and --budget stop it with its bounds (resume it with the same checkpoint).
+    A long build or search is announced first and shows its progress on a terminal (--quiet:
+    neither).
     """
     if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:
@@ -166,12 +177,12 @@ def tree(
         from bullscows.search.progress import Budget, Standing
 
         limit = Budget(time_limit, budget) if limits else None
-        built = _search(rules, strategy, jobs, scheduler, checkpoint, limit)
+        built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet)
         if isinstance(built, Standing):
             _print_standing(rules, strategy, built, out)
             return
     else:
-        built = strategy_tree(rules, strategy)
+        built = _build(rules, strategy, quiet)
     if out is not None:
         save_tree(built, out, built.stated)  # the figures its build or search counted
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
@@ -192,9 +203,11 @@ def _search(
     scheduler: str | None,
     checkpoint: Path | None,
     budget: Budget | None,
+    quiet: bool,
 ) -> DecisionTree | Standing:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
     A search stopped by its ``budget`` gives where it stood."""
+    from bullscows.estimates import needs_search
     from bullscows.executors import make_executor  # threads or a cluster: for searches only
     from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
     from bullscows.search.progress import SearchStopped
@@ -202,13 +215,24 @@ def _search(
     plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
         return beyond_limit(rules)  # the bound the search would start from
-    show = _progress_line()
+    if not quiet and rules.size >= ANNOUNCE_CODES and needs_search(rules, strategy):
+        until = (
+            "" if budget is None or budget.seconds is None else f", at most {budget.seconds:g} s"
+        )
+        resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
+        say(
+            f"Searching for the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets), "
+            f"none being shipped or cached: from seconds to hours{until} (Ctrl-C stops{resume})."
+        )
+    label = f"{strategy.label} on {rules.spec}"
     try:
-        with make_executor(None, jobs, scheduler, threads=True) as pool:
+        with (
+            make_executor(None, jobs, scheduler, threads=True) as pool,
+            searching(showing(quiet), label) as show,
+        ):
             watch = show if budget is None else budget.watch(show)
             built = strategy_tree(rules, strategy, watch, pool, checkpoint)
     except SearchStopped as stopped:
-        show(None)
         return stopped.standing
     except KeyboardInterrupt:
         kept = (
@@ -218,8 +242,24 @@ def _search(
         )
         click.echo(f"\nInterrupted; {kept}.", err=True)
         sys.exit(130)
-    show(None)
     return built
+
+
+def _build(rules: Rules, strategy: Strategy, quiet: bool) -> DecisionTree:
+    """A heuristic's tree, announced first when it takes long, with a bar of the codes placed
+    in it on a terminal."""
+    from bullscows._kernels.tree_build import reporting
+    from bullscows.estimates import expected_seconds
+
+    expected = expected_seconds(rules, strategy, rules.size)
+    if not quiet and expected is not None and expected >= ANNOUNCE_SECONDS:
+        say(
+            f"Building the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets): "
+            f"about {duration(expected)}."
+        )
+    label = f"{strategy.label} tree"
+    with counting(showing(quiet)) as update, reporting(lambda done, n: update(label, done, n)):
+        return strategy_tree(rules, strategy)
 
 
 def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: Path | None) -> None:
@@ -245,27 +285,6 @@ def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: P
         click.echo(f"Tree found written to {out} ({out.stat().st_size:,} bytes)", err=True)
     elif out is not None:
         click.echo(f"No tree found yet: nothing written to {out}", err=True)
-
-
-def _progress_line() -> Callable[[SearchReport | None], None]:
-    """Show search reports on stderr: one line rewritten on a terminal, else a line every
-    ten seconds; ``None`` ends the display."""
-    tty = sys.stderr.isatty()
-    last = [0.0]
-
-    def show(report: SearchReport | None) -> None:
-        if report is None:
-            if tty and last[0]:
-                click.echo("", err=True)
-            return
-        if tty:
-            click.echo(f"\r\033[K{report}", err=True, nl=False)
-            last[0] = report.seconds
-        elif report.seconds - last[0] >= 10:
-            click.echo(str(report), err=True)
-            last[0] = report.seconds
-
-    return show
 
 
 def _figures(built: DecisionTree) -> TreeSummary:

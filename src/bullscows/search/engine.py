@@ -140,6 +140,8 @@ class Search:
         self.root_tree: Node | None = None  # the best tree found at the root (the incumbent)
         self.root_next: int | None = None  # the lowest bound of a first guess not yet tried
         self.root_floor: int | None = None  # no tree of the root's codes costs less
+        self.root_first: tuple[int, int] | None = None  # the first guess tried, of how many
+        self.root_settled: tuple[int, int] | None = None  # its parts' codes settled, of all
         self.costs = Costs(self.penalty)
         self.exact: dict[tuple[bytes, int], tuple[int, Node]] = {}
         self.floor: dict[tuple[bytes, int], int] = {}
@@ -238,7 +240,8 @@ class Search:
             lower = self.root_lower() if self.weight else None
             sets, seconds = self.sets(), now - self.start
             report = SearchReport(sets, self.root_bound, self.root_best, seconds, resumed)
-            self.progress(replace(report, lower=lower, costs=self.costs))
+            where = replace(report, first=self.root_first, settled=self.root_settled)
+            self.progress(replace(where, lower=lower, costs=self.costs))
 
     def sets(self) -> int:
         """The sets searched so far by the run this search belongs to: before it (``prior``),
@@ -349,6 +352,7 @@ class Search:
         for k, (total, rank, guess, parts, owns) in enumerate(explored):
             if not history:
                 self.root_next = explored[k + 1][0] if k + 1 < len(explored) else None
+                self.root_first = (k + 1, len(explored))
             reach = best + 1 if rank < best_rank and best_tree is not None else best
             if total >= reach:
                 continue
@@ -420,6 +424,7 @@ class Search:
         still: list[int] = []
         if not history:
             self.root_bound = total
+            self.root_settled = (0, sum(size for size, _, _ in parts))
         while pending:
             share = max(1, (limit - total) // len(pending))
             asked = [
@@ -438,6 +443,9 @@ class Search:
                         branches[parts[p][1]] = found[1]
                     if not history:
                         self.root_bound = total
+                        if found is not None and self.root_settled is not None:
+                            done, codes = self.root_settled
+                            self.root_settled = (done + parts[p][0], codes)
                         self.report()
                     if total >= limit:
                         return None

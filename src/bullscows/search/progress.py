@@ -81,7 +81,10 @@ class SearchReport:
     (it climbs as its parts are settled, then starts again at the next first guess), the best
     cost found at the root (``None`` until one is: the upper bound), the seconds spent, the
     answers taken from a checkpoint, the proven lower bound of the whole search (no tree
-    costs less; ``None`` while the search only asks which cap fits), and how costs read."""
+    costs less; ``None`` while the search only asks which cap fits), how costs read, and
+    where the root stands: the first guess being settled of those to try (``first``, one
+    per symmetry class, in the order tried) and the codes of its parts settled so far of
+    all its parts' codes (``settled``), ``None`` before the root's search has them."""
 
     nodes: int
     bound: int | None
@@ -90,6 +93,8 @@ class SearchReport:
     resumed: int = 0
     lower: int | None = None
     costs: Costs = Costs()
+    first: tuple[int, int] | None = None
+    settled: tuple[int, int] | None = None
 
     def __str__(self) -> str:
         """One line for people.

@@ -1,0 +1,151 @@
+"""Live progress on stderr for the long runs (``bench``, ``tree``, the optimal search): rich
+bars with the time left at the pace so far, drawn only on a terminal (``showing``); and the
+announcement of what will run and about how long, made before it starts."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from bullscows.cli import streams
+
+if TYPE_CHECKING:  # rich is loaded only where a display is drawn
+    from rich.progress import Progress, ProgressColumn, Task, TaskID
+
+    from bullscows.search.progress import SearchReport
+
+#: ``update(label, done, total)``: ``done`` of the ``total`` items of ``label`` are settled.
+Count = Callable[[str, int, int], None]
+#: Shows a search's report (``search.progress.SearchReport``).
+Show = Callable[["SearchReport"], None]
+
+
+def showing(quiet: bool) -> bool:
+    """Whether to draw progress: not ``quiet`` and standard error is a terminal (written to a
+    file or a pipe, it stays quiet, and rich is not even loaded to say so)."""
+    if quiet:
+        return False
+    if not sys.stderr.isatty() and not any(map(os.environ.get, ("TTY_COMPATIBLE", "FORCE_COLOR"))):
+        return False
+    return streams.console(stderr=True).is_terminal
+
+
+def say(text: str) -> None:
+    """A line on standard error: what will run, before it starts."""
+    streams.console(stderr=True).print(text)
+
+
+def duration(seconds: float) -> str:
+    """A rough duration: ``'a second'``, ``'40 s'``, ``'3 min'``, ``'2.5 h'``.
+
+    >>> [duration(s) for s in (0.2, 40, 200, 9000)]
+    ['a second', '40 s', '3 min', '2.5 h']
+    """
+    if seconds < 1.5:
+        return "a second"
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def time_left(task: Task, what: str = "") -> str:
+    """The time ``task`` has left at its pace so far (``'0:01:20 left'``, ``what`` saying what
+    the estimate covers), or ``'estimate unknown'`` before any pace is known.
+
+    >>> from rich.progress import Task, TaskID
+    >>> time_left(Task(TaskID(0), "x", None, 0, _get_time=lambda: 0.0))
+    'estimate unknown'
+    """
+    left = task.time_remaining
+    if left is None or not task.completed:
+        return "estimate unknown"
+    minutes, seconds = divmod(int(left), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d} left{what}"
+
+
+def _display(show: bool, *columns: ProgressColumn) -> Progress:
+    """A display on stderr that leaves nothing behind; drawn only when ``show``."""
+    from rich.progress import Progress
+
+    return Progress(
+        *columns, console=streams.console(stderr=True), transient=True, disable=not show
+    )
+
+
+def _task(bars: Progress, task: TaskID) -> Task:
+    return next(shown for shown in bars.tasks if shown.id == task)
+
+
+@contextmanager
+def counting(show: bool) -> Iterator[Count]:
+    """A ``Count`` callback drawing one bar per label (done of total, time spent, time left),
+    while the block runs, when ``show``.
+
+    >>> with counting(False) as update:
+    ...     update("minimax", 10, 5040)
+    """
+    if not show:
+        yield lambda label, done, total: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    bars = _display(show, TextColumn("{task.description:<28}"), BarColumn(),
+                    MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("{task.fields[left]}", style="progress.remaining"))  # fmt: skip
+    tasks: dict[str, TaskID] = {}
+
+    def update(label: str, done: int, total: int) -> None:
+        if label not in tasks:
+            tasks[label] = bars.add_task(label, total=total, left="estimate unknown")
+        bars.update(tasks[label], completed=done, total=total)
+        bars.update(tasks[label], left=time_left(_task(bars, tasks[label])), refresh=True)
+
+    with bars:
+        yield update
+
+
+@contextmanager
+def searching(show: bool, label: str) -> Iterator[Show]:
+    """A callback showing an optimal search's reports while the block runs, when ``show``:
+    which first guess it is settling of how many, sets searched, bounds, seconds; a bar of the
+    codes of that guess's parts settled, and the time left for that guess at its pace so far
+    (how long the other first guesses take to refute is not known in advance).
+
+    >>> from bullscows.search.progress import SearchReport
+    >>> with searching(False, "optimal") as show:
+    ...     show(SearchReport(10, None, None, 1.0, first=(1, 3), settled=(0, 5040)))
+    """
+    if not show:
+        yield lambda report: None
+        return
+    from rich.progress import BarColumn, SpinnerColumn, TextColumn
+
+    bars = _display(show, SpinnerColumn(), BarColumn(bar_width=20),
+                    TextColumn("{task.fields[left]}", style="progress.remaining"),
+                    TextColumn("{task.description}"))  # fmt: skip
+    task = bars.add_task(f"{label}: starting", total=None, left="estimate unknown")
+    current: list[tuple[int, int] | None] = [None]
+
+    def update(report: SearchReport) -> None:
+        first = report.first
+        where = "" if first is None else f", first guess {first[0]} of {first[1]}"
+        description = f"{label}{where}: {report}"
+        if report.settled is None:
+            bars.update(task, description=description, refresh=True)
+            return
+        done, codes = report.settled
+        if first != current[0]:  # the next first guess: a pace of its own
+            current[0] = first
+            bars.reset(task, total=codes)
+        bars.update(task, description=description, completed=done, total=codes)
+        left = time_left(_task(bars, task), " for this first guess")
+        bars.update(task, left=left, refresh=True)
+
+    with bars:
+        yield update
