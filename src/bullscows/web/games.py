@@ -21,7 +21,7 @@ from typing import Any
 
 from bullscows.daily import day_of
 from bullscows.errors import BullsCowsError, RulesError, StrategyError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, default_style
 from bullscows.hints import Hint, explain_guess
 from bullscows.knowledge import Fix, Step
 from bullscows.records import Status
@@ -167,7 +167,7 @@ def apply(game: Game, move: Move) -> Told:
     if isinstance(outcome, Scored):
         return Told(reply=reply_out(outcome.feedback, game.rules))
     if isinstance(outcome, Hinted):
-        return Told(hint=hint_out(outcome.hint))
+        return Told(hint=hint_out(outcome.hint, game.rules))
     if isinstance(outcome, Undone):
         return Told(undone=step_out(outcome.step, game.rules))
     return Told()
@@ -181,8 +181,10 @@ def kind_name(game: Game) -> str:
 
 
 def reply_out(feedback: Feedback, rules: Rules) -> ReplyOut:
+    """A reply as the variant's players write it (``default_style``): bulls and cows in
+    words, or black and white pegs (1B2W) where a code may repeat a symbol."""
     return ReplyOut(
-        bulls=feedback.bulls, cows=feedback.cows, text=feedback.format("words"),
+        bulls=feedback.bulls, cows=feedback.cows, text=feedback.format(default_style(rules)),
         pair=feedback.format("pair"), win=feedback.is_win(rules.length),
     )  # fmt: skip
 
@@ -191,20 +193,22 @@ def step_out(step: Step, rules: Rules) -> StepOut:
     return StepOut(guess=step.guess.text, reply=reply_out(step.feedback, rules))
 
 
-def hint_out(hint: Hint) -> HintOut:
+def hint_out(hint: Hint, rules: Rules) -> HintOut:
+    style = default_style(rules)
     return HintOut(
         guess=hint.guess.text, remaining=hint.remaining, could_be_secret=hint.is_candidate,
         largest=hint.largest, expected=round(hint.expected, 3),
-        parts=[PartOut(reply=f.format("words"), pair=f.format("pair"), codes=n)
+        parts=[PartOut(reply=f.format(style), pair=f.format("pair"), codes=n)
                for f, n in hint.parts],
-        lines=hint.describe("words"),
+        lines=hint.describe(style),
     )  # fmt: skip
 
 
 def fix_out(fix: Fix, breaker: Codebreaker) -> FixOut:
     """A reply that would mend a contradiction: step (from 1), the reply, codes it leaves."""
     return FixOut(
-        step=fix.step + 1, reply=fix.feedback.format("pair"), text=fix.feedback.format("words"),
+        step=fix.step + 1, reply=fix.feedback.format("pair"),
+        text=fix.feedback.format(default_style(breaker.rules)),
         codes=fix.codes, guess=breaker.history[fix.step].guess.text,
     )  # fmt: skip
 
@@ -220,7 +224,7 @@ def breaker_out(breaker: Codebreaker, asks: bool) -> BreakerOut:
         choices = sorted(split.parts, key=lambda p: p[0].index(rules.length))
         asking = AskingOut(
             number=len(breaker.history) + 1, guess=guess.text,
-            choices=[ChoiceOut(pair=f.format("pair"), text=f.format("words"), codes=n)
+            choices=[ChoiceOut(pair=f.format("pair"), text=f.format(default_style(rules)), codes=n)
                      for f, n in choices],
         )  # fmt: skip
     return BreakerOut(
@@ -234,7 +238,7 @@ def breaker_out(breaker: Codebreaker, asks: bool) -> BreakerOut:
         contradiction=None
         if contradiction is None
         else ContradictionOut(
-            lines=contradiction.describe("words"),
+            lines=contradiction.describe(default_style(rules)),
             core=[i + 1 for i in contradiction.core],
             fixes=[fix_out(f, breaker) for f in contradiction.fixes],
         ),
@@ -290,7 +294,7 @@ def state(game: Game, mode: str) -> StateOut:
     else:
         data["breaker"] = breaker_out(game, asks=not game.assist)
         if game.assist and not game.over and game.contradiction is None:
-            data["suggestion"] = hint_out(explain_guess(game.knowledge, game.suggest()))
+            data["suggestion"] = hint_out(explain_guess(game.knowledge, game.suggest()), rules)
     return StateOut(**data)
 
 
