@@ -13,14 +13,19 @@
   if (coarse) { root.classList.add("coarse"); }
   var busy = false;
 
-  function focusPrompt() {
+  // The box a move is typed in; after a swap, else the first control of the new part.
+  function focusPrompt(swapped) {
     var box = document.getElementById("say");
     if (box) {
       if (coarse && document.querySelector(".keypad")) { box.setAttribute("inputmode", "none"); }
-      box.focus(); box.select(); return;
+      // Where replies are buttons, the page stays at the board and the question.
+      box.focus({ preventScroll: Boolean(document.querySelector(".choices")) });
+      box.select(); return;
     }
     var start = document.querySelector("main button, main a");
-    if (start && document.activeElement === document.body) { start.focus(); }
+    if (swapped && start && document.activeElement === document.body) {
+      start.focus({ preventScroll: true });
+    }
   }
 
   // The row being typed shows the symbols in the prompt as tiles.
@@ -53,7 +58,7 @@
     if (box) { box.addEventListener("input", showTyped); showTyped(); }
   }
 
-  function setup() {
+  function setup(swapped) {
     var select = document.getElementById("theme");
     if (select) {
       select.value = saved;
@@ -87,7 +92,7 @@
     }
     keepOutcome();
     showRecord();
-    focusPrompt();
+    focusPrompt(swapped);
   }
 
   // The browser's own record of finished games: {id: {rules, guesses, won, day, at}}.
@@ -221,7 +226,7 @@
         if (response.url && response.url !== location.href && response.redirected) {
           history.pushState(null, "", response.url);
         }
-        setup();
+        setup(true);
       })
       .catch(function () { busy = false; postPlainly(form, submitter); });
   });
@@ -229,6 +234,6 @@
   window.addEventListener("popstate", function () { location.reload(); });
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", setup);
-  } else { setup(); }
+    document.addEventListener("DOMContentLoaded", function () { setup(false); });
+  } else { setup(false); }
 })();
