@@ -2,8 +2,9 @@
 on 127.0.0.1 and a free port (stopped by the test). Without chromium they fail, saying how to
 install it: a browser test that cannot run is not a pass.
 
-Each mode is driven as a player would, with script on and, in ``test_without_script``, off;
-``test_phone`` checks the pages at a phone's size and runs axe-core on each."""
+Each test here runs at a phone's size (390x844) and a laptop's (1280x800) with script on;
+``test_games`` plays every mode to its end at both sizes with script on and off, and
+``test_phone`` checks every page's width and targets and runs axe-core on each."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 from bullscows import Code, Feedback, Rules, score
 from bullscows.outcomes import build_tree
@@ -37,6 +45,9 @@ BC = Rules.parse("bc")
 ROWS = ".board .row[data-step]"
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 800}
+SIZES = {"phone": PHONE, "wide": WIDE}
+#: Controls smaller than this (CSS px) fail; links inside a sentence are exempt (WCAG 2.5.8).
+TARGET = 44
 
 
 @pytest.fixture(scope="module")
@@ -68,11 +79,49 @@ def open_context(browser: Browser, **options: Any) -> BrowserContext:
     return made
 
 
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    made = open_context(browser)
+@pytest.fixture(params=list(SIZES))
+def context(browser: Browser, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
+    """A fresh profile at each size, script on."""
+    made = open_context(browser, viewport=SIZES[request.param])
     yield made
     made.close()
+
+
+def too_small(page: Page) -> list[str]:
+    """The visible controls smaller than a thumb, outside running text."""
+    found: list[str] = page.evaluate(
+        """limit => [...document.querySelectorAll('button, select, input, summary, a, textarea')]
+        .filter(e => e.offsetParent !== null && !e.closest('p, li.row, td, .candidates'))
+        .map(e => e.closest('label') || e)  // a box's target is its whole label
+        .filter(e => { const r = e.getBoundingClientRect();
+                       return r.width > 0 && (r.height < limit - 0.5 || r.width < limit - 0.5); })
+        .map(e => e.outerHTML.slice(0, 80))""",
+        TARGET,
+    )
+    return found
+
+
+def posted(page: Page, button: Locator) -> None:
+    """Click ``button`` of a form that posts the ordinary way (no script, or a file): the
+    page it leads to must not be an error (a refused post was a raw 403)."""
+    with page.expect_navigation() as went:
+        button.click()
+    answer = went.value
+    assert answer is not None and answer.status < 400, (answer, page.content()[:300])
+
+
+def fits(page: Page) -> None:
+    """The page does not scroll sideways, every control is a thumb's size, and no reply
+    written beside its pegs is cut off."""
+    page.wait_for_load_state("load")  # its style sheet applied
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= page.viewport_size["width"], (page.url, width)  # type: ignore[index]
+    assert not too_small(page), (page.url, too_small(page))
+    clipped = page.locator(".reply-text").evaluate_all(
+        "ts => ts.filter(t => t.offsetParent !== null && t.scrollWidth > t.clientWidth + 1)"
+        ".map(t => t.textContent)"
+    )
+    assert not clipped, (page.url, clipped)
 
 
 def start_game(page: Page, base: str, mode: str, rules: str = "bc") -> None:
@@ -116,6 +165,7 @@ def test_play_a_game_to_the_end_by_keyboard(context: BrowserContext, base: str) 
     grid = page.locator("#grid")  # the share box shows every row, the winning one included
     assert grid.evaluate("box => box.scrollHeight <= box.clientHeight + 1")
     assert grid.evaluate("box => box.scrollWidth <= box.clientWidth + 1")
+    fits(page)
     page.locator("#again").click()  # play again: a new game of the same variant
     page.wait_for_url(re.compile(r"/game/"))
     expect(page.locator(ROWS)).to_have_count(0)
@@ -206,6 +256,7 @@ def test_solve_by_clicking_replies_with_a_contradiction_fixed(
         expect(page.locator(ROWS)).to_have_count(count + 1)
         assert count < 12
     expect(page.locator("#result")).to_contain_text("2745")
+    fits(page)
 
 
 def test_a_double_click_on_a_reply_records_it_once(context: BrowserContext, base: str) -> None:
@@ -258,17 +309,21 @@ def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) 
     expect(page.locator("#node-guess")).to_have_text("0123")
     page.goto(leaf)  # the permalink leads back to the same node
     expect(page.locator("#leaf")).to_be_visible()
+    fits(page)
 
 
 def test_every_shipped_tree_opens_from_the_list(context: BrowserContext, base: str) -> None:
     page = context.new_page()
     page.goto(f"{base}/tree")
-    names = page.locator(".tree-list a").all_inner_texts()
-    assert "bc:guesses=digits--optimal" in names and len(names) == 12
+    names = page.locator('a[href^="/tree?src=shipped"]').all_inner_texts()
+    assert len(names) == 12
     for name in names:
         page.goto(f"{base}/tree")
-        page.get_by_role("link", name=name, exact=True).click()
+        with page.expect_navigation() as went:
+            page.get_by_role("link", name=name, exact=True).click()
+        assert went.value is not None and went.value.status == 200, (name, went.value)
         expect(page.locator("#node-guess")).to_be_visible()
+    assert "bc:guesses=digits--optimal" in names  # names as written, not percent-encoded
 
 
 def upload_file(tmp_path: Path) -> Path:
@@ -282,7 +337,7 @@ def test_upload_a_tree_file(context: BrowserContext, base: str, tmp_path: Path) 
     page = context.new_page()
     page.goto(f"{base}/tree")
     page.locator('input[type="file"]').set_input_files(upload_file(tmp_path))
-    page.locator("#upload-button").click()
+    posted(page, page.locator('form:has(input[type="file"]) button[type="submit"]'))
     expect(page.locator("#node-guess")).to_be_visible()
     expect(page.locator(".variant")).to_contain_text("p3c4n")
 
@@ -296,11 +351,13 @@ def test_run_a_small_bench_and_see_the_chart(context: BrowserContext, base: str)
     chart = page.locator("#chart")
     expect(chart).to_be_visible()
     page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
+    fits(page)
     assert page.locator("#json").get_attribute("href").endswith("format=json")  # type: ignore[union-attr]
 
 
-def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str) -> None:
-    me = open_context(browser)
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str, size: str) -> None:
+    me = open_context(browser, viewport=SIZES[size])
     page = me.new_page()
     start_game(page, base, "play")
     page.get_by_text("Give up…").click()
@@ -308,7 +365,7 @@ def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str) 
     page.locator("#challenge").click()
     link = page.locator("#challenge-link").get_attribute("href")
     me.close()
-    friend = open_context(browser)  # another browser: no record, no how-to seen
+    friend = open_context(browser, viewport=SIZES[size])  # no record, no how-to seen
     page = friend.new_page()
     page.goto(f"{base}{link}")
     expect(page.locator("main")).to_contain_text("bull")
@@ -316,14 +373,16 @@ def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str) 
     page.locator("#accept").click()
     page.wait_for_url(re.compile(r"/game/"))
     expect(page.locator("#say")).to_be_visible()
+    fits(page)
     friend.close()
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_replies_are_revealed_peg_by_peg_unless_motion_is_reduced(
-    browser: Browser, base: str, motion: str
+    browser: Browser, base: str, motion: str, size: str
 ) -> None:
-    made = open_context(browser, reduced_motion=motion)
+    made = open_context(browser, viewport=SIZES[size], reduced_motion=motion)
     page = made.new_page()
     start_game(page, base, "play")
     page.locator("#say").fill("0123")

@@ -83,3 +83,12 @@ def test_a_guess_limit_through_the_api(client: TestClient) -> None:
         assert state["status"] == "lost" and state["over"] and len(state["secret"]) == 4
         assert state["grid"].startswith("bullscows bc: not broken in 1 guesses")
     assert "max_guesses" in refused(client, "/api/games", {"max_guesses": 0})
+
+
+def test_the_shared_result_names_hints_and_hard_mode(client: TestClient) -> None:
+    game_id, _ = start(client, mode="play", rules="bc", hard=True, hints=True)
+    guess = move(client, game_id, "hint")["hint"]["guess"]
+    move(client, game_id, "guess", code=guess)
+    state = move(client, game_id, "give-up")["state"]
+    first = state["grid"].splitlines()[0]
+    assert first == "bullscows bc: given up after 1 guess, 1 hint, hard mode"
