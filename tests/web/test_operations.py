@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import create_engine, event, text
 
@@ -16,7 +17,7 @@ from bullscows.web.common import ATTEMPTS, PLAYER_COOKIE
 from bullscows.web.limits import Limits
 from bullscows.web.storage import SCHEMA_VERSION, Store
 
-from .conftest import TestClient, move, refused, start
+from .conftest import TestClient, move, refused, server, start
 
 
 def test_head_and_the_icon(client: TestClient) -> None:
@@ -96,6 +97,18 @@ def test_too_many_games_from_one_client_is_a_429(database: str) -> None:
         assert first.status_code == 400  # counted, then refused for what it holds
         again = client.post("/tree/upload", files={"file": ("t.json", b"{}")})
         assert again.status_code == 429 and int(again.headers["retry-after"]) > 0
+
+
+def test_the_game_rate_is_one_count_for_every_server_on_the_database(database: str) -> None:
+    """Two servers (processes) on one database: a client's 3 games a minute are 3 in all, not
+    3 per process."""
+    options = ("--games-rate", "3/minute")
+    with server(database, *options) as one, server(database, *options) as two:
+        statuses = [
+            httpx.post(f"{base}/api/games", json={"mode": "play"}, timeout=60).status_code
+            for base in [one, two] * 4
+        ]
+    assert statuses == [201, 201, 201, 429, 429, 429, 429, 429]
 
 
 def test_abandoned_games_expire_and_finished_ones_stay(database: str) -> None:

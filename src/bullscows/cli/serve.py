@@ -31,9 +31,9 @@ from bullscows.errors import BullsCowsError
     help="Delete games, challenges and uploads untouched this long (0: keep them).",
 )  # fmt: skip
 @click.option("--games-rate", default="120/minute", show_default=True, metavar="RATE",
-              help="Games one client may start, per worker.")  # fmt: skip
+              help="Games one client may start, counted for all workers.")  # fmt: skip
 @click.option("--uploads-rate", default="10/minute", show_default=True, metavar="RATE",
-              help="Trees one client may upload, per worker.")  # fmt: skip
+              help="Trees one client may upload, counted for all workers.")  # fmt: skip
 @click.option(
     "--compute-seconds", type=click.FloatRange(0.1, 3600), default=10, show_default=True,
     help="Time one request's computation may take (analysis, hints, trees, bench, ...).",

@@ -71,7 +71,7 @@ def create_app(
     app.state.games = Games(store, pool)
     app.state.limits = limits
     app.add_middleware(Guard)
-    app.add_middleware(RateLimit, limits_of=limits)
+    app.add_middleware(RateLimit, limits_of=limits, store=store)
     app.add_middleware(HeadAsGet)
     api.install(app)
     pages.install(app)

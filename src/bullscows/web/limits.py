@@ -1,6 +1,7 @@
 """What one server allows: how long abandoned games are kept, how many games and uploads a
-client may start (counted by ``limits``, the rate-limiting library, per worker process), and
-how much time and work one request's computation may take.
+client may start (counted by ``limits``, the rate-limiting library, in the game database, so
+every worker and server on it counts the same hits), and how much time and work one request's
+computation may take.
 
 ``bullscows serve`` passes them to its workers in ``BULLSCOWS_LIMITS`` (JSON).
 
@@ -14,6 +15,7 @@ bullscows.errors.BullsCowsError: BULLSCOWS_LIMITS: games 'often': give a rate su
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -27,6 +29,7 @@ from starlette.responses import JSONResponse
 
 from bullscows.errors import BullsCowsError
 from bullscows.web.security import ASGIApp, Receive, Scope, Send
+from bullscows.web.storage import Store, Unavailable
 
 LIMITS_ENV = "BULLSCOWS_LIMITS"
 #: Requests (POST) that start a game or a challenge's game, and those that upload a tree.
@@ -75,13 +78,55 @@ class Limits:
         return cls(**values)
 
 
+class DatabaseStorage(limits.storage.Storage):
+    """``limits``' counters kept in the game database (``Store.hit``): one count per client
+    for every process on it, for the fixed-window strategy.
+
+    >>> storage = DatabaseStorage(Store("sqlite://"))
+    >>> limiter = limits.strategies.FixedWindowRateLimiter(storage)
+    >>> [limiter.hit(limits.parse("2/minute"), "games", "10.0.0.7") for _ in range(3)]
+    [True, True, False]
+    """
+
+    def __init__(self, store: Store) -> None:
+        super().__init__()
+        self.store = store
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return Unavailable
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        return self.store.hit(key, expiry, amount)
+
+    def get(self, key: str) -> int:
+        return self.store.hits(key)[0]
+
+    def get_expiry(self, key: str) -> float:
+        return self.store.hits(key)[1]
+
+    def check(self) -> bool:
+        try:
+            self.store.hits("check")
+        except Unavailable:
+            return False
+        return True
+
+    def reset(self) -> int | None:
+        return self.store.clear_hits()
+
+    def clear(self, key: str) -> None:
+        self.store.clear_hits(key)
+
+
 class RateLimit:
     """ASGI middleware: a client that starts more games, or uploads more trees, than
-    ``Limits`` allow gets 429 with the rate and when to come back."""
+    ``Limits`` allow (counted in ``store``, for every process on it) gets 429 with the rate
+    and when to come back."""
 
-    def __init__(self, app: ASGIApp, limits_of: Limits) -> None:
+    def __init__(self, app: ASGIApp, limits_of: Limits, store: Store) -> None:
         self.app = app
-        self.limiter = limits.strategies.MovingWindowRateLimiter(limits.storage.MemoryStorage())
+        self.limiter = limits.strategies.FixedWindowRateLimiter(DatabaseStorage(store))
         self.rates = {"games": limits.parse(limits_of.games),
                       "uploads": limits.parse(limits_of.uploads)}  # fmt: skip
 
@@ -89,18 +134,26 @@ class RateLimit:
         kind = _kind(scope)
         if kind is not None:
             client = (scope.get("client") or ("?", 0))[0]
-            rate = self.rates[kind]
-            if not self.limiter.hit(rate, kind, client):
-                reset = self.limiter.get_window_stats(rate, kind, client).reset_time
-                wait = max(1, round(reset - time.time()))
-                answer = JSONResponse(
-                    {"error": f"too many {kind} from {client}: at most {rate}; try again in "
-                              f"{wait} s"},
-                    status_code=429, headers={"retry-after": str(wait)},
-                )  # fmt: skip
-                await answer(scope, receive, send)
+            try:  # the database on a thread, the event loop free meanwhile
+                refused = await asyncio.to_thread(self._refused, kind, client)
+            except Unavailable as error:
+                refused = JSONResponse({"error": str(error)}, 503, headers={"retry-after": "5"})
+            if refused is not None:
+                await refused(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+    def _refused(self, kind: str, client: str) -> JSONResponse | None:
+        """``None`` if ``client`` may start one more of ``kind``, else the 429 it gets."""
+        rate = self.rates[kind]
+        if self.limiter.hit(rate, kind, client):
+            return None
+        reset = self.limiter.get_window_stats(rate, kind, client).reset_time
+        wait = max(1, round(reset - time.time()))
+        return JSONResponse(
+            {"error": f"too many {kind} from {client}: at most {rate}; try again in {wait} s"},
+            status_code=429, headers={"retry-after": str(wait)},
+        )  # fmt: skip
 
 
 def _kind(scope: Scope) -> str | None:

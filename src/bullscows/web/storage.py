@@ -23,6 +23,7 @@ import functools
 import os
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,12 +32,14 @@ from typing import Any, ParamSpec, TypeVar
 from sqlalchemy import (
     Column,
     DateTime,
+    Float,
     Integer,
     MetaData,
     String,
     Table,
     Text,
     bindparam,
+    case,
     create_engine,
     delete,
     event,
@@ -78,6 +81,15 @@ games = Table(
 )
 #: The columns added since version 1, as an older database gains them.
 ADDED = {"version": "INTEGER NOT NULL DEFAULT 0", "player": "VARCHAR(64)"}
+#: The rate limits' counters (``limits.DatabaseStorage``): hits of a key in its window, and
+#: when the window ends (seconds since the epoch). Shared by every process on the database.
+rates = Table(
+    "rates",
+    metadata,
+    Column("key", String(255), primary_key=True),
+    Column("hits", Integer, nullable=False),
+    Column("ends", Float, nullable=False),
+)
 #: A game's record, mode and version; a move's compare-and-set (built once: a move's
 #: statements cost microseconds, not the building of their expressions).
 READ = select(games.c.record, games.c.mode, games.c.version).where(games.c.id == bindparam("game"))
@@ -297,7 +309,43 @@ class Store:
         with self._write() as db:
             removed = db.execute(delete(games).where(games.c.id.in_(gone))).rowcount if gone else 0
             removed += db.execute(delete(trees).where(trees.c.created < before)).rowcount
+            db.execute(delete(rates).where(rates.c.ends < time.time()))
         return int(removed)
+
+    @guarded
+    def hit(self, key: str, seconds: int, amount: int = 1) -> int:
+        """Count ``amount`` hits of ``key`` in its window (a new one of ``seconds`` if it had
+        none, or it ended): how many there are now."""
+        now = time.time()
+        for _ in range(3):  # two processes may insert the same new key: one of them retries
+            with contextlib.suppress(IntegrityError), self._write() as db:
+                ended = rates.c.ends <= now
+                counted = db.execute(
+                    update(rates).where(rates.c.key == key).values(
+                        hits=case((ended, amount), else_=rates.c.hits + amount),
+                        ends=case((ended, now + seconds), else_=rates.c.ends),
+                    )
+                ).rowcount  # fmt: skip
+                if not counted:
+                    db.execute(insert(rates).values(key=key, hits=amount, ends=now + seconds))
+                return int(db.execute(select(rates.c.hits).where(rates.c.key == key)).scalar_one())
+        raise Unavailable(f"the rate of {key[:60]!r} could not be counted; try again shortly")
+
+    @guarded
+    def hits(self, key: str) -> tuple[int, float]:
+        """The hits of ``key`` in its window, and when it ends (0 and now if it has none)."""
+        now = time.time()
+        with self.engine.connect() as db:
+            window = select(rates.c.hits, rates.c.ends).where(rates.c.key == key)
+            row = db.execute(window.where(rates.c.ends > now)).first()
+        return (0, now) if row is None else (int(row[0]), float(row[1]))
+
+    @guarded
+    def clear_hits(self, key: str | None = None) -> int:
+        """Forget the hits of ``key`` (``None``: of every key); how many keys."""
+        with self._write() as db:
+            query = delete(rates) if key is None else delete(rates).where(rates.c.key == key)
+            return int(db.execute(query).rowcount)
 
     @guarded
     def add_tree(self, data: str) -> str:
