@@ -6,7 +6,7 @@ Run: .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only NA
 Starts ``bullscows serve`` over a fresh SQLite file and drives Debian's chromium (Playwright)
 through each mode: a game being played with a hint, a game won and its share box, a solve
 and one whose replies contradict each other, a duel, an assist, the optimal ``bc`` tree, a
-bench, the record, a challenge, and the dark and high-contrast themes.
+bench, the record, a challenge, the card's coach, and the dark and high-contrast themes.
 """
 
 from __future__ import annotations
@@ -103,6 +103,13 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
         page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
         page.locator("#bench-table").scroll_into_view_if_needed()
 
+    def challenge(page: Page) -> None:
+        start(page, base, "play")
+        page.locator("details.confirm summary").click()
+        page.locator("#give-up").click()
+        page.locator("#challenge").click()
+        page.goto(base + (page.locator("#challenge-link").get_attribute("href") or ""))
+
     def daily(page: Page) -> None:
         page.goto(f"{base}/daily")
         page.locator("#daily-mm-colours").click()
@@ -131,6 +138,8 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
         "tree": lambda page: page.goto(f"{base}/tree?src=shipped:bc--optimal&at=0 1/1 1"),
         "trees": lambda page: page.goto(f"{base}/tree"),
         "bench": bench,
+        "challenge": challenge,
+        "card": lambda page: page.goto(f"{base}/card?rules=mm&after=1124 0 1"),
         "theme-dark": themed("dark"),
         "theme-contrast": themed("contrast"),
     }
