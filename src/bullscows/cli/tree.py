@@ -207,7 +207,6 @@ def _search(
 ) -> DecisionTree | Standing:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
     A search stopped by its ``budget`` gives where it stood."""
-    from bullscows.estimates import needs_search
     from bullscows.executors import make_executor  # threads or a cluster: for searches only
     from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
     from bullscows.search.progress import SearchStopped
@@ -215,14 +214,14 @@ def _search(
     plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
         return beyond_limit(rules)  # the bound the search would start from
-    if not quiet and rules.size >= ANNOUNCE_CODES and needs_search(rules, strategy):
+    if not quiet and rules.size >= ANNOUNCE_CODES:  # searched, even when shipped or cached
         until = (
             "" if budget is None or budget.seconds is None else f", at most {budget.seconds:g} s"
         )
         resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
         say(
-            f"Searching for the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets), "
-            f"none being shipped or cached: from seconds to hours{until} (Ctrl-C stops{resume})."
+            f"Searching for the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets): "
+            f"from seconds to hours{until} (Ctrl-C stops{resume})."
         )
     label = f"{strategy.label} on {rules.spec}"
     try:
