@@ -3,10 +3,11 @@
 Sybil reads every Markdown page: ``python`` blocks run as doctests, and ``console`` blocks are
 transcripts of ``bullscows`` commands, each run in this process and its output compared with
 the page (``...`` stands for any text, as in a doctest; a transcript of a game types, at each
-prompt, the rest of that line of the page; the progress lines a long search prints every ten
-seconds are left out, as how many there are depends on the machine). ``sh`` blocks show
-commands to type (installing, serving, benchmarks) and are not run. ``mkdocs build --strict``
-builds the site, so a broken link or a page missing from the navigation fails here.
+prompt, the rest of that line of the page; progress is drawn on a terminal only, so none
+shows here). ``sh`` blocks show commands to type (installing, serving, benchmarks) and are
+not run, and a block after ``<!-- skip: next "why" -->`` is not run either (a search of
+minutes, whose time the page gives). ``mkdocs build --strict`` builds the site, so a broken
+link or a page missing from the navigation fails here.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import re
 import shlex
 import subprocess
 import sys
+import unittest
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 from sybil import Example, Sybil
@@ -33,8 +36,6 @@ PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 ENV = {"NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200", "LINES": "50"}
 
 _CHECKER = doctest.OutputChecker()
-#: A search's progress report (``search.progress.SearchReport``), printed every ten seconds.
-_PROGRESS = re.compile(r"^[\d,]+ sets searched, .* \d+ s( \(.*\))?\n", re.MULTILINE)
 _FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -63,9 +64,9 @@ class _Keyboard(io.StringIO):
 
 
 @contextmanager
-def _redirected(stdin: io.StringIO, output: io.StringIO) -> Iterator[None]:
+def _redirected(stdin: io.StringIO, output: io.StringIO, out: TextIO | None) -> Iterator[None]:
     saved = sys.stdin, sys.stdout, sys.stderr, dict(os.environ)
-    sys.stdin, sys.stdout, sys.stderr = stdin, output, output
+    sys.stdin, sys.stdout, sys.stderr = stdin, output if out is None else out, output
     os.environ.update(ENV)
     try:
         yield
@@ -82,7 +83,8 @@ def _printf(text: str) -> str:
 
 def run(command: str, expected: str) -> str:
     """The output of one transcript's command line: ``bullscows ARGS``, optionally fed by
-    ``printf TEXT |`` and cut by ``| head -N``."""
+    ``printf TEXT |``, cut by ``| head -N`` or its standard output written to a file by
+    ``> FILE`` (the output is then standard error's)."""
     from bullscows.cli import main
 
     stages = [shlex.split(stage, comments=True) for stage in command.split(" | ")]
@@ -92,11 +94,16 @@ def run(command: str, expected: str) -> str:
     head = int(stages.pop()[1].removeprefix("-")) if stages[-1][0] == "head" else None
     [(program, *args)] = stages
     assert program == "bullscows", f"a transcript runs bullscows, not {program!r}"
+    target = None
+    if args[-2:-1] == [">"]:
+        *args, _, target = args
     output = io.StringIO()
     stdin = io.StringIO(piped) if piped is not None else _Keyboard(output, expected)
-    with _redirected(stdin, output), suppress(SystemExit):
-        main(args, prog_name="bullscows")
-    text = _PROGRESS.sub("", output.getvalue())
+    with ExitStack() as files:
+        out = None if target is None else files.enter_context(open(target, "w"))
+        with _redirected(stdin, output, out), suppress(SystemExit):
+            main(args, prog_name="bullscows")
+    text = output.getvalue()
     if head is not None:
         text = "".join(text.splitlines(keepends=True)[:head])
     return text
@@ -136,10 +143,31 @@ def test_examples(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # games kept in your record
     monkeypatch.delenv("BULLSCOWS_DATABASE", raising=False)
+    (tmp_path / "docs").symlink_to(ROOT / "docs")  # the files the pages name, as docs/...
     document = SYBIL.parse(page)
     document.namespace["folder"] = tmp_path
     for example in document:
-        example.evaluate()
+        with suppress(unittest.SkipTest):  # a block after <!-- skip: next "why" -->
+            example.evaluate()
+
+
+#: A fenced block: its language and its text.
+_BLOCK = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+#: What marks a console block not run: ``<!-- skip: next "why" -->``.
+_SKIP = re.compile(r"<!-- skip: (\w+)(.*?)-->")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_every_transcript_runs_or_says_why_not(page: Path) -> None:
+    """A ``$ bullscows`` command shown with its output is in a console block, run by the
+    tests, so that it cannot drift silently; one that is not run (a search of minutes) says
+    why, and the page says how long it takes."""
+    text = page.read_text(encoding="utf-8")
+    for language, block in _BLOCK.findall(text):
+        shown = any(line.startswith("$ bullscows") for line in block.splitlines())
+        assert language in ("console", "sh") or not shown, f"not run:\n{block}"
+    for action, why in _SKIP.findall(text):
+        assert action == "next" and why.strip().startswith('"'), f"skip: {action}{why}"
 
 
 def test_pages_have_examples() -> None:
