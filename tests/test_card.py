@@ -273,3 +273,47 @@ def test_the_coach_follows_the_card_and_reviews_the_game() -> None:
         assert game.played == game.followed == game.card
         assert game.optimum is not None and game.optimum <= 4
     assert "The card takes" in game.text()
+
+
+def test_the_review_compares_each_guess_with_the_card_and_the_optimum() -> None:
+    """A game off the card: each guess beside the card's advice at that moment (the card
+    re-walked here by its book and the plain rule) and the optimal strategy's guess there."""
+    from bullscows.codes import Code
+    from bullscows.feedback import Feedback
+    from bullscows.strategies.card_coach import review
+
+    card = small_cards("p3c5n", "first")[-1]
+    rules, optimal = card.rules, get_strategy("optimal")
+    secret, guesses = "234", ["012", "340", "234"]
+    knowledge, history = Knowledge.start(rules), []
+    for guess in guesses:
+        reply = plain_reply(secret, guess)
+        history.append((guess, reply))
+        knowledge = knowledge.after(Code(guess, rules), Feedback(int(reply[0]), int(reply[2])))
+    game = review(card, knowledge.history, Code(secret, rules), optimal)
+    assert game.played == 3 and len(game.moves) == 3
+    assert not game.moves[0].followed and not game.moves[1].followed  # the third is off the book
+    first = card.book[()]
+    assert game.moves[0].advice.guess.index == first and game.moves[0].advice.line == 1
+    for number, move in enumerate(game.moves):
+        assert move.number == number + 1 and move.guess.text == guesses[number]
+        assert move.followed == (move.advice.guess == move.guess)
+        before = Knowledge.start(rules)
+        for step in knowledge.history[:number]:
+            before = before.after(step.guess, step.feedback)
+        assert move.advice.left == len(before)
+        assert move.optimum is not None
+        assert move.optimum.index == optimal.next_guess(before, random.Random(0))
+        if card.book_path(before) is None:  # off the book: the first code that fits, plainly
+            fits = [c for c in plain_codes(rules)
+                    if all(plain_reply(c, g) == r for g, r in history[:number])]  # fmt: skip
+            assert move.advice.guess.text == fits[0] and move.advice.line is None
+            assert move.advice.brief == ("the rule, off the book" if len(fits) > 1
+                                         else "the only code left")  # fmt: skip
+    assert game.followed == sum(move.followed for move in game.moves)
+    lines = game.lines()
+    assert lines[0] == game.text() and len(lines) == 1 + 3 - game.followed
+    assert all(line.startswith("Guess ") and "the optimal strategy plays" in line
+               for line in lines[1:])  # fmt: skip
+    one = review(card, knowledge.history[:1], Code(secret, rules), None)
+    assert one.text().startswith("You took 1 guess; it was") and one.moves[0].optimum is None

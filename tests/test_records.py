@@ -252,3 +252,20 @@ def test_hard_mode_is_a_rule_of_the_game_and_travels_in_its_record() -> None:
         again.guess("1234")
     assert str(again.guess("0245")) == "2 bulls, 1 cow"
     assert "hard" not in Codemaker(Rules.parse("bc"), "2745").to_record().to_json()
+
+
+def test_the_coach_travels_in_the_record_of_either_codemaker() -> None:
+    from bullscows.errors import RecordError
+    from bullscows.sessions import Adversary
+
+    for game in (Codemaker(Rules.parse("mm"), "1122", coach=True),
+                 Adversary(Rules.parse("mm"), seed=3, coach=True)):  # fmt: skip
+        game.guess("1234")
+        data = game.to_record().to_json()
+        assert data["coach"] is True
+        again = restore(GameRecord.loads(game.to_record().dumps()))
+        assert isinstance(again, Codemaker | Adversary) and again.coach
+        assert again.to_record() == game.to_record()
+    assert "coach" not in Codemaker(Rules.parse("mm"), "1122").to_record().to_json()
+    with pytest.raises(RecordError, match="coach 'yes': true, or left out"):
+        GameRecord.from_json({**data, "coach": "yes"})

@@ -43,7 +43,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "give-up": (),  # the person stops; the computer's code is shown
 }
 #: The optional fields of a record: a codemaker's game options.
-OPTIONS = {"hard", "max_guesses"}
+OPTIONS = {"hard", "max_guesses", "coach"}
 #: The largest guess limit a game may have.
 MAX_GUESSES = 1_000
 #: A record longer than this (in characters of JSON) is refused.
@@ -121,6 +121,7 @@ class GameRecord:
     events: tuple[Event, ...] = ()
     hard: bool = False  # a codemaker's game in hard mode: every guess fits every reply so far
     max_guesses: int | None = None  # a codemaker's guess limit: the game is lost after it
+    coach: bool = False  # a codemaker's game with the card's advice at each move
 
     def __repr__(self) -> str:  # never the secret, never the seed
         return f"GameRecord({self.kind!r}, {self.rules!r}, {len(self.events)} events)"
@@ -136,6 +137,7 @@ class GameRecord:
             "events": [event.to_json() for event in self.events],
             **({"hard": True} if self.hard else {}),
             **({} if self.max_guesses is None else {"max_guesses": self.max_guesses}),
+            **({"coach": True} if self.coach else {}),
         }
 
     def public_json(self, over: bool) -> dict[str, Any]:
@@ -172,8 +174,9 @@ class GameRecord:
                 f"a game record is an object with {', '.join(sorted(keys))} (and "
                 f"{' or '.join(sorted(OPTIONS))})"
             )
-        if data.get("hard", False) is not True and "hard" in data:
-            raise RecordError(f"hard {quote_value(data['hard'])}: true, or left out")
+        for flag in ("hard", "coach"):
+            if flag in data and data[flag] is not True:
+                raise RecordError(f"{flag} {quote_value(data[flag])}: true, or left out")
         limit = data.get("max_guesses", 1)
         if type(limit) is not int or not 1 <= limit <= MAX_GUESSES:
             raise RecordError(
@@ -204,6 +207,5 @@ class GameRecord:
         if not isinstance(data["events"], list):
             raise RecordError("a game record's events are a list")
         events = tuple(Event.from_json(event) for event in data["events"])
-        hard = "hard" in data
-        return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events, hard,
-                   data.get("max_guesses"))  # fmt: skip
+        return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events,
+                   "hard" in data, data.get("max_guesses"), "coach" in data)  # fmt: skip

@@ -105,3 +105,18 @@ def test_play_with_the_coach() -> None:
 def test_coach_needs_a_card() -> None:
     result = run("play", "--rules", "p5c10n", "--coach")
     assert result.exit_code == 2 and "--coach: no card ships for bc5" in result.output
+
+
+def test_the_coach_reviews_a_game_given_up_off_the_card() -> None:
+    result = CliRunner().invoke(
+        main, ["play", "--rules", "mm", "--seed", "7", "--coach"], input="1234\n5566\nquit\n",
+        env={"COLUMNS": "200", "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    summary = next(i for i, line in enumerate(lines) if line.startswith("You took 2 guesses"))
+    assert lines[summary].startswith("You took 2 guesses; 0 of them were the card's.")
+    assert lines[summary + 1].startswith(
+        "Guess 1, 1234: the card says 1124 (line 1: the first guess); the optimal strategy plays "
+    )
+    assert lines[summary + 2].startswith("Guess 2, 5566: the card says ")

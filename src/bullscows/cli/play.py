@@ -83,9 +83,9 @@ def play(
     terminal = Terminal()
     hints = strategy if hint else None
     game: Codemaker | Adversary = (
-        Adversary(rules, seed, hints, hard=hard, max_guesses=max_guesses)
+        Adversary(rules, seed, hints, hard=hard, max_guesses=max_guesses, coach=coach)
         if adversary
-        else Codemaker(rules, None, seed, hints, hard=hard, max_guesses=max_guesses)
+        else Codemaker(rules, None, seed, hints, hard=hard, max_guesses=max_guesses, coach=coach)
     )
     if adversary:
         terminal.say(f"I have picked no secret: {rules.describe()}.")
@@ -116,11 +116,12 @@ def play(
         if game.hints_given:
             guesses += f" with {counted(game.hints_given, 'hint')}"
         terminal.say(f"You broke it in {guesses}: {game.secret}.")
-        if card is not None and game.secret is not None:
-            terminal.say(review(card, game.history, game.secret, optimum_for(rules)).text())
     elif game.status is Status.LOST:
         terminal.say(f"No guesses left: you have used all {max_guesses}.")
         _reveal(terminal, game, game.secret)
+    if card is not None and game.secret is not None and game.history:
+        for line in review(card, game.history, game.secret, optimum_for(rules)).lines():
+            terminal.say(line)
     _after(terminal, game, analysed, reply_style)
     sys.exit(terminal.exit_code())
 

@@ -82,6 +82,7 @@ class _Maker(Logged, ABC):
         log: list[Event] | None,
         hard: bool = False,
         max_guesses: int | None = None,
+        coach: bool = False,
     ) -> None:
         if max_guesses is not None and not (
             type(max_guesses) is int and 1 <= max_guesses <= MAX_GUESSES
@@ -92,6 +93,7 @@ class _Maker(Logged, ABC):
         self._start(rules, seed, log)
         self.hard = hard
         self.max_guesses = max_guesses
+        self.coach = coach  # the front end shows the card's advice (strategies.card_coach)
         self._knowledge = Knowledge.start(rules)
         self.hinter = hints if hints is None or isinstance(hints, Strategy) else get_strategy(hints)
         self._hints: dict[int, Hint] = {}
@@ -220,7 +222,7 @@ class _Maker(Logged, ABC):
         hints = None if self.hinter is None else self.hinter.spec
         return GameRecord(
             self.kind, self.rules.spec, self.seed, hints, self._secret_text(), tuple(self.log),
-            self.hard, self.max_guesses,
+            self.hard, self.max_guesses, self.coach,
         )  # fmt: skip
 
     def _secret_text(self) -> str | None:
@@ -251,8 +253,9 @@ class Codemaker(_Maker):
         log: list[Event] | None = None,
         hard: bool = False,
         max_guesses: int | None = None,
+        coach: bool = False,
     ) -> None:
-        self._begin(rules, seed, hints, log, hard, max_guesses)
+        self._begin(rules, seed, hints, log, hard, max_guesses, coach)
         self.secret = (
             seeded_secret(rules, self.seed)
             if secret is None
@@ -283,7 +286,7 @@ class Codemaker(_Maker):
         with reading_record():
             game = cls(
                 rules_of(record), record.secret, record.seed, record.strategy, log, record.hard,
-                record.max_guesses,
+                record.max_guesses, record.coach,
             )  # fmt: skip
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
@@ -321,8 +324,9 @@ class Adversary(_Maker):
         log: list[Event] | None = None,
         hard: bool = False,
         max_guesses: int | None = None,
+        coach: bool = False,
     ) -> None:
-        self._begin(rules, seed, hints, log, hard, max_guesses)
+        self._begin(rules, seed, hints, log, hard, max_guesses, coach)
         self._secret: Code | None = None
 
     @property
@@ -382,7 +386,7 @@ class Adversary(_Maker):
         """The game ``record`` describes, replayed."""
         with reading_record():
             game = cls(rules_of(record), record.seed, record.strategy, log, record.hard,
-                       record.max_guesses)  # fmt: skip
+                       record.max_guesses, record.coach)  # fmt: skip
         replay(record, cls.kind, {
             "guess": lambda e: game.guess(str(e.code)),
             "hint": lambda e: game._count_hint(),

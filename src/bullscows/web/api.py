@@ -55,6 +55,7 @@ class NewGame(BaseModel):
     adversary: StrictBool = False
     max_guesses: int | None = Field(default=None, ge=1, le=MAX_GUESSES)
     hard: StrictBool = False
+    coach: StrictBool = False
 
 
 class MoveIn(BaseModel):
@@ -111,7 +112,7 @@ def answer(game: GameOut, status: int = 200) -> Response:
 def setup_of(body: NewGame) -> Setup:
     rules = variant(body.rules, body.length, body.symbols, body.repeats, body.no_leading_zero)
     return Setup(body.mode, rules.spec, body.strategy, body.consistent_only, body.hints,
-                 body.adversary, body.hard, body.max_guesses)  # fmt: skip
+                 body.adversary, body.hard, body.max_guesses, body.coach)  # fmt: skip
 
 
 #: What ``/api/bench`` answers: JSON, or CSV with ``format=csv``.

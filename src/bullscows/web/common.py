@@ -241,7 +241,8 @@ def command_for(game: Game, mode: str) -> str:
         steps = (shlex.quote(f"{s.guess.text} {s.feedback.format('pair')}") for s in game.history)
         return f"bullscows analyse --rules {game.rules.spec}{strategy} " + " ".join(steps)
     if mode in ("play", "analysis") and isinstance(game, Codemaker | Adversary):
-        return f"bullscows play --rules {game.rules.spec} --hint{strategy}"
+        coach = " --coach" if game.coach else ""
+        return f"bullscows play --rules {game.rules.spec} --hint{strategy}{coach}"
     command = mode if mode in ("solve", "duel") else "assist"
     return f"bullscows {command} --rules {game.rules.spec}{strategy}"
 

@@ -39,6 +39,7 @@ from bullscows.sessions import (
     Undone,
 )
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy
+from bullscows.web.coaching import coach_card, coach_out, review_out
 from bullscows.web.models import (
     AskingOut,
     BreakerOut,
@@ -74,6 +75,7 @@ class Setup:
     adversary: bool = False
     hard: bool = False  # play: every guess must fit every reply so far
     max_guesses: int | None = None  # play: the game is lost when these are used up
+    coach: bool = False  # play: the card's advice at each move, the game beside it at the end
 
 
 def variant(
@@ -144,9 +146,11 @@ def new_game(setup: Setup) -> Game:
     strategy = strategy_for(setup.strategy, rules, setup.consistent_only)
     if setup.mode == "play":
         hints = strategy if setup.hints else None
-        if setup.adversary:
-            return Adversary(rules, hints=hints, hard=setup.hard, max_guesses=setup.max_guesses)
-        return Codemaker(rules, hints=hints, hard=setup.hard, max_guesses=setup.max_guesses)
+        if setup.coach:
+            coach_card(rules)  # a variant with no card is refused here, not at the first move
+        kind = Adversary if setup.adversary else Codemaker
+        return kind(rules, hints=hints, hard=setup.hard, max_guesses=setup.max_guesses,
+                    coach=setup.coach)  # fmt: skip
     if setup.mode == "duel":
         return Duel(rules, strategy)
     return Codebreaker(rules, strategy, assist=setup.mode == "assist")
@@ -281,6 +285,12 @@ def state(game: Game, mode: str) -> StateOut:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
             data["grid"] = share_text(game, data["day"], game.max_guesses)
+        if game.coach:
+            data["coach"] = True
+            if over:
+                data["review"] = review_out(game)
+            else:
+                data["advice"] = coach_out(game)
     elif isinstance(game, Duel):
         data["guesses"] = [step_out(s, rules) for s in game.maker.history]
         data["broken"] = game.maker.solved

@@ -90,6 +90,43 @@ class BreakerOut(BaseModel):
     asking: AskingOut | None
 
 
+class AdviceOut(BaseModel):
+    """What the card says before a guess: its guess, the line (``None``: the rule) and why,
+    and how many codes fit (``strategies.card_coach.Advice``)."""
+
+    guess: str
+    line: int | None
+    why: str
+    where: str
+    brief: str
+    left: int
+    fit: str
+    text: str
+
+
+class CoachedOut(BaseModel):
+    """One guess of a coached game beside the card's advice and the optimum's guess there."""
+
+    number: int
+    guess: str
+    followed: bool
+    card: AdviceOut
+    optimum: str | None
+    text: str
+
+
+class ReviewOut(BaseModel):
+    """A finished coached game beside the card and the optimum for its secret: guesses taken,
+    how many were the card's, what the card and the optimum take, and each move."""
+
+    played: int
+    followed: int
+    card: int
+    optimum: int | None
+    text: str
+    moves: list[CoachedOut]
+
+
 class StateOut(BaseModel):
     """Everything the person may see of a game now; ``move`` is the number the next move
     carries (see ``sessions.moves``)."""
@@ -118,6 +155,10 @@ class StateOut(BaseModel):
     hints_given: int | None = None
     secret: str | None = None
     grid: str | None = None
+    # play with the coach: the card's advice before the next guess, and the review at the end
+    coach: bool | None = None
+    advice: AdviceOut | None = None
+    review: ReviewOut | None = None
     # duel
     broken: bool | None = None
     awaiting: str | None = None

@@ -90,6 +90,7 @@ def install(app: FastAPI) -> None:
         adversary: bool = Form(False),
         hard: bool = Form(False),
         limit: str = Form("", max_length=8),
+        coach: bool = Form(False),
     ) -> Response:
         check_mode(mode)
         try:
@@ -106,7 +107,7 @@ def install(app: FastAPI) -> None:
             )
             allowed = int(limit) if limit.strip().isdigit() else None
             setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard,
-                          allowed)  # fmt: skip
+                          allowed, coach)  # fmt: skip
             player = player_of(request) or new_id()
             game_id, _ = games_of(request).start(request, setup, player)
         except BullsCowsError as error:
