@@ -317,3 +317,10 @@ def test_the_review_compares_each_guess_with_the_card_and_the_optimum() -> None:
                for line in lines[1:])  # fmt: skip
     one = review(card, knowledge.history[:1], Code(secret, rules), None)
     assert one.text().startswith("You took 1 guess; it was") and one.moves[0].optimum is None
+
+
+def test_a_variant_of_too_few_codes_for_a_line_gets_the_rule_alone() -> None:
+    rules = Rules.from_options("bc", length=1, symbols="01")
+    cards = best_cards(rules)
+    assert len(cards) == SHIPPED_LINES + 1 and all(card.lines == 0 for card in cards)
+    assert cards[-1].figures().total == 3  # 0 then 1, or 0 at once

@@ -57,7 +57,8 @@ class BookSearch:
         """For each size 0..``max_lines``: the lowest total found and its book (a book may
         have fewer lines than its size allows, when more do not help)."""
         curve = self._curve(self.universe.secrets, 0, max_lines)
-        return [(curve.totals[k], self._book(curve, k, ())) for k in range(max_lines + 1)]
+        sizes = [min(k, len(curve.totals) - 1) for k in range(max_lines + 1)]  # few codes: no line
+        return [(curve.totals[k], self._book(curve, k, ())) for k in sizes]
 
     def candidates(self, codes: IndexArray, depth: int) -> IndexArray:
         """The guesses tried at a position: the lowest expected part sizes, ties by order."""
