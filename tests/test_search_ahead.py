@@ -13,7 +13,7 @@ import pytest
 
 from bullscows import Rules
 from bullscows._kernels import ahead, compiled, search_calls
-from bullscows._kernels.tables import CTX_EVERYTHING, CTX_STOP, STOPPED
+from bullscows._kernels.tables import CTX_EVERYTHING, CTX_STOP, QUESTIONS, STOPPED
 from bullscows.search import optimal_tree
 from bullscows.search.engine import Objective, Search
 from bullscows.universe import universe
@@ -81,6 +81,20 @@ def test_the_compiled_search_releases_the_gil() -> None:
     search.ctx[CTX_STOP][0] = 1
     worker.join()
     assert answers == [STOPPED]
+
+
+def test_each_question_is_an_entry_point_of_its_own_that_releases_the_gil() -> None:
+    """Every question besides ``solve`` is asked of a compiled function of its own, by name,
+    in the module compiled ahead of time and in numba's compilation alike."""
+    from bullscows._kernels import search_queries
+
+    module = ahead.load(ahead.SEARCH)[0]
+    aot, jit = search_calls.kernels(), search_calls.kernels(ahead=False)
+    for question in QUESTIONS:
+        numba = getattr(search_queries, question)
+        assert numba.targetoptions.get("nogil") is True, question
+        assert getattr(jit, question) is numba
+        assert getattr(aot, question) is getattr(module, question)
 
 
 LOADED = """

@@ -1,6 +1,6 @@
 """The kernels compiled ahead of time at installation (``_kernels.build``), which load
 without numba: ``_trees_aot``, a heuristic tree's serial builder (``tree_build`` calls it), and
-``_search_aot``, the optimal search's two entry points (``search_calls``) and the serial
+``_search_aot``, the optimal search's entry points (``search_calls``) and the serial
 blocks of the score matrix and of the canonical keys (called here). When each is used, or left
 unused as stale, is in docs/kernels.md.
 

@@ -1,7 +1,7 @@
 """The compiled optimal search as its Python levels call it, without loading numba when the
 module compiled ahead of time at installation is current (``_kernels.ahead``): the search
-itself (``solve``), its memo (``Memo``) and every other question they ask of it, which all go
-through one compiled entry point (``search_queries._query``). Both release the GIL, for the
+itself (``solve``), its memo (``Memo``) and every other question they ask of it, each one
+compiled entry point (``search_queries``, by the same names). Each releases the GIL, for the
 threads of ``search.worker``.
 
 >>> from bullscows.search.engine import Search
@@ -24,15 +24,6 @@ import numpy.typing as npt
 
 from bullscows._kernels.ahead import SEARCH, load
 from bullscows._kernels.tables import (
-    ASK_AHEAD,
-    ASK_AHEADS,
-    ASK_BEST,
-    ASK_BOUNDS,
-    ASK_GROW,
-    ASK_IDEAL,
-    ASK_ORDER,
-    ASK_PARTS,
-    ASK_PERFECT,
     CONTEXT,
     CTX_CAPPED,
     CTX_CAPS,
@@ -49,6 +40,7 @@ from bullscows._kernels.tables import (
     CTX_WIN,
     INFEASIBLE,
     MEMO_FULL,
+    QUESTIONS,
 )
 
 IntArray = npt.NDArray[np.int64]
@@ -60,9 +52,6 @@ Context = tuple[Any, ...]
 MEMO_SLOTS = 1 << 16
 #: Integers a memo slot holds (``search_memo.SLOT``).
 _SLOT = 7
-
-#: An argument a question does not read (an array of the type it takes).
-_NONE = np.empty(0, dtype=np.int64)
 
 
 def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray]:
@@ -94,13 +83,12 @@ class Memo:
         """Whether it is half full or dropped a set (the compiled search's test)."""
         return bool(self.arrays[1][1]) or 2 * len(self) > self.slots
 
-    def grow(self, ctx: Context) -> None:
-        """Move its sets to a table at most a quarter full (by the compiled code of the search
-        of context ``ctx``)."""
+    def grow(self) -> None:
+        """Move its sets to a table at most a quarter full."""
         slots = self.slots
         while 4 * len(self) > slots:
             slots *= 2
-        table = _query(ASK_GROW, ctx, self.arrays, _NONE, _NONE, 0, 0, 0, slots)[1]
+        table = kernels().grow_memo(self.arrays, slots)
         self.arrays = (table, np.array([len(self), 0], dtype=np.int64))
 
 
@@ -125,10 +113,19 @@ def code_keys(size: int, seed: int = 2024) -> IntArray:
 
 
 class Kernels(NamedTuple):
-    """The compiled entry points, and where they come from."""
+    """The compiled entry points (``search_dfs.solve`` and the questions of
+    ``search_queries``, each by its name), and where they come from."""
 
     solve: Any
-    query: Any
+    guess_order: Any
+    parts: Any
+    ahead: Any
+    aheads: Any
+    best_guess: Any
+    ideal_cost: Any
+    perfect: Any
+    bounds: Any
+    grow_memo: Any
     origin: str
 
 
@@ -138,10 +135,13 @@ def kernels(ahead: bool = True) -> Kernels:
     ``ahead=False``: numba's compilation even when the module would do."""
     module, why = load(SEARCH) if ahead else (None, "not asked for")
     if module is not None:
-        return Kernels(module.solve, module.query, f"ahead of time ({why})")
+        questions = {question: getattr(module, question) for question in QUESTIONS}
+        return Kernels(solve=module.solve, **questions, origin=f"ahead of time ({why})")
     from bullscows._kernels import search_dfs, search_queries
 
-    return Kernels(search_dfs.solve, search_queries._query, f"numba's compilation (module {why})")
+    questions = {question: getattr(search_queries, question) for question in QUESTIONS}
+    origin = f"numba's compilation (module {why})"
+    return Kernels(solve=search_dfs.solve, **questions, origin=origin)
 
 
 def context(
@@ -174,16 +174,6 @@ def _array(values: npt.NDArray[Any], dtype: type[np.generic] = np.int64) -> npt.
     return np.array(values, dtype=dtype)
 
 
-def _query(ask: int, ctx: Context, memo: tuple[IntArray, IntArray], codes: IntArray,
-           guesses: IntArray, depth: int, limit: int, guess: int, bound: int) -> Any:  # fmt: skip
-    return kernels().query(ask, ctx, memo, _array(codes), _array(guesses), int(depth),
-                           int(limit), int(guess), int(bound))  # fmt: skip
-
-
-#: The memo of the questions that read none.
-_SPARE = new_memo(4)
-
-
 def solve(
     ctx: Context, memo: Memo, codes: IntArray, depth: int, limit: int, guesses: IntArray
 ) -> int:
@@ -196,12 +186,12 @@ def solve(
         cost = int(compiled(ctx, memo.arrays, codes, int(depth), int(limit), guesses))
         if cost != MEMO_FULL:
             return cost
-        memo.grow(ctx)
+        memo.grow()
 
 
 def best_guess(ctx: Context, memo: Memo, codes: IntArray, depth: int) -> int:
     """The best guess the memo holds for a set ``solve`` settled (-1 if none)."""
-    return int(_query(ASK_BEST, ctx, memo.arrays, codes, _NONE, depth, 0, 0, 0)[0])
+    return int(kernels().best_guess(ctx, memo.arrays, _array(codes), int(depth)))
 
 
 def ahead(
@@ -211,18 +201,14 @@ def ahead(
     ideal; now each part is charged its ``lookahead`` within ``depth``), its parts as
     ``parts`` gives them, and each part's bound; no parts when one cannot fit within
     ``depth`` (the bound is then ``INFEASIBLE`` or more)."""
-    total, ordered, starts, sizes, owns, replies = _query(
-        ASK_AHEAD, ctx, memo.arrays, codes, _NONE, depth, INFEASIBLE, guess, bound
+    ordered, starts, sizes, owns, total, replies = kernels().ahead(
+        ctx, memo.arrays, _array(codes), int(guess), int(bound), int(depth), INFEASIBLE
     )
     if memo.crowded():
-        memo.grow(ctx)
+        memo.grow()
     if total >= INFEASIBLE:
         return int(total), [], []
-    split = [
-        (int(r), ordered[s : s + z])
-        for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
-    ]
-    return int(total), split, owns.tolist()
+    return int(total), _split(ordered, starts, sizes, replies), owns.tolist()
 
 
 def aheads(
@@ -232,10 +218,11 @@ def aheads(
     """``ahead``'s bound of each of ``guesses`` at ``codes`` in turn (``bounds`` their own),
     in one compiled call; ``limit`` or more once a guess cannot beat ``limit``, and -1 for a
     guess that splits the codes as one before it does."""
-    packed = np.concatenate((guesses, bounds)).astype(np.int64)
-    totals: IntArray = _query(ASK_AHEADS, ctx, memo.arrays, codes, packed, depth, limit, 0, 0)[1]
+    totals: IntArray = kernels().aheads(
+        ctx, memo.arrays, _array(codes), _array(guesses), _array(bounds), int(depth), int(limit)
+    )
     if memo.crowded():
-        memo.grow(ctx)
+        memo.grow()
     return totals
 
 
@@ -245,15 +232,21 @@ def guess_order(
     """``solve``'s order of the ``guesses`` at ``codes`` whose bound within ``depth`` is below
     ``limit`` (indices into ``guesses``), every guess's bound, and the first guess's index if
     its bound is its exact cost (else -1)."""
-    exact, order, bounds = _query(ASK_ORDER, ctx, _SPARE, codes, guesses, depth, limit, 0, 0)[:3]
-    return order, bounds, int(exact)
+    order, found, exact = kernels().guess_order(
+        ctx, _array(codes), _array(guesses), int(depth), int(limit)
+    )
+    return order, found, int(exact)
 
 
 def parts(ctx: Context, codes: IntArray, guess: int) -> list[tuple[int, IntArray]]:
     """``codes`` split by reply to ``guess``: (reply, part) pairs, the winning reply left out."""
-    _, ordered, starts, sizes, replies, _ = _query(
-        ASK_PARTS, ctx, _SPARE, codes, _NONE, 0, 0, guess, 0
-    )
+    return _split(*kernels().parts(ctx, _array(codes), int(guess)))
+
+
+def _split(
+    ordered: IntArray, starts: IntArray, sizes: IntArray, replies: IntArray
+) -> list[tuple[int, IntArray]]:
+    """The (reply, part) pairs of codes in parts (``ordered``), each part's start and size."""
     return [
         (int(r), ordered[s : s + z])
         for r, s, z in zip(replies.tolist(), starts.tolist(), sizes.tolist(), strict=True)
@@ -262,13 +255,13 @@ def parts(ctx: Context, codes: IntArray, guess: int) -> list[tuple[int, IntArray
 
 def ideal_cost(ctx: Context, n: int, depth: int) -> int:
     """``search_dfs.ideal`` with the search's level capacities, weight and penalty."""
-    return int(_query(ASK_IDEAL, ctx, _SPARE, _NONE, _NONE, depth, 0, 0, n)[0])
+    return int(kernels().ideal_cost(ctx, int(n), int(depth)))
 
 
 def perfect(ctx: Context, codes: IntArray) -> int:
     """The position in ``codes`` of the first code whose replies to all of them differ, or -1
     (``search_kernels.perfect_candidate``)."""
-    return int(_query(ASK_PERFECT, ctx, _SPARE, codes, _NONE, 0, 0, 0, 0)[0])
+    return int(kernels().perfect(ctx, _array(codes)))
 
 
 def bounds(
@@ -276,8 +269,8 @@ def bounds(
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """``search_kernels.guess_bounds`` with the search's replies, level capacities, weight and
     penalty."""
-    _, found, squares, solved, largest, _ = _query(
-        ASK_BOUNDS, ctx, _SPARE, codes, guesses, depth, 0, 0, 0
+    found, squares, solved, largest = kernels().bounds(
+        ctx, _array(codes), _array(guesses), int(depth)
     )
     return found, squares, solved, largest
 

@@ -1,6 +1,6 @@
-"""The questions the search's Python levels ask of its compiled code besides ``solve``, in one
-compiled entry point (``_query``; ``search_calls`` asks them and says why one). Like ``solve``
-it releases the GIL, for the threads of ``search.worker``.
+"""The questions the search's Python levels ask of its compiled code besides ``solve``, one
+compiled entry point each (``search_calls`` asks them, by the same names). Like ``solve``
+each releases the GIL, for the threads of ``search.worker``.
 """
 
 from __future__ import annotations
@@ -19,57 +19,35 @@ from bullscows._kernels.search_dfs import (
 )
 from bullscows._kernels.search_kernels import _perfect_candidate
 from bullscows._kernels.search_memo import grow
-from bullscows._kernels.tables import (
-    ASK_AHEAD,
-    ASK_AHEADS,
-    ASK_BEST,
-    ASK_GROW,
-    ASK_IDEAL,
-    ASK_ORDER,
-    ASK_PARTS,
-    ASK_PERFECT,
-    CTX_SCORES,
-    CTX_SLOTS,
-)
+from bullscows._kernels.tables import CTX_SCORES, CTX_SLOTS
 
 
 @njit(cache=True, nogil=True)
-def _query(ask, ctx, memo, codes, guesses, depth, limit, guess, bound):
-    """The answer to question ``ask`` (one of ``search_calls.ASK_*``): a number and five
-    arrays, as each question's caller in ``search_calls`` reads them."""
-    none = np.empty(0, dtype=np.int64)
-    if ask == ASK_ORDER:
-        order, bounds, exact = _order(ctx, codes, guesses, depth, limit)
-        return exact, order, bounds, none, none, none
-    if ask == ASK_PARTS:
-        ordered, starts, sizes, replies = _parts(ctx, codes, guess)
-        return np.int64(0), ordered, starts, sizes, replies, none
-    if ask == ASK_AHEAD:
-        ordered, starts, sizes, owns, total, replies = _ahead(
-            ctx, memo, codes, guess, bound, depth, limit
-        )
-        return total, ordered, starts, sizes, owns, replies
-    if ask == ASK_BEST:
-        return _best_guess(ctx, memo, codes, depth), none, none, none, none, none
-    if ask == ASK_IDEAL:
-        return ideal_of(ctx, bound, depth), none, none, none, none, none
-    if ask == ASK_PERFECT:
-        at = _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS])
-        return np.int64(at), none, none, none, none, none
-    if ask == ASK_GROW:
-        return np.int64(0), grow(memo[0], bound), none, none, none, none
-    if ask == ASK_AHEADS:
-        return np.int64(0), _aheads(ctx, memo, codes, guesses, depth, limit), none, none, none, none
-    bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
-    return np.int64(0), bounds, squares, solved, largest, none
+def guess_order(ctx, codes, guesses, depth, limit):
+    """``solve``'s order of the guesses of bound below ``limit`` (indices into ``guesses``),
+    every guess's bound, and the first's index if its bound is exact, else -1."""
+    return _order(ctx, codes, guesses, depth, limit)
 
 
-@njit(cache=True)
-def _aheads(ctx, memo, codes, guesses, depth, limit):
-    """``_ahead``'s bound of each guess of ``guesses[:k]`` (whose own bounds are
-    ``guesses[k:]``), in turn, against ``limit``; -1 for a guess splitting the codes as one
-    before it does."""
-    k = len(guesses) // 2
+@njit(cache=True, nogil=True)
+def parts(ctx, codes, guess):
+    """``codes`` split by reply to ``guess``: the codes in parts, each part's start and size,
+    and each part's reply (the winning reply left out)."""
+    return _parts(ctx, codes, guess)
+
+
+@njit(cache=True, nogil=True)
+def ahead(ctx, memo, codes, guess, bound, depth, limit):
+    """``guess``'s parts as ``parts`` gives them (no sizes once it cannot beat ``limit``),
+    each part's bound one guess deeper, the guess's bound with them, and the parts' replies."""
+    return _ahead(ctx, memo, codes, guess, bound, depth, limit)
+
+
+@njit(cache=True, nogil=True)
+def aheads(ctx, memo, codes, guesses, bounds, depth, limit):
+    """``ahead``'s bound of each of ``guesses`` (whose own bounds are ``bounds``), in turn,
+    against ``limit``; -1 for a guess splitting the codes as one before it does."""
+    k = len(guesses)
     totals = np.empty(k, dtype=np.int64)
     splits = np.empty(k, dtype=np.int64)
     distinct = 0
@@ -80,8 +58,40 @@ def _aheads(ctx, memo, codes, guesses, depth, limit):
             continue
         splits[distinct] = split
         distinct += 1
-        totals[i] = _ahead(ctx, memo, codes, guesses[i], guesses[k + i], depth, limit)[4]
+        totals[i] = _ahead(ctx, memo, codes, guesses[i], bounds[i], depth, limit)[4]
     return totals
+
+
+@njit(cache=True, nogil=True)
+def best_guess(ctx, memo, codes, depth):
+    """The best guess the memo holds for a set ``solve`` settled (-1 if none)."""
+    return _best_guess(ctx, memo, codes, depth)
+
+
+@njit(cache=True, nogil=True)
+def ideal_cost(ctx, n, depth):
+    """No tree settles ``n`` codes within ``depth`` guesses for less (``search_dfs.ideal``)."""
+    return ideal_of(ctx, n, depth)
+
+
+@njit(cache=True, nogil=True)
+def perfect(ctx, codes):
+    """The position in ``codes`` of the first code whose replies to all of them differ, or
+    -1."""
+    return np.int64(_perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS]))
+
+
+@njit(cache=True, nogil=True)
+def bounds(ctx, codes, guesses, depth):
+    """Each guess's bound at ``codes`` within ``depth``, the sum of its parts' squared sizes,
+    whether it may win, and its largest part (``search_kernels.guess_bounds``)."""
+    return _bounds(ctx, codes, guesses, depth)
+
+
+@njit(cache=True, nogil=True)
+def grow_memo(memo, slots):
+    """A memo table of ``slots`` slots holding every set of ``memo``'s."""
+    return grow(memo[0], slots)
 
 
 __all__: list[str] = []

@@ -30,6 +30,7 @@ from bullscows._kernels.tables import (
     CTX_VALID,
     CTX_WEIGHT,
     CTX_WIN,
+    QUESTIONS,
     TREE_HISTORY,
     TREE_LOGS,
     TREE_PARAMS,
@@ -84,9 +85,18 @@ SIGNATURES: dict[str, dict[str, Any]] = {
     },
     SEARCH: {
         "solve": INT(SEARCH_CONTEXT, MEMO, INTS, INT, INT, INTS),
-        "query": types.Tuple((INT, INTS, INTS, INTS, INTS, INTS))(
-            INT, SEARCH_CONTEXT, MEMO, INTS, INTS, INT, INT, INT, INT
+        # the questions of ``search_queries``
+        "guess_order": types.Tuple((INTS, INTS, INT))(SEARCH_CONTEXT, INTS, INTS, INT, INT),
+        "parts": types.UniTuple(INTS, 4)(SEARCH_CONTEXT, INTS, INT),
+        "ahead": types.Tuple((INTS, INTS, INTS, INTS, INT, INTS))(
+            SEARCH_CONTEXT, MEMO, INTS, INT, INT, INT, INT
         ),
+        "aheads": INTS(SEARCH_CONTEXT, MEMO, INTS, INTS, INTS, INT, INT),
+        "best_guess": INT(SEARCH_CONTEXT, MEMO, INTS, INT),
+        "ideal_cost": INT(SEARCH_CONTEXT, INT, INT),
+        "perfect": INT(SEARCH_CONTEXT, INTS),
+        "bounds": types.UniTuple(INTS, 4)(SEARCH_CONTEXT, INTS, INTS, INT),
+        "grow_memo": INTS(MEMO, INT),
         "score_block_1": types.none(MASKS, MASKS, MASKS, MASKS, INT, REPLIES_2D, INT, INT),
         "canonical_block": types.none(
             INTS_2D, INTS_2D, INTS_2D, INTS, INTS_2D, INT, INTS, INT, INT
@@ -99,7 +109,7 @@ KERNELS: dict[str, tuple[str, str]] = {
     "open_parts": ("trees", "open_parts"),
     "build_parts": ("trees", "build_parts"),
     "solve": ("search_dfs", "solve"),
-    "query": ("search_queries", "_query"),
+    **{question: ("search_queries", question) for question in QUESTIONS},
     "score_block_1": ("scoring", "_score_block_1"),
     "canonical_block": ("canonical", "_canonical_block"),
 }

@@ -2,7 +2,7 @@
 numbers, the tables of rounded logarithms the entropy costs use, where each integer
 parameter of a heuristic's tree builder sits in its ``params`` array, and the optimal
 search's level capacities, special bounds and answers, where each item of its context sits
-and the questions its one compiled entry point besides ``solve`` answers.
+and the names of the questions it answers besides ``solve``.
 
 >>> HEURISTICS["entropy"], log_table(4)[[1, 2, 4]].tolist() == [0, ENTROPY_SCALE, 2 * ENTROPY_SCALE]
 (2, True)
@@ -46,9 +46,11 @@ MEMO_FULL = -4
 (CTX_SCORES, CTX_CAPS, CTX_VALID, CTX_WIN, CTX_KEYS, CTX_STATS, CTX_CAPPED, CTX_CONSISTENT,
  CTX_EVERYTHING, CTX_SLOTS, CTX_WEIGHT, CTX_PENALTY, CTX_STOP, CONTEXT) = range(14)  # fmt: skip
 
-# The questions the compiled ``search_queries.query`` answers (``search_calls`` asks them).
-(ASK_ORDER, ASK_PARTS, ASK_AHEAD, ASK_BEST, ASK_IDEAL, ASK_PERFECT, ASK_BOUNDS, ASK_GROW,
- ASK_AHEADS) = range(9)  # fmt: skip
+#: The questions the compiled search answers besides ``solve``: one compiled entry point each,
+#: named so in ``search_queries``, in the modules compiled ahead of time and in
+#: ``search_calls.Kernels``.
+QUESTIONS = ("guess_order", "parts", "ahead", "aheads", "best_guess", "ideal_cost", "perfect",
+             "bounds", "grow_memo")  # fmt: skip
 
 
 @lru_cache(maxsize=64)
