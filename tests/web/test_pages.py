@@ -127,6 +127,7 @@ def test_trees_built_checked_and_refused(client: TestClient) -> None:
     assert response.status_code == 303
     text = client.get(response.headers["location"]).text
     assert "total 5,801" in text and "1122" in text
+    assert "1B0W" in text and not re.search(r"\d bulls?, \d cows?", text)  # Mastermind's pegs
     assert "at most 5,040" in client.get("/tree?src=build:minimax:bc5").text
     assert "random" in client.get("/tree?src=build:random:mm").text
     assert client.get("/tree?src=shipped:bc--optimal&at=4 0").status_code == 400
@@ -179,6 +180,9 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     game_id = page.rsplit("/", 1)[-1]
     shared = client.post(f"/game/{game_id}/challenge").text
     link = re.search(r'id="challenge-link" href="([^"]+)"', shared).group(1)  # type: ignore[union-attr]
+    told = client.get(link).text.split('class="howto"')[1].split("</section>")[0]
+    words = re.sub(r"<[^>]+>", "", told)  # Mastermind's replies are pegs, black and white
+    assert "black" in words and "white" in words and not re.search(r"\b(bull|cow)s?\b", words)
     started = client.post(link)
     assert started.status_code == 303 and started.headers["location"] != page
     fresh = client.get(started.headers["location"]).text

@@ -24,7 +24,7 @@ from urllib.parse import unquote
 import numpy as np
 
 from bullscows.errors import BullsCowsError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, default_style
 from bullscows.knowledge import Knowledge
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
@@ -184,7 +184,7 @@ def node_json(explored: Explored, at: str) -> dict[str, Any]:
         feedback = Feedback.from_index(index, rules.length)
         child = node.branches.get(index)
         out.append({
-            "pair": feedback.format("pair"), "text": feedback.format("words"),
+            "pair": feedback.format("pair"), "text": feedback.format(default_style(rules)),
             "secrets": int(counts[index]), "win": feedback.is_win(rules.length),
             "guess": None if child is None else knowledge.code(child.guess).text,
             "depth": 0 if child is None else explored.height(child),

@@ -166,7 +166,7 @@ def install(app: FastAPI) -> None:
     def challenged(request: Request, challenge_id: str) -> HTMLResponse:
         game, _ = games_of(request).load(challenge_id, template=True)
         return render(request, "challenge.html", title="A challenge", id=challenge_id,
-                      variant=game.rules.describe())  # fmt: skip
+                      variant=game.rules.describe(), repeats=game.rules.repeats)  # fmt: skip
 
     @app.post("/challenge/{challenge_id}", include_in_schema=False)
     def accept(request: Request, challenge_id: str) -> Response:
