@@ -18,6 +18,7 @@ from bullscows.search.optimal import optimal_tree
 from bullscows.search.progress import SearchReport
 
 tree = importlib.import_module("bullscows.cli.tree")  # the module, not its command
+progress = importlib.import_module("bullscows.cli.progress")
 
 #: A terminal that redraws, forced (rich draws no bar on 'dumb', nor to a pipe).
 TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "xterm", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -68,7 +69,7 @@ def test_a_heuristic_tree_shows_the_codes_placed() -> None:
 
 def test_long_work_is_announced_before_it_starts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tree, "ANNOUNCE_SECONDS", 0.0)  # mm's tree takes a second at most
-    monkeypatch.setattr(tree, "ANNOUNCE_CODES", 0)
+    monkeypatch.setattr(progress, "ANNOUNCE_CODES", 0)
     built = run(["tree", "--rules", "mm", "--strategy", "minimax"], PIPE)
     assert built.stderr == "Building the minimax tree of mm (1,296 secrets): about a second.\n"
     args = ["tree", "--rules", "p3c10n", "--strategy", "optimal", "--time-limit", "60"]
@@ -78,7 +79,7 @@ def test_long_work_is_announced_before_it_starts(monkeypatch: pytest.MonkeyPatch
         "most 60 s (Ctrl-C stops).\n"
     )
     assert run([*args, "--quiet"], PIPE).stderr == ""
-    monkeypatch.setattr(tree, "ANNOUNCE_CODES", 721)  # a search of fewer codes: a second
+    monkeypatch.setattr(progress, "ANNOUNCE_CODES", 721)  # a search of fewer codes: a second
     assert run(args, PIPE).stderr == ""
 
 
@@ -114,3 +115,19 @@ def test_a_tree_build_reports_the_codes_placed(monkeypatch: pytest.MonkeyPatch) 
     reported = len(seen)
     build_tree(Rules.parse("mm"), get_strategy("minimax"))  # no longer reporting
     assert len(seen) == reported
+
+
+@pytest.mark.parametrize("command", ["solve", "assist"])
+def test_a_game_searches_first_with_its_progress_not_silently(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "ANNOUNCE_CODES", 0)
+    args = [command, "--rules", "p3c10n", "--strategy", "optimal-worst", "--seed", "1"]
+    shown = CliRunner().invoke(main, args, input="quit\n", env=TERMINAL)
+    assert shown.stderr.startswith(
+        "Searching for the optimal-worst tree of p3c10n (720 secrets): from seconds to hours "
+        "(Ctrl-C stops).\n"
+    )
+    assert "optimal-worst: searching, first guess 1 of " in shown.stderr
+    again = CliRunner().invoke(main, args, input="quit\n", env=PIPE)
+    assert again.stderr == ""  # the tree is kept in the cache: nothing to search

@@ -16,6 +16,7 @@ from bullscows.cli.breaking import (
     show_contradiction,
 )
 from bullscows.cli.common import Terminal, computer_player_options
+from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_lines
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
@@ -66,6 +67,7 @@ def assist(
     With --from FILE the whole history is read first (a line that cannot be read ends the run
     with exit 1, naming it); what it says is shown, and the prompt carries on from there.
     """
+    search_first(rules, [strategy], quiet=False)  # not silently at the first suggestion
     breaker = Codebreaker(rules, strategy, seed, assist=True)
     terminal = Terminal(transcript_refusals=False)  # a refused line: once, on stderr
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")

@@ -20,13 +20,12 @@ from bullscows.cli.common import (
     seed_option,
     variant_options,
 )
-from bullscows.cli.progress import counting, duration, searching, showing
+from bullscows.cli.progress import counting, duration, search_first, showing
 from bullscows.errors import BullsCowsError
-from bullscows.estimates import expected_seconds, needs_search
+from bullscows.estimates import expected_seconds
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
-from bullscows.strategies.optimal_strategy import OptimalSearch
 
 
 def _strategy_names(
@@ -137,7 +136,7 @@ def bench(
         _announce(err, rules, strategies, left_out, secrets)
     show = showing(quiet)
     try:
-        _search_first(rules, strategies, show)
+        search_first(rules, strategies, quiet, announce=False)  # _announce said it
         with counting(show) as progress:
             report = run_bench(
                 rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
@@ -191,17 +190,6 @@ def _announce(
             f"Left out: {', '.join(f'{s.label} ({why})' for s, why in left_out)}: name one "
             "with --strategy, or give --strategy all."
         )
-
-
-def _search_first(rules: Rules, strategies: list[Strategy], show: bool) -> None:
-    """Search for the trees of the strategies that need one, each with a live display of its
-    progress (``cli.progress.searching``) on a terminal."""
-    for strategy in strategies:
-        if not needs_search(rules, strategy):
-            continue
-        assert isinstance(strategy, OptimalSearch)  # the only strategies that search
-        with searching(show, f"{strategy.label}: searching") as report:
-            strategy.search(rules, progress=report)
 
 
 def _print_table(report: BenchReport) -> None:

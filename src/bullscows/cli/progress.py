@@ -15,7 +15,13 @@ from bullscows.cli import streams
 if TYPE_CHECKING:  # rich is loaded only where a display is drawn
     from rich.progress import Progress, ProgressColumn, Task, TaskID
 
+    from bullscows.rules import Rules
     from bullscows.search.progress import SearchReport
+    from bullscows.strategies import Strategy
+
+#: A search of a variant of at least this many codes is announced first (smaller ones take
+#: a second or less: docs/results.md).
+ANNOUNCE_CODES = 2_000
 
 #: ``update(label, done, total)``: ``done`` of the ``total`` items of ``label`` are settled.
 Count = Callable[[str, int, int], None]
@@ -149,3 +155,34 @@ def searching(show: bool, label: str) -> Iterator[Show]:
 
     with bars:
         yield update
+
+
+def announce_search(rules: Rules, strategy: Strategy, until: str = "", then: str = "") -> None:
+    """Say that a search for ``strategy``'s tree starts, when the variant is large enough for
+    it to take long (``ANNOUNCE_CODES``): how long cannot be told in advance. ``until``: what
+    limits it (``', at most 60 s'``); ``then``: what else to know (``'; ...'``)."""
+    if rules.size >= ANNOUNCE_CODES:
+        say(
+            f"Searching for the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets): "
+            f"from seconds to hours{until} (Ctrl-C stops{then})."
+        )
+
+
+def search_first(
+    rules: Rules, strategies: list[Strategy], quiet: bool, announce: bool = True
+) -> None:
+    """Search now for the trees of those of ``strategies`` that need one (neither shipped nor
+    cached), each announced (unless the caller did: ``announce=False``) and with its live
+    display, so that a bench or a game does not wait for them in silence (``quiet``: neither).
+    """
+    from bullscows.estimates import needs_search
+    from bullscows.strategies.optimal_strategy import OptimalSearch
+
+    for strategy in strategies:
+        if not needs_search(rules, strategy):
+            continue
+        assert isinstance(strategy, OptimalSearch)  # the only strategies that search
+        if announce and not quiet:
+            announce_search(rules, strategy)
+        with searching(showing(quiet), f"{strategy.label}: searching") as report:
+            strategy.search(rules, progress=report)

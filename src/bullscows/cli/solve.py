@@ -8,6 +8,7 @@ import click
 
 from bullscows.cli.breaking import ask_replies, audit_secret
 from bullscows.cli.common import Terminal, computer_player_options
+from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_line
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
@@ -33,6 +34,7 @@ def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: 
     program: exit 0 when the code is found, 1 (with the reason on stderr) on a contradiction or
     a bad reply.
     """
+    search_first(rules, [strategy], quiet=False)  # not silently at the first guess
     breaker = Codebreaker(rules, strategy, seed)
     if plain:
         sys.exit(solve_plain(breaker, reply_style))

@@ -15,7 +15,7 @@ from bullscows.cli.common import (
     searched_strategy_option,
     variant_options,
 )
-from bullscows.cli.progress import counting, duration, say, searching, showing
+from bullscows.cli.progress import announce_search, counting, duration, say, searching, showing
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
@@ -30,9 +30,6 @@ if TYPE_CHECKING:  # the search loads numba: not for --help
 
 #: A heuristic's tree expected to take at least this many seconds is announced first.
 ANNOUNCE_SECONDS = 2.0
-#: A search of a variant of at least this many codes is announced first (smaller ones take
-#: a second or less: docs/results.md).
-ANNOUNCE_CODES = 2_000
 
 
 @click.command()
@@ -214,15 +211,12 @@ def _search(
     plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
         return beyond_limit(rules)  # the bound the search would start from
-    if not quiet and rules.size >= ANNOUNCE_CODES:  # searched, even when shipped or cached
+    if not quiet:  # searched, even when shipped or cached
         until = (
             "" if budget is None or budget.seconds is None else f", at most {budget.seconds:g} s"
         )
         resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
-        say(
-            f"Searching for the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets): "
-            f"from seconds to hours{until} (Ctrl-C stops{resume})."
-        )
+        announce_search(rules, strategy, until, resume)
     label = f"{strategy.label} on {rules.spec}"
     try:
         with (
