@@ -208,3 +208,111 @@ def test_one_tree_node_type(tmp_path: Path) -> None:
         "class Tree(TypedDict):\n    guess: int\n    replies: dict[int, Tree]\n"
     )
     assert tree_node_types(tmp_path) == ["search.tree.Tree"]
+
+
+#: The front ends: they print or serialise what ``sessions`` gives them.
+FRONT_ENDS = ("cli", "web")
+#: Where the move and outcome types are defined, and the package that exports them.
+SESSIONS_MODULES = ("bullscows.sessions", "bullscows.sessions.moves", "bullscows.sessions.outcomes")
+
+
+def move_types(source: Path = SOURCE) -> set[str]:
+    """The move and outcome types of ``sessions`` (``Move``, ``Outcome`` and every class of
+    ``sessions.moves`` and ``sessions.outcomes`` built on them)."""
+    classes: dict[str, list[str]] = {}
+    for module in ("moves", "outcomes"):
+        tree = ast.parse((source / "sessions" / f"{module}.py").read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef):
+                classes[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
+    found = {"Move", "Outcome"} & set(classes)
+    while grown := {n for n, bases in classes.items() if n not in found and found & set(bases)}:
+        found |= grown
+    return found
+
+
+def move_dispatch(path: Path, types: set[str]) -> list[str]:
+    """Where the module at ``path`` asks which move or outcome it holds: ``isinstance``,
+    ``issubclass``, ``type(x) is``, or a ``case`` pattern naming one of ``types`` (as
+    imported from ``bullscows.sessions``, under any alias, or as an attribute of it)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: dict[str, str] = {}  # local name -> type
+    modules: set[str] = set()  # local names of sessions modules
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bullscows"):
+            for alias in node.names:
+                local = alias.asname or alias.name
+                if (node.module or "").startswith("bullscows.sessions") and alias.name in types:
+                    names[local] = alias.name
+                elif f"{node.module}.{alias.name}" in SESSIONS_MODULES:
+                    modules.add(local)
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname for a in node.names if a.asname and a.name in SESSIONS_MODULES}
+
+    def named(expr: ast.AST) -> list[str]:
+        found = []
+        for part in ast.walk(expr):
+            if isinstance(part, ast.Name) and part.id in names:
+                found.append(names[part.id])
+            elif isinstance(part, ast.Attribute) and part.attr in types:
+                base = part.value
+                while isinstance(base, ast.Attribute):
+                    base = base.value
+                if isinstance(base, ast.Name) and (base.id in modules or base.id == "bullscows"):
+                    found.append(part.attr)
+        return found
+
+    where: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        asked: list[str] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+                asked = named(node.args[1])
+        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Call):
+            left = node.left
+            if isinstance(left.func, ast.Name) and left.func.id == "type":
+                asked = [t for c in node.comparators for t in named(c)]
+        elif isinstance(node, ast.MatchClass):
+            asked = named(node.cls)
+        if asked:
+            line = getattr(node, "lineno", 0)
+            where.append((line, f"{path.name}:{line}: {', '.join(asked)}"))
+    return [text for _, text in sorted(where)]
+
+
+def test_no_move_dispatch_in_the_front_ends() -> None:
+    # A front end prints or serialises what a move's outcome says (``lines``, ``scored``,
+    # ``stops``, ...); which move or outcome it holds is the library's business.
+    types = move_types()
+    assert {"Guess", "GiveUp", "Scored", "GaveUp", "Helped"} <= types
+    assert "Playable" not in types
+    found = [
+        hit
+        for front in FRONT_ENDS
+        for path in sorted((SOURCE / front).rglob("*.py"))
+        for hit in move_dispatch(path, types)
+    ]
+    assert found == []
+
+
+def test_move_dispatch_is_seen(tmp_path: Path) -> None:
+    types = move_types()
+    planted = tmp_path / "play.py"
+    planted.write_text(
+        "from bullscows import sessions\n"
+        "from bullscows.sessions import Codemaker, Scored\n"
+        "from bullscows.sessions.moves import Hint as Ask\n"
+        "def show(game, move, outcome):\n"
+        "    if isinstance(game, Codemaker):\n"  # a game's type is no move dispatch
+        "        pass\n"
+        "    if isinstance(move, Ask | sessions.GiveUp):\n"
+        "        pass\n"
+        "    if type(outcome) is Scored:\n"
+        "        pass\n"
+        "    match outcome:\n"
+        "        case sessions.outcomes.Noted(step=step):\n"
+        "            pass\n"
+    )
+    assert move_dispatch(planted, types) == [
+        "play.py:7: Hint, GiveUp", "play.py:9: Scored", "play.py:12: Noted",
+    ]  # fmt: skip

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -22,14 +21,10 @@ from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
 from bullscows.sessions import (
+    Candidates,
     Codebreaker,
-    Fixed,
-    GiveUp,
-    Listed,
-    Noted,
     Record,
-    Suggested,
-    Undone,
+    Suggest,
     as_code,
     as_feedback,
     read_move,
@@ -78,12 +73,13 @@ def assist(
     while True:
         text = terminal.ask("> ")
         move = move_of(terminal, breaker, text)
-        if isinstance(move, GiveUp):  # 'quit' stops, also once the code is broken
+        if move.stops:  # 'quit' stops, also once the code is broken
             if not breaker.over:
                 breaker.apply(move)
             sys.exit(terminal.exit_code())
-        if isinstance(move, Record) and not move.reply and terminal.interactive:
-            asked = _with_reply(terminal, breaker, move)
+        guess = move.unanswered
+        if guess is not None and terminal.interactive:
+            asked = _with_reply(terminal, breaker, guess)
             if asked is None:
                 continue
             move = asked
@@ -93,9 +89,7 @@ def assist(
             refuse_move(terminal, move, error)
             continue
         say_outcome(terminal, outcome, reply_style)
-        if isinstance(outcome, Suggested):
-            terminal.say(_suggestion(breaker, outcome.guess))
-        elif isinstance(outcome, Noted | Undone | Fixed):
+        if outcome.changes_replies:
             end_if_inconsistent(terminal, breaker, reply_style)
             _status(terminal, breaker, reply_style)
 
@@ -118,16 +112,16 @@ def _read_history(terminal: Terminal, breaker: Codebreaker, source: Path, style:
     _status(terminal, breaker, style)
 
 
-def _with_reply(terminal: Terminal, breaker: Codebreaker, move: Record) -> Record | None:
-    """``move`` with the reply to its guess, asked for; ``None`` if the guess is no code or
-    no reply is given."""
+def _with_reply(terminal: Terminal, breaker: Codebreaker, guess: str) -> Record | None:
+    """``guess``, typed without its reply, with the reply asked for; ``None`` if the guess is
+    no code or no reply is given."""
     try:
-        code = as_code(move.code, breaker.rules)
+        code = as_code(guess, breaker.rules)
     except BullsCowsError as error:
         terminal.refuse(str(error))
         return None
     reply = _ask_reply(terminal, breaker, code)
-    return None if reply is None else replace(move, reply=reply)
+    return None if reply is None else Record(guess, reply)
 
 
 def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | None:
@@ -135,7 +129,7 @@ def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | No
     alone, or 'quit')."""
     while True:
         text = terminal.ask(f"Reply to {code}: ")
-        if not text or isinstance(read_move(breaker, text), GiveUp):
+        if not text or read_move(breaker, text).stops:
             terminal.say(f"No reply: {code} is not recorded.")
             return None
         try:
@@ -160,12 +154,5 @@ def _status(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
         return
     terminal.say(f"{breaker.remaining} codes possible.")
     if breaker.remaining <= LIST_AT_MOST:
-        codes = tuple(breaker.knowledge.candidate_codes(LIST_AT_MOST))
-        say_outcome(terminal, Listed(codes, breaker.remaining), style)
-    terminal.say(_suggestion(breaker, breaker.suggest()))
-
-
-def _suggestion(breaker: Codebreaker, guess: Code) -> str:
-    """The suggested guess, with where it came from when not the strategy's own rule."""
-    source = breaker.source
-    return f"Suggested guess: {guess}" + (f" ({source})" if source else "")
+        say_outcome(terminal, breaker.apply(Candidates()), style)
+    say_outcome(terminal, breaker.apply(Suggest()), style)

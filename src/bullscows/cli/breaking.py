@@ -6,28 +6,12 @@ Shared by ``solve``, ``duel`` and ``assist``.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from typing import NoReturn
 
 from bullscows.cli.common import Terminal
 from bullscows.errors import BullsCowsError
-from bullscows.sessions import (
-    Codebreaker,
-    Duel,
-    Fixed,
-    GaveUp,
-    GiveUp,
-    Guess,
-    Helped,
-    Listed,
-    Move,
-    Noted,
-    Outcome,
-    Record,
-    Reply,
-    Shown,
-    Undone,
-    read_move,
-)
+from bullscows.sessions import Codebreaker, Duel, GiveUp, Move, Outcome, read_move
 from bullscows.sessions.moves import FIX_HELP, Playable
 
 
@@ -87,34 +71,21 @@ def take_turn(terminal: Terminal, game: Codebreaker | Duel, text: str | None) ->
 def refuse_move(terminal: Terminal, move: Move, error: BullsCowsError) -> None:
     """Say why ``move`` was refused: a guess or a reply that cannot be used is a refused line
     (from a script, the run then ends with exit code 1); a command is only warned about."""
-    if isinstance(move, Guess | Reply | Record):
-        terminal.refuse(str(error))
-    else:
+    if move.command:
         terminal.warn(str(error))
+    else:
+        terminal.refuse(str(error))
 
 
 def say_outcome(terminal: Terminal, outcome: Outcome, style: str) -> None:
     """The lines a move's outcome shows by itself (a reply recorded shows none)."""
-    if isinstance(outcome, Undone):
-        step = outcome.step
-        terminal.say(f"    took back {step.guess} -> {step.feedback.format(style)}")
-    elif isinstance(outcome, Fixed):
-        step = outcome.after
-        old = outcome.before.format(style)
-        new = step.feedback.format(style)
-        terminal.say(f"    #{outcome.step} {step.guess}: {old} is now {new}")
-    elif isinstance(outcome, Shown):
-        if not outcome.history:
-            terminal.say("  Nothing yet.")
-        for i, step in enumerate(outcome.history, 1):
-            terminal.say(f"  [{i}] {step.guess}  {step.feedback.format(style)}")
-    elif isinstance(outcome, Listed):
-        more = outcome.remaining - len(outcome.codes)
-        codes = " ".join(map(str, outcome.codes))
-        terminal.say(f"  {codes}" + (f" ... and {more} more" if more > 0 else ""))
-    elif isinstance(outcome, Helped):
-        for line in outcome.lines:
-            terminal.say(line)
+    say_lines(terminal, outcome.lines(style))
+
+
+def say_lines(terminal: Terminal, lines: Iterable[str]) -> None:
+    """Say each of ``lines`` (the library's words: an outcome's, a secret revealed)."""
+    for line in lines:
+        terminal.say(line)
 
 
 def ask_replies(
@@ -148,12 +119,11 @@ def ask_replies(
         outcome = take_turn(terminal, game, text)
         if outcome is None:
             continue
-        if isinstance(outcome, GaveUp):
+        if outcome.stops:
             return False
         say_outcome(terminal, outcome, style)
-        if isinstance(outcome, Noted):
+        if outcome.gives_reply:
             end_if_inconsistent(terminal, breaker, style)
-        if isinstance(outcome, Noted | Fixed):
             show_progress(terminal, breaker)
         if breaker.solved:
             return True

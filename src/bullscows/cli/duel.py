@@ -10,7 +10,7 @@ from bullscows.cli.breaking import ask_replies, audit_secret, say_outcome, take_
 from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.feedback import counted
 from bullscows.rules import Rules
-from bullscows.sessions import Duel, DuelTurn, GaveUp, Scored, Winner
+from bullscows.sessions import Duel, DuelTurn, Winner
 from bullscows.sessions.moves import REPLY_HELP
 from bullscows.strategies import Strategy
 
@@ -58,13 +58,10 @@ def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
         outcome = take_turn(terminal, game, text)
         if outcome is None:
             continue
-        if isinstance(outcome, GaveUp):
+        if outcome.stops:
             return False
-        if isinstance(outcome, Scored):
-            terminal.say(f"    {outcome.feedback.format(style)}")
-            if game.maker.solved:
-                terminal.say(f"    You broke my code: {game.maker.secret}.")
-            return True
         say_outcome(terminal, outcome, style)
+        if game.maker.solved:  # only a guess breaks it
+            terminal.say(f"    You broke my code: {game.maker.secret}.")
         if game.awaiting is not DuelTurn.GUESS:
             return True

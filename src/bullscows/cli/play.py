@@ -6,21 +6,12 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import move_of, refuse_move, say_outcome
+from bullscows.cli.breaking import move_of, refuse_move, say_lines, say_outcome
 from bullscows.cli.common import Terminal, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.rules import Rules
-from bullscows.sessions import (
-    Adversary,
-    Codemaker,
-    GaveUp,
-    Hint,
-    Hinted,
-    Outcome,
-    Scored,
-    Status,
-)
+from bullscows.sessions import Adversary, Codemaker, Status, revealed
 from bullscows.strategies import Strategy
 from bullscows.strategies.card import Card
 from bullscows.strategies.card_coach import advise, optimum_for, review
@@ -102,7 +93,7 @@ def play(
             terminal.say(advise(card, game.knowledge).text())
         text = terminal.ask(f"[{len(game.history) + 1}] Your guess: ")
         move = move_of(terminal, game, text)
-        if isinstance(move, Hint) and game.hinter is None:
+        if move.asks_strategy and game.hinter is None:
             terminal.say("Hints are off; play with --hint to get them.")
             continue
         try:
@@ -110,7 +101,7 @@ def play(
         except BullsCowsError as error:
             refuse_move(terminal, move, error)
             continue
-        _show(terminal, game, outcome, reply_style)
+        say_outcome(terminal, outcome, reply_style)
     if game.status is Status.SOLVED:
         guesses = counted(len(game.history), "guess")
         if game.hints_given:
@@ -118,10 +109,9 @@ def play(
         terminal.say(f"You broke it in {guesses}: {game.secret}.")
     elif game.status is Status.LOST:
         terminal.say(f"No guesses left: you have used all {max_guesses}.")
-        _reveal(terminal, game, game.secret)
+        say_lines(terminal, revealed(game.secret, game.picks_secret))
     if card is not None and game.secret is not None and game.history:
-        for line in review(card, game.history, game.secret, optimum_for(rules)).lines():
-            terminal.say(line)
+        say_lines(terminal, review(card, game.history, game.secret, optimum_for(rules)).lines())
     _after(terminal, game, analysed, reply_style)
     sys.exit(terminal.exit_code())
 
@@ -153,27 +143,3 @@ def _card(rules: Rules) -> Card:
         return best_card(rules)
     except BullsCowsError as error:
         raise click.UsageError(f"--coach: {error}") from None
-
-
-def _show(terminal: Terminal, game: Codemaker | Adversary, outcome: Outcome, style: str) -> None:
-    """What a move of ``play`` tells, in words."""
-    if isinstance(outcome, Scored):
-        line = f"    {outcome.feedback.format(style)}"
-        if game.hinter is not None and not game.over:
-            line += f"  ({counted(game.remaining, 'code')} still possible)"
-        terminal.say(line)
-    elif isinstance(outcome, GaveUp):
-        _reveal(terminal, game, outcome.secret)
-    elif isinstance(outcome, Hinted):
-        for line in outcome.hint.describe(style):
-            terminal.say(line)
-    else:
-        say_outcome(terminal, outcome, style)
-
-
-def _reveal(terminal: Terminal, game: Codemaker | Adversary, secret: object) -> None:
-    if isinstance(game, Adversary):
-        terminal.say("There was no secret: I never picked one.")
-        terminal.say(f"A secret that fits every reply I gave: {secret}.")
-    else:
-        terminal.say(f"The secret was {secret}.")

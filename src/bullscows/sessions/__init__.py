@@ -8,7 +8,8 @@
 * ``Duel``: both at once, round by round, until both codes are broken.
 
 Every front end reads a person's line with ``read_move(game, text)`` and plays it with
-``game.apply(move)``, which returns a typed outcome (``sessions.moves``).
+``game.apply(move)``, which returns a typed outcome (``sessions.moves``) that carries its
+own words (``sessions.outcomes``): the front ends print or serialise it as it is.
 
 Every game logs what the person does: ``to_record()`` gives a ``GameRecord`` (a few hundred
 bytes of JSON) and ``restore`` rebuilds the game from it exactly, random draws included.
@@ -31,29 +32,32 @@ from bullscows.sessions.making import Adversary, Codemaker, seeded_secret
 from bullscows.sessions.moves import (
     Candidates,
     Fix,
-    Fixed,
-    GaveUp,
     GiveUp,
     Guess,
     Help,
-    Helped,
     Hint,
-    Hinted,
     History,
-    Listed,
     Move,
-    Noted,
-    Outcome,
     Record,
     Reply,
-    Scored,
-    Shown,
     Suggest,
-    Suggested,
     Undo,
-    Undone,
     named_move,
     read_move,
+)
+from bullscows.sessions.outcomes import (
+    Fixed,
+    GaveUp,
+    Helped,
+    Hinted,
+    Listed,
+    Noted,
+    Outcome,
+    Scored,
+    Shown,
+    Suggested,
+    Undone,
+    revealed,
 )
 
 Game = Codemaker | Adversary | Codebreaker | Duel
@@ -111,5 +115,6 @@ __all__ = [
     "random_secret",
     "read_move",
     "restore",
+    "revealed",
     "seeded_secret",
 ]

@@ -38,30 +38,32 @@ from bullscows.sessions.common import (
 )
 from bullscows.sessions.moves import (
     FIX_HELP,
-    LIST_AT_MOST,
     REPLY_HELP,
     Candidates,
     Fix,
-    Fixed,
-    GaveUp,
     GiveUp,
-    Helped,
     History,
-    Listed,
     Move,
-    Noted,
-    Outcome,
     Record,
     Reply,
-    Shown,
     Suggest,
-    Suggested,
     Undo,
-    Undone,
     check_move,
     given,
 )
 from bullscows.sessions.moves import Help as AskHelp
+from bullscows.sessions.outcomes import (
+    LIST_AT_MOST,
+    Fixed,
+    GaveUp,
+    Helped,
+    Listed,
+    Noted,
+    Outcome,
+    Shown,
+    Suggested,
+    Undone,
+)
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec, get_strategy
 
 
@@ -152,7 +154,7 @@ class Codebreaker(Logged):
             self.give_up()
             return GaveUp(None)
         if isinstance(move, Suggest):
-            return Suggested(self.suggest())
+            return Suggested(self.suggest(), self.source)  # the suggestion first: its source
         if isinstance(move, Candidates):
             return Listed(tuple(self.knowledge.candidate_codes(LIST_AT_MOST)), self.remaining)
         if isinstance(move, History):

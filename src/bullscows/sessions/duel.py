@@ -30,19 +30,16 @@ from bullscows.sessions.moves import (
     FIX_HELP,
     REPLY_HELP,
     Fix,
-    GaveUp,
     GiveUp,
     Guess,
-    Helped,
     Move,
-    Outcome,
     Reply,
-    Scored,
     Undo,
     check_move,
     given,
 )
 from bullscows.sessions.moves import Help as AskHelp
+from bullscows.sessions.outcomes import GaveUp, Helped, Outcome, Scored
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
 
 

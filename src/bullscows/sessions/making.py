@@ -33,26 +33,28 @@ from bullscows.sessions.common import (
     rules_of,
 )
 from bullscows.sessions.moves import (
-    LIST_AT_MOST,
     Candidates,
-    GaveUp,
     GiveUp,
     Guess,
-    Helped,
-    Hinted,
     History,
-    Listed,
     Move,
-    Outcome,
-    Scored,
-    Shown,
     Undo,
-    Undone,
     check_move,
     given,
 )
 from bullscows.sessions.moves import Help as AskHelp
 from bullscows.sessions.moves import Hint as AskHint
+from bullscows.sessions.outcomes import (
+    LIST_AT_MOST,
+    GaveUp,
+    Helped,
+    Hinted,
+    Listed,
+    Outcome,
+    Scored,
+    Shown,
+    Undone,
+)
 from bullscows.strategies import Strategy, StrategySpec, get_strategy
 
 
@@ -69,6 +71,8 @@ class _Maker(Logged, ABC):
     """What both codemakers share: the replies given so far, hints, giving up."""
 
     kind: str
+    #: Whether it picks its secret at the start (an adversary commits only when asked).
+    picks_secret: bool = True
     hinter: Strategy | None
     accepts: tuple[type[Move], ...] = (
         Guess, AskHint, Candidates, Undo, GiveUp, History, AskHelp,
@@ -131,11 +135,12 @@ class _Maker(Logged, ABC):
         check_move(self, move)
         if isinstance(move, Guess):
             feedback = self.guess(given(move.code, "code"))
-            return Scored(self.history[-1].guess, feedback)
+            told = self.remaining if self.hinter is not None and not self.over else None
+            return Scored(self.history[-1].guess, feedback, told)
         if isinstance(move, AskHint):
             return Hinted(self.hint())
         if isinstance(move, GiveUp):
-            return GaveUp(self.give_up())
+            return GaveUp(self.give_up(), self.picks_secret)
         if isinstance(move, History):
             return Shown(self.history)
         if isinstance(move, Candidates):
@@ -315,6 +320,7 @@ class Adversary(_Maker):
     """
 
     kind = "adversary"
+    picks_secret = False
 
     def __init__(
         self,

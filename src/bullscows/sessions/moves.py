@@ -1,7 +1,8 @@
 """The moves of a game, typed, and the one reader every front end uses.
 
 A front end reads what a person typed with ``read_move(game, text)`` and hands the move to
-``game.apply(move)``, which returns a typed outcome. Every move may carry ``number``, the
+``game.apply(move)``, which returns a typed outcome (``sessions.outcomes``) that says what
+it tells in words. Every move may carry ``number``, the
 number of the move it answers (``game.move_number`` when the person saw the game): a move
 whose number is not the game's is refused with a ``StaleMoveError``, so a form sent twice
 is never applied twice.
@@ -25,11 +26,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
-from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
-from bullscows.feedback import NOTATIONS_HELP, Feedback
-from bullscows.hints import Hint as Explained
-from bullscows.knowledge import Step
+from bullscows.feedback import NOTATIONS_HELP
 
 # --- the moves ----------------------------------------------------------------------------------
 
@@ -47,6 +45,19 @@ class Move:
     name: ClassVar[str] = ""
     #: Whether it changes the game (a move that only shows something is never stale).
     changes: ClassVar[bool] = True
+    #: Whether it is a command (a guess or a reply is none: refused, it is a line that
+    #: cannot be used, where a command refused is only warned about).
+    command: ClassVar[bool] = True
+    #: Whether it stops the game (giving up; also what ends a prompt for a reply).
+    stops: ClassVar[bool] = False
+    #: Whether it asks a strategy for a guess (on a large variant, the work of a search).
+    asks_strategy: ClassVar[bool] = False
+
+    @property
+    def unanswered(self) -> str | None:
+        """The guess of a ``Record`` typed without its reply (for the front end to ask the
+        reply); ``None`` for any other move."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,7 @@ class Guess(Move):
 
     code: str
     name = "guess"
+    command = False
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,7 @@ class Reply(Move):
     reply: str
     impossible: bool = field(default=False, kw_only=True)
     name = "reply"
+    command = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +87,11 @@ class Record(Move):
     reply: str
     impossible: bool = field(default=False, kw_only=True)
     name = "record"
+    command = False
+
+    @property
+    def unanswered(self) -> str | None:
+        return None if self.reply else self.code
 
 
 @dataclass(frozen=True)
@@ -97,6 +115,7 @@ class GiveUp(Move):
     """Stop; the computer's code, if it holds one, is shown."""
 
     name = "give-up"
+    stops = True
 
 
 @dataclass(frozen=True)
@@ -104,6 +123,7 @@ class Hint(Move):
     """The hint strategy's next guess, explained (play: counted once per guess)."""
 
     name = "hint"
+    asks_strategy = True
 
 
 @dataclass(frozen=True)
@@ -112,6 +132,7 @@ class Suggest(Move):
 
     name = "suggest"
     changes = False
+    asks_strategy = True
 
 
 @dataclass(frozen=True)
@@ -137,79 +158,6 @@ class Help(Move):
     name = "help"
     changes = False
 
-
-# --- what a move tells --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Scored:
-    """A guess and the reply it got."""
-
-    guess: Code
-    feedback: Feedback
-
-
-@dataclass(frozen=True)
-class Noted:
-    """A reply (to the computer's guess, or to a guess made elsewhere) is recorded."""
-
-    step: Step
-
-
-@dataclass(frozen=True)
-class Undone:
-    """The step taken back."""
-
-    step: Step
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """Reply ``step`` (from 1) was ``before`` and is now ``after``'s."""
-
-    step: int
-    before: Feedback
-    after: Step
-
-
-@dataclass(frozen=True)
-class GaveUp:
-    """The game is given up; ``secret``: the computer's code (``None`` where it holds none)."""
-
-    secret: Code | None
-
-
-@dataclass(frozen=True)
-class Hinted:
-    hint: Explained
-
-
-@dataclass(frozen=True)
-class Suggested:
-    guess: Code
-
-
-@dataclass(frozen=True)
-class Listed:
-    """At most ``LIST_AT_MOST`` of the ``remaining`` codes still possible."""
-
-    codes: tuple[Code, ...]
-    remaining: int
-
-
-@dataclass(frozen=True)
-class Shown:
-    history: tuple[Step, ...]
-
-
-@dataclass(frozen=True)
-class Helped:
-    lines: tuple[str, ...]
-
-
-Outcome = Scored | Noted | Undone | Fixed | GaveUp | Hinted | Suggested | Listed | Shown | Helped
-#: ``Candidates`` lists at most this many codes; the rest are counted.
-LIST_AT_MOST = 10_000
 
 # --- the words ----------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.records import GameRecord
-from bullscows.sessions import Adversary, Codemaker, Duel, Game, Hint, Move, restore
+from bullscows.sessions import Adversary, Codemaker, Duel, Game, Move, restore
 from bullscows.strategies import Strategy
 from bullscows.web import benching
 from bullscows.web.compute import SEARCH_WORK, Busy, Client, Gone, Pool, TooLarge
@@ -214,7 +214,8 @@ def work_of(game: Game, move: Move | None = None) -> int:
     strategy's choice (a hint, the computer's next guess) weighs every guess against every
     code left; a guess or a reply weighs only the codes left."""
     rules, remaining = game.rules, _remaining(game)
-    chooses = isinstance(move, Hint) or not isinstance(game, Codemaker | Adversary)
+    asks = move is not None and move.asks_strategy
+    chooses = asks or not isinstance(game, Codemaker | Adversary)
     if not chooses:
         return remaining
     strategy = _strategy(game)

@@ -33,10 +33,7 @@ from bullscows.sessions import (
     Duel,
     DuelTurn,
     Game,
-    Hinted,
     Move,
-    Scored,
-    Undone,
 )
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy
 from bullscows.web.coaching import coach_card, coach_out, review_out
@@ -168,13 +165,12 @@ class Told:
 def apply(game: Game, move: Move) -> Told:
     """Carry out one move (``Game.apply``); what it tells besides the new state."""
     outcome = game.apply(move)
-    if isinstance(outcome, Scored):
-        return Told(reply=reply_out(outcome.feedback, game.rules))
-    if isinstance(outcome, Hinted):
-        return Told(hint=hint_out(outcome.hint, game.rules))
-    if isinstance(outcome, Undone):
-        return Told(undone=step_out(outcome.step, game.rules))
-    return Told()
+    scored, hinted, undone = outcome.scored, outcome.hinted, outcome.undone
+    return Told(
+        reply=None if scored is None else reply_out(scored, game.rules),
+        hint=None if hinted is None else hint_out(hinted, game.rules),
+        undone=None if undone is None else step_out(undone, game.rules),
+    )
 
 
 def kind_name(game: Game) -> str:

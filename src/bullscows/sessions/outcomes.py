@@ -1,0 +1,210 @@
+"""What a move tells: the typed outcomes of ``Game.apply``, each with its own words.
+
+Every outcome says what it tells in the lines a terminal prints (``lines(style)``, replies
+written in ``style``), what it tells a program besides the game's new state (``scored``,
+``hinted``, ``undone``), and what a front end does next (``stops``, ``gives_reply``,
+``changes_replies``): no front end needs to know which outcome it holds.
+
+>>> from bullscows.sessions import Codemaker, Guess, Rules, Undo
+>>> game = Codemaker(Rules.parse("bc"), secret="2745")
+>>> told = game.apply(Guess("1389"))
+>>> told.lines("pair"), told.scored.format("bc"), told.stops
+(('    0 0',), '0B0C', False)
+>>> game.apply(Undo()).lines("bc")
+('    took back 1389 -> 0B0C',)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from bullscows.codes import Code
+from bullscows.feedback import Feedback, counted
+from bullscows.hints import Hint as Explained
+from bullscows.knowledge import Step
+
+#: ``Candidates`` lists at most this many codes; the rest are counted.
+LIST_AT_MOST = 10_000
+
+
+class Outcome:
+    """What a move tells; the defaults are those of an outcome that tells nothing more."""
+
+    #: The game was given up: the front end stops asking.
+    stops: ClassVar[bool] = False
+    #: A reply was given or put in place of another (what the replies leave is told again).
+    gives_reply: ClassVar[bool] = False
+    #: The replies changed: one was given, corrected or taken back.
+    changes_replies: ClassVar[bool] = False
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        """What it tells, in the lines a terminal prints (replies written in ``style``)."""
+        return ()
+
+    @property
+    def scored(self) -> Feedback | None:
+        """The reply a guess at the computer's code got, if it is one."""
+        return None
+
+    @property
+    def hinted(self) -> Explained | None:
+        """The hint asked for, if it is one."""
+        return None
+
+    @property
+    def undone(self) -> Step | None:
+        """The guess and reply taken back, if it is one."""
+        return None
+
+
+@dataclass(frozen=True)
+class Scored(Outcome):
+    """A guess and the reply it got; ``remaining``: the codes still possible, told while a
+    game with hints goes on."""
+
+    guess: Code
+    feedback: Feedback
+    remaining: int | None = None
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        line = f"    {self.feedback.format(style)}"
+        if self.remaining is not None:
+            line += f"  ({counted(self.remaining, 'code')} still possible)"
+        return (line,)
+
+    @property
+    def scored(self) -> Feedback:
+        return self.feedback
+
+
+@dataclass(frozen=True)
+class Noted(Outcome):
+    """A reply (to the computer's guess, or to a guess made elsewhere) is recorded; it tells
+    nothing by itself."""
+
+    step: Step
+    gives_reply = True
+    changes_replies = True
+
+
+@dataclass(frozen=True)
+class Undone(Outcome):
+    """The step taken back."""
+
+    step: Step
+    changes_replies = True
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        return (f"    took back {self.step.guess} -> {self.step.feedback.format(style)}",)
+
+    @property
+    def undone(self) -> Step:
+        return self.step
+
+
+@dataclass(frozen=True)
+class Fixed(Outcome):
+    """Reply ``step`` (from 1) was ``before`` and is now ``after``'s."""
+
+    step: int
+    before: Feedback
+    after: Step
+    gives_reply = True
+    changes_replies = True
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        old, new = self.before.format(style), self.after.feedback.format(style)
+        return (f"    #{self.step} {self.after.guess}: {old} is now {new}",)
+
+
+@dataclass(frozen=True)
+class GaveUp(Outcome):
+    """The game is given up; ``secret``: the computer's code (``None`` where it holds none),
+    ``picked``: whether it had picked one (an adversary commits only when asked)."""
+
+    secret: Code | None
+    picked: bool = True
+    stops = True
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        return revealed(self.secret, self.picked)
+
+
+def revealed(secret: Code | None, picked: bool = True) -> tuple[str, ...]:
+    """The words that show the computer's code once a game is over (none without one);
+    ``picked``: whether it had picked it (an adversary shows a code that fits every reply).
+
+    >>> from bullscows.rules import Rules
+    >>> revealed(Code("2745", Rules.parse("bc")))
+    ('The secret was 2745.',)
+    """
+    if secret is None:
+        return ()
+    if picked:
+        return (f"The secret was {secret}.",)
+    return ("There was no secret: I never picked one.",
+            f"A secret that fits every reply I gave: {secret}.")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Hinted(Outcome):
+    """The hint strategy's guess, explained."""
+
+    hint: Explained
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        return tuple(self.hint.describe(style))
+
+    @property
+    def hinted(self) -> Explained:
+        return self.hint
+
+
+@dataclass(frozen=True)
+class Suggested(Outcome):
+    """The computer's suggested guess; ``source``: where it came from, when not from the
+    strategy's own rule."""
+
+    guess: Code
+    source: str | None = None
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        source = f" ({self.source})" if self.source else ""
+        return (f"Suggested guess: {self.guess}{source}",)
+
+
+@dataclass(frozen=True)
+class Listed(Outcome):
+    """At most ``LIST_AT_MOST`` of the ``remaining`` codes still possible."""
+
+    codes: tuple[Code, ...]
+    remaining: int
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        more = self.remaining - len(self.codes)
+        codes = " ".join(map(str, self.codes))
+        return (f"  {codes}" + (f" ... and {more} more" if more > 0 else ""),)
+
+
+@dataclass(frozen=True)
+class Shown(Outcome):
+    """The guesses and replies so far."""
+
+    history: tuple[Step, ...]
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        if not self.history:
+            return ("  Nothing yet.",)
+        return tuple(f"  [{i}] {step.guess}  {step.feedback.format(style)}"
+                     for i, step in enumerate(self.history, 1))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Helped(Outcome):
+    """What may be typed at the prompt, in ``text``'s lines."""
+
+    text: tuple[str, ...]
+
+    def lines(self, style: str = "words") -> tuple[str, ...]:
+        return self.text
