@@ -180,3 +180,46 @@ def test_hard_mode_and_a_limit_together() -> None:
     with pytest.raises(CodeError, match="hard mode"):
         game.apply(Guess("1234"))
     assert len(game.history) == 1 and not game.over
+
+
+def test_outcomes_say_what_they_tell() -> None:
+    game = Codemaker(BC, "2745", hints="minimax")
+    scored = game.apply(Guess("1389"))
+    assert scored.lines("bc") == ("    0B0C  (360 codes still possible)",)
+    assert scored.scored == scored.feedback and scored.hinted is None and scored.undone is None
+    assert Codemaker(BC, "2745").apply(Guess("1389")).lines("pair") == ("    0 0",)
+    hinted = game.apply(Hint())
+    assert hinted.hinted is not None and hinted.lines("pair") == tuple(
+        hinted.hinted.describe("pair")
+    )
+    assert game.apply(History()).lines("pair") == ("  [1] 1389  0 0",)
+    undone = game.apply(Undo())
+    assert undone.lines("pair") == ("    took back 1389 -> 0 0",) and undone.undone is not None
+    assert game.apply(History()).lines() == ("  Nothing yet.",)
+    assert game.apply(GiveUp()).lines() == ("The secret was 2745.",)
+    adversary = Adversary(BC, seed=1)
+    assert adversary.apply(GiveUp()).lines()[0] == "There was no secret: I never picked one."
+    assist = Codebreaker(Rules.parse("mm"), "minimax", seed=1, assist=True)
+    assert assist.apply(Record("1122", "0 0")).lines() == ()
+    listed = assist.apply(Candidates())
+    assert listed.lines()[0].startswith("  3333 3334 3335") and len(listed.codes) == 256
+    assert assist.apply(Suggest()).lines() == (f"Suggested guess: {assist.suggest()}",)
+    fixed = assist.apply(Fix(1, "0 1"))
+    assert fixed.lines("pair") == ("    #1 1122: 0 0 is now 0 1",)
+    assert assist.apply(Help()).lines() == assist.apply(Help()).text
+
+
+def test_outcomes_and_moves_say_what_comes_next() -> None:
+    assist = Codebreaker(BC, "minimax", seed=1, assist=True)
+    noted, fixed = assist.apply(Record("0123", "0 0")), assist.apply(Fix(1, "0 1"))
+    undone, gave_up = assist.apply(Undo()), assist.apply(GiveUp())
+    flags = [(o.stops, o.gives_reply, o.changes_replies) for o in (noted, fixed, undone, gave_up)]
+    assert flags == [(False, True, True), (False, True, True), (False, False, True),
+                     (True, False, False)]  # fmt: skip
+    assert [m.command for m in (Guess("0"), Reply("0"), Record("0", "0"), Undo(), Hint())] == [
+        False, False, False, True, True,
+    ]  # fmt: skip
+    assert [m for m in (GiveUp(), Undo(), Hint()) if m.stops] == [GiveUp()]
+    assert [m.asks_strategy for m in (Hint(), Suggest(), Guess("0"))] == [True, True, False]
+    assert Record("1234", "").unanswered == "1234"
+    assert Record("1234", "0 0").unanswered is None and Guess("1234").unanswered is None

@@ -39,6 +39,20 @@ def test_contradicting_replies_from_a_script_are_named_on_stderr() -> None:
     assert "makes the replies contradict each other" in result.stderr
 
 
+def test_a_fix_that_contradicts_from_a_script_ends_the_run_too() -> None:
+    # Like a reply: a line that makes the replies contradict each other is named, explained
+    # and ends the run (the 'undo' after it is never read).
+    lines = "0 0\n0 4\nfix 1 0 4\nundo\nquit\n"
+    result = CliRunner().invoke(main, ["solve", "--seed", "1"], input=lines)
+    assert result.exit_code == 1
+    assert "Line 3 makes the replies contradict each other." in result.stderr
+    assert "#1 0123: 0 bulls, 0 cows is now 0 bulls, 4 cows" in result.stdout
+    assert "took back" not in result.stdout
+    lines = "0123\n0 0\n4567\n0 4\nfix 1 0 4\nquit\n"  # a duel, at its guess prompt too
+    result = CliRunner().invoke(main, ["duel", "--seed", "1"], input=lines)
+    assert result.exit_code == 1 and "Line 5 makes the replies" in result.stderr
+
+
 def test_play_with_hard_mode_and_a_guess_limit() -> None:
     secret = seeded_secret(BC, 1)
     reply = score(secret, Code("1389", BC))

@@ -6,7 +6,13 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import ask_replies, audit_secret, say_outcome, take_turn
+from bullscows.cli.breaking import (
+    ask_replies,
+    audit_secret,
+    end_if_inconsistent,
+    say_outcome,
+    take_turn,
+)
 from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.feedback import counted
 from bullscows.rules import Rules
@@ -61,6 +67,8 @@ def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
         if outcome.stops:
             return False
         say_outcome(terminal, outcome, style)
+        if outcome.gives_reply:  # a fix, from a script, that contradicts ends the run
+            end_if_inconsistent(terminal, game.breaker, style)
         if game.maker.solved:  # only a guess breaks it
             terminal.say(f"    You broke my code: {game.maker.secret}.")
         if game.awaiting is not DuelTurn.GUESS:
