@@ -290,7 +290,7 @@ class Terminal:
         if self.interactive or self.transcript_refusals:
             self.error(self.where + text)
             return
-        quoted = "" if repr(self.typed) in text else f"{self.typed!r}: "
+        quoted = "" if not self.typed or repr(self.typed) in text else f"{self.typed!r}: "
         self.say()  # ends the prompt's line of the transcript
         print(f"Error: {self.where}{quoted}{text}", file=sys.stderr, flush=True)
 
@@ -322,6 +322,7 @@ class Terminal:
                 self.say()
                 return None
             self.line += 1
+            self.typed = ""  # none that can be quoted, until it is read
             try:
                 self.typed = read_text(line, "the line").strip()
                 return self.typed
