@@ -187,6 +187,9 @@ def test_a_refused_script_line_is_said_once_on_stderr_quoting_it() -> None:
         "Error: line 2: '0123 9 9': reply '9 9': 9 bulls and 9 cows make 18, but a code has 4",
     ]
     assert result.output.count("'hello world'") == 1
+    long, _ = assist([], ["0123 " + "9" * 5000 + " 0", "quit"])
+    [line] = long.stderr.splitlines()  # the line and the reply quoted short
+    assert line.startswith("Error: line 1: '0123 999") and len(line) < 300, line
 
 
 def test_help_lists_the_notations() -> None:

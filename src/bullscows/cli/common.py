@@ -13,7 +13,7 @@ import click
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import STYLES
-from bullscows.readers import read_text
+from bullscows.readers import quote, read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -290,7 +290,7 @@ class Terminal:
         if self.interactive or self.transcript_refusals:
             self.error(self.where + text)
             return
-        quoted = "" if not self.typed or repr(self.typed) in text else f"{self.typed!r}: "
+        quoted = "" if not self.typed or repr(self.typed) in text else f"{quote(self.typed)}: "
         self.say()  # ends the prompt's line of the transcript
         print(f"Error: {self.where}{quoted}{text}", file=sys.stderr, flush=True)
 
