@@ -55,8 +55,8 @@ from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import TaskStopped, Threads, make_executor
 from bullscows.feedback import Feedback
 from bullscows.rules import Rules
-from bullscows.search import Objective, engine, optimal_tree
-from bullscows.search.engine import Search
+from bullscows.search import Objective, optimal_tree, reporting
+from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.optimal import OBJECTIVES, Budget, SearchStopped
 from bullscows.search.progress import SearchReport
 from bullscows.universe import universe
@@ -226,9 +226,9 @@ def run_parts(spec: str, depth: int | None, consistent: bool) -> None:
     parts = [(int(r), everything[replies == r]) for r in np.unique(replies) if r != win]
     print(f"{spec}: the parts under {universe(rules).text(first)}, each searched alone")
     for reply, part in sorted(parts, key=lambda item: len(item[1])):
-        search = Search(rules, "total", depth, consistent, None, time.perf_counter())
+        search = Search(SearchOptions(rules, "total", depth, consistent))
         start = time.perf_counter()
-        cap = search.unlimited if depth is None else depth - 1
+        cap = search.state.unlimited if depth is None else depth - 1
         found = search.solve(part, cap, INFEASIBLE, ((first, reply),))
         cost = "none" if found is None else f"{found[0]:,}"
         label = Feedback.from_index(reply, rules.length)
@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.checkpoint is not None and len(args.rules) != 1:
         parser.error("--checkpoint goes with one variant")
     budget = None if args.time_limit is None else Budget(seconds=args.time_limit)
-    engine.PROGRESS_EVERY = 0.0  # type: ignore[attr-defined]  # every change of the bound is seen
+    reporting.PROGRESS_EVERY = 0.0  # type: ignore[attr-defined]  # every change of the bound is seen
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     plan = [(spec, args.objective, args.max_depth) for spec in args.rules] or PLAN
     start = time.perf_counter()

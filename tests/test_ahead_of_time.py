@@ -241,7 +241,8 @@ from bullscows._kernels.signatures import KERNELS, SIGNATURES
 from bullscows._kernels.tables import CTX_EVERYTHING, HEURISTICS
 from bullscows.knowledge import Knowledge
 from bullscows.search import optimal_tree
-from bullscows.search.engine import Search
+from bullscows.search.options import SearchOptions
+from bullscows.search.state import SearchState
 from bullscows.strategies import get_strategy
 from bullscows.universe import universe
 
@@ -252,7 +253,7 @@ with drivers.on_threads(2):
     get_strategy("entropy").subtree(start)
 small = Rules.parse("p3c6r")
 optimal_tree(small)  # every question of the search, and a memo grown
-search = Search(small, "total", None, False)
+search = SearchState(SearchOptions(small))
 search.memo = search_calls.Memo(4)
 every = search.ctx[CTX_EVERYTHING]
 search_calls.solve(search.ctx, search.memo, universe(small).secrets, 9, 10**6, every)

@@ -16,8 +16,8 @@ from bullscows import Rules
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
-from bullscows.search import engine, optimal_tree
-from bullscows.search.engine import Search
+from bullscows.search import optimal_tree, options, reporting
+from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.frontier import root_bound
 from bullscows.search.optimal import Budget, Objective, SearchStopped
 from bullscows.search.progress import BudgetSpent, SearchReport
@@ -37,7 +37,7 @@ def _cost(spec: str, objective: Objective) -> int:
     """The proven optimum of ``objective`` as the search's costs count it."""
     found = optimal_tree(Rules.parse(spec), objective)
     if objective == "worst-count":
-        penalty = engine.PENALTY_DEPTH * found.rules.size
+        penalty = options.PENALTY_DEPTH * found.rules.size
         return penalty * found.distribution[found.worst] + found.total
     return found.total
 
@@ -46,7 +46,7 @@ def _cost(spec: str, objective: Objective) -> int:
 def test_a_budget_stops_the_search_between_its_bounds(
     spec: str, objective: Objective, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     optimum = _cost(spec, objective)
     seen = set()
     for sets in (1_000, 2_000, 4_000, 6_000, 8_000, 12_000, 16_000, 24_000, 40_000):
@@ -70,7 +70,7 @@ def test_a_budget_stops_the_search_between_its_bounds(
 
 
 def test_the_bounds_climb_and_meet_as_the_search_goes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     reports: list[SearchReport] = []
     result = optimal_tree(Rules.parse("mm"), progress=reports.append)
     lowers = [report.lower for report in reports if report.lower is not None]
@@ -81,7 +81,7 @@ def test_the_bounds_climb_and_meet_as_the_search_goes(monkeypatch: pytest.Monkey
 
 
 def test_a_progress_callback_may_stop_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
 
     def enough(report: SearchReport) -> None:
         if report.best is not None:
@@ -102,11 +102,11 @@ def test_a_budget_must_be_positive() -> None:
 def test_the_root_bound_is_the_searchs_and_never_exceeds_the_optimum(spec: str) -> None:
     rules = Rules.parse(spec)
     found = root_bound(rules)
-    search = Search(rules, "total", None, False)
-    optimum = search.solve(universe(rules).secrets, search.unlimited, INFEASIBLE, ())
+    search = Search(SearchOptions(rules))
+    optimum = search.solve(universe(rules).secrets, search.state.unlimited, INFEASIBLE, ())
     assert optimum is not None
     # The search's bound at the root before it settles anything: the same figure.
-    assert found.lower == search.root_floor
+    assert found.lower == search.root.floor
     assert found.lower <= optimum[0]
     assert found.lower == min(bound for _, bound in found.firsts)
 
@@ -128,7 +128,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "found.json"
     args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--out", str(out)]

@@ -17,7 +17,7 @@ import pytest
 from bullscows import readers
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, checkpoint, engine, optimal_tree
+from bullscows.search import OptimalResult, checkpoint, optimal_tree, reporting
 from bullscows.search.checkpoint import Checkpoint
 from bullscows.search.optimal import SearchReport
 from bullscows.strategies.optimal_strategy import found_tree
@@ -34,7 +34,7 @@ def alone() -> dict[str, OptimalResult]:
 def test_an_interrupted_search_resumes_from_its_checkpoint(
     tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     path = tmp_path / "mm.ckpt"
     answers: list[int] = []
 
@@ -64,7 +64,7 @@ def test_a_checkpoint_is_read_past_the_cap_of_other_files(
 ) -> None:
     """A checkpoint grows with its search (90 MB for ``bc-nolead`` in 45 minutes): it has a
     cap of its own, far above the one other files have."""
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     path = tmp_path / "mm.ckpt"
     optimal_tree(MM, "total", checkpoint=path)
     size = path.stat().st_size
@@ -105,7 +105,7 @@ def entries(path: Path) -> int:
 def test_a_line_cut_short_by_an_interruption_is_ignored(
     tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     path = tmp_path / "mm.ckpt"
     optimal_tree(MM, "total", checkpoint=path)
     lines = path.read_text().splitlines()
@@ -147,7 +147,7 @@ def test_a_checkpoint_that_cannot_be_written_says_so(tmp_path: Path) -> None:
 def test_a_copied_checkpoint_resumes_in_a_fresh_process(
     tmp_path: Path, alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     full = tmp_path / "full.ckpt"
     optimal_tree(MM, "total", checkpoint=full)
     path = tmp_path / "here" / "mm.ckpt"

@@ -25,16 +25,16 @@ from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.executors import TaskStopped, Threads, make_executor, workers
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, distribute, engine, optimal_tree
+from bullscows.search import OptimalResult, distribute, optimal_tree, reporting
 from bullscows.search import optimal as search_optimal
 from bullscows.search.distribute import RETRIES, Checkpoint
-from bullscows.search.engine import Search
+from bullscows.search.engine import Run, Search, SearchOptions
 from bullscows.search.optimal import Budget, Objective, SearchStopped
 from bullscows.search.worker import prepare, solve_task
 from bullscows.universe import universe
 
 MM = Rules.parse("mm")
-#: A variant searched in Python two guesses deep (``engine.python_levels``; ``mm`` one): its
+#: A variant searched in Python two guesses deep (``options.python_levels``; ``mm`` one): its
 #: parts one guess deep are spare work for idle workers.
 TWO_LEVELS = Rules.parse("p3c10n")
 
@@ -141,8 +141,8 @@ def _search_with(
     task: Callable[..., Any], executor: Executor, path: Path | None, rules: Rules = MM
 ) -> tuple[Any, Any]:
     store = Checkpoint(path, rules.spec, "total", None, False)
-    search = Search(rules, "total", None, False, checkpoint=store, executor=executor, task=task)
-    found = search.solve(universe(rules).secrets, search.unlimited, INFEASIBLE, ())
+    search = Search(SearchOptions(rules), Run(checkpoint=store, executor=executor, task=task))
+    found = search.solve(universe(rules).secrets, search.state.unlimited, INFEASIBLE, ())
     assert found is not None
     return found[1], search
 
@@ -193,8 +193,8 @@ def test_idle_workers_take_parts_one_guess_above_the_tasks(
     with ThreadPoolExecutor(2) as threads:
         recording = Recording(threads)
         store = Checkpoint(None, "mm", "total", None, False)
-        search = Search(MM, "total", None, False, checkpoint=store, executor=recording,
-                        task=solve_task)  # fmt: skip
+        run = Run(checkpoint=store, executor=recording, task=solve_task)
+        search = Search(SearchOptions(MM), run)
         here: list[tuple[Any, int]] = []
         local = search.tasks.local
 
@@ -203,7 +203,7 @@ def test_idle_workers_take_parts_one_guess_above_the_tasks(
             return local(history, codes, depth, window)
 
         search.tasks.local = noted
-        found = search.solve(universe(MM).secrets, search.unlimited, INFEASIBLE, ())
+        found = search.solve(universe(MM).secrets, search.state.unlimited, INFEASIBLE, ())
     assert found is not None and found[1] == alone["total"].tree
     stolen = {asked for asked in recording.sent if len(asked[0]) == 1}
     solved_here = {asked for asked in here if len(asked[0]) == 1}
@@ -277,7 +277,7 @@ def test_jobs_run_the_search_on_threads_of_this_process(
         tree, search = _search_with(noting, pool, None)
     assert tree == alone["total"].tree
     assert ran_on and all(name.startswith("bullscows-task") for name in ran_on)
-    assert search.far_nodes > 0  # the threads' sets are counted
+    assert search.reporting.far > 0  # the threads' sets are counted
     assert set(multiprocessing.active_children()) <= processes
     for thread in _threads_of_tasks():
         thread.join(timeout=60)
@@ -323,7 +323,7 @@ def test_a_task_on_threads_stops_when_its_future_is_cancelled() -> None:
         bc, history = Rules.parse("bc"), ((0, 0), (1, 0))
         codes = universe(bc).secrets[:80].copy()
         asked = (bc, "total", None, False, 1, history, codes, 8, INFEASIBLE)
-        fresh = Search(bc, "total", None, False).solve(codes, 8, INFEASIBLE, history)
+        fresh = Search(SearchOptions(bc)).solve(codes, 8, INFEASIBLE, history)
         assert team.submit(solve_task, *asked).result()[0] == fresh
 
 
@@ -415,7 +415,7 @@ def test_the_sets_of_tasks_on_threads_count_while_they_run(
     # sets counted only when it ends, the reports would stay at this thread's 143 sets until
     # the first tasks end, then jump past 100,000. Read live, they climb between the waits
     # (a tenth of a second here), and a budget of 20,000 sets stops the search near it.
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     monkeypatch.setattr(distribute, "WAIT_TICK", 0.1)
     seen: list[int] = []
     with (

@@ -12,10 +12,11 @@ from bullscows._kernels import search_calls, search_dfs, search_kernels, tables
 from bullscows.errors import SearchError
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
-from bullscows.search import OptimalResult, engine, optimal_tree
+from bullscows.search import OptimalResult, engine, optimal_tree, reporting
 from bullscows.search.bounds import INFEASIBLE, lower_bounds
-from bullscows.search.engine import Candidate, Objective
+from bullscows.search.engine import Candidate, Objective, SearchOptions
 from bullscows.search.progress import SearchReport
+from bullscows.search.state import SearchState
 from bullscows.search.tree import distribution
 from bullscows.tree import Node
 from bullscows.universe import universe
@@ -263,7 +264,7 @@ def test_known_bound_before_a_lookahead_is_a_lower_bound(spec: str) -> None:
     ideal."""
     rules = Rules.parse(spec)
     best = _brute_solver(spec, False)
-    search = engine.Search(rules, "total", None, False, None, 0.0)
+    search = engine.Search(SearchOptions(rules)).state
     depth = search.unlimited
     rng = np.random.default_rng(7)
     raised = tight = 0
@@ -295,7 +296,7 @@ def test_compiled_search_matches_brute_force_on_random_sets(spec: str, slots: in
     rng = np.random.default_rng(11)
     best = _brute_solver(spec, False)
     for cap in (None, 2, 3, 4):
-        search = engine.Search(rules, "total", cap, False, None, 0.0)
+        search = SearchState(SearchOptions(rules, "total", cap))
         search.memo = search_calls.Memo(slots)
         depth = search.unlimited if cap is None else cap
         for _ in range(12):
@@ -306,7 +307,7 @@ def test_compiled_search_matches_brute_force_on_random_sets(spec: str, slots: in
             )
             assert cost == (tables.FAIL if expected >= INFINITE else expected)
             if cost != tables.FAIL:
-                tree = search._rebuild(codes, depth)
+                tree = search.rebuild(codes, depth)
                 by_count = distribution(search.scores, search.win, tree, codes)
                 assert sum(k * v for k, v in by_count.items()) == cost
                 assert cap is None or max(by_count) <= cap
@@ -334,7 +335,7 @@ def test_perfect_candidate_kernel() -> None:
 
 
 def test_progress_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     seen: list[SearchReport] = []
     result = optimal_tree(Rules.parse("p3c5n"), progress=seen.append)
     assert seen

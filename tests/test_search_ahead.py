@@ -15,7 +15,8 @@ from bullscows import Rules
 from bullscows._kernels import ahead, compiled, search_calls
 from bullscows._kernels.tables import CTX_EVERYTHING, CTX_STOP, QUESTIONS, STOPPED
 from bullscows.search import optimal_tree
-from bullscows.search.engine import Objective, Search
+from bullscows.search.options import Objective, SearchOptions
+from bullscows.search.state import SearchState
 from bullscows.universe import universe
 from cli.conftest import python
 
@@ -66,7 +67,7 @@ def test_the_compiled_search_releases_the_gil() -> None:
     """While one thread searches in the module, another runs: it sees the search's counters
     move and tells it to stop, and it stops at once (with the GIL held, the other thread
     could run only once the search had ended: a cost, not ``STOPPED``)."""
-    search = Search(Rules.parse("p4c6n"), "total", None, False)  # seconds of search
+    search = SearchState(SearchOptions(Rules.parse("p4c6n")))  # seconds of search
     every = search.ctx[CTX_EVERYTHING]
     answers: list[int] = []
 

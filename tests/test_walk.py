@@ -15,7 +15,8 @@ from bullscows.errors import BullsCowsError
 from bullscows.outcomes import build_tree, guess_counts
 from bullscows.rules import Rules
 from bullscows.search import optimal_tree
-from bullscows.search.engine import Search
+from bullscows.search.options import SearchOptions
+from bullscows.search.state import SearchState
 from bullscows.search.tree import distribution
 from bullscows.strategies import get_strategy
 from bullscows.tree import Node, load_tree
@@ -135,7 +136,7 @@ def test_the_trace_names_lost_secrets_and_unreached_branches() -> None:
 
 def test_the_distribution_raises_on_a_missing_branch() -> None:
     result = optimal_tree(P3C4N)
-    search = Search(P3C4N, "total", None, False)
+    search = SearchState(SearchOptions(P3C4N))
     everything = universe(P3C4N).secrets
     found = distribution(search.scores, search.win, result.tree, everything)
     assert found == result.distribution

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from bullscows import Rules
 from bullscows._kernels import tree_build
 from bullscows.cli import main
-from bullscows.search import engine
+from bullscows.search import reporting
 from bullscows.search.optimal import optimal_tree
 from bullscows.search.progress import SearchReport
 
@@ -32,7 +32,7 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cache of this test's: every search here searches, none reads a tree found before;
     progress reported at every set, however fast the search."""
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(engine, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
 
 
 def run(args: list[str], env: dict[str, str]) -> Result:

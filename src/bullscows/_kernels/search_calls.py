@@ -4,13 +4,14 @@ itself (``solve``), its memo (``Memo``) and every other question they ask of it,
 compiled entry point (``search_queries``, by the same names). Each releases the GIL, for the
 threads of ``search.worker``.
 
->>> from bullscows.search.engine import Search
+>>> from bullscows.search.options import SearchOptions
+>>> from bullscows.search.state import SearchState
 >>> from bullscows.rules import Rules
->>> search = Search(Rules.parse("mm"), "total", None, False)
->>> every = search.ctx[CTX_EVERYTHING]
->>> solve(search.ctx, search.memo, every[::50], 9, 1000, every), len(search.memo) > 0
+>>> state = SearchState(SearchOptions(Rules.parse("mm")))
+>>> every = state.ctx[CTX_EVERYTHING]
+>>> solve(state.ctx, state.memo, every[::50], 9, 1000, every), len(state.memo) > 0
 (67, True)
->>> best_guess(search.ctx, search.memo, every[::50], 9) >= 0
+>>> best_guess(state.ctx, state.memo, every[::50], 9) >= 0
 True
 """
 

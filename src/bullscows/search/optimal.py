@@ -28,8 +28,9 @@ from bullscows.errors import SearchError
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint
 from bullscows.search.distribute import start_workers
-from bullscows.search.engine import PENALTY_DEPTH, Objective, Search
+from bullscows.search.engine import Search
 from bullscows.search.frontier import root_bound
+from bullscows.search.options import PENALTY_DEPTH, Objective, Run, SearchOptions
 from bullscows.search.progress import (
     Budget,
     BudgetSpent,
@@ -116,10 +117,10 @@ def optimal_tree(
         start_workers(executor, prepare)
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
     task = None if executor is None else solve_task
+    run = Run(progress, start, store, executor, task)
 
     def search_for(goal: Objective, weight: int = 1) -> Search:
-        options = (rules, goal, max_depth, consistent_only, progress, start, store, executor)
-        return Search(*options, weight=weight, task=task)
+        return Search(SearchOptions(rules, goal, max_depth, consistent_only, weight), run)
 
     # The total objective searches without a cap (unless given one); the others under one.
     search = search_for("total" if objective == "total-worst" else objective)
@@ -144,11 +145,11 @@ def _standing(reason: str, running: list[Search], start: float) -> Standing:
     the objective, once it is running (not while only asking which cap fits)."""
     nodes = running[-1].sets() if running else 0  # each search's prior holds those before it
     seconds = time.perf_counter() - start
-    main = next((search for search in running if search.weight), None)
+    main = next((search for search in running if search.options.weight), None)
     if main is None:
-        return Standing(reason, nodes, seconds, None, None, None, running[-1].costs)
-    lower = main.root_lower()
-    return Standing(reason, nodes, seconds, lower, main.root_best, main.root_tree, main.costs)
+        return Standing(reason, nodes, seconds, None, None, None, running[-1].root.costs)
+    root = main.root
+    return Standing(reason, nodes, seconds, root.lower(), root.best, root.tree, root.costs)
 
 
 def _run(
@@ -162,16 +163,17 @@ def _run(
 ) -> OptimalResult:
     """``optimal_tree``'s searches, each appended to ``running`` as it starts."""
     everything = universe(rules).secrets
-    consistent_only = search.consistent_only
+    consistent_only = search.options.consistent_only
     nodes = 0
     # No tree needs more guesses than there are codes (each guess rules one out at least).
-    deepest = search.unlimited if max_depth is None else min(max_depth, search.unlimited)
+    unlimited = search.state.unlimited
+    deepest = unlimited if max_depth is None else min(max_depth, unlimited)
     depth: int | None = deepest
     if objective != "total":
         # The shallowest cap that admits any tree: asked of a search where every tree costs 0.
         fits = search_for(objective, weight=0)
         running.append(fits)
-        caps = range(search.shallowest(len(everything)), deepest + 1)
+        caps = range(search.state.shallowest(len(everything)), deepest + 1)
         depth = next((d for d in caps if fits.solve(everything, d, 1, ())), None)
         nodes = fits.nodes
     if objective == "total-worst":
@@ -179,24 +181,25 @@ def _run(
         depth = deepest
     elif objective == "worst-count" and depth is not None and depth >= PENALTY_DEPTH:
         raise SearchError(f"worst-count handles worst cases below {PENALTY_DEPTH} guesses")
-    search.prior = nodes
+    search.reporting.prior = nodes
     running.append(search)
     found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
         raise SearchError(f"no tree settles {rules.describe()} within {max_depth} guesses")
     tree = found[1]
-    by_count = distribution(search.scores, search.win, tree, everything)
+    scores, win = search.state.scores, search.state.win
+    by_count = distribution(scores, win, tree, everything)
     if objective == "total-worst" and shallowest is not None:
         # A tree of the same total under a lower cap, the lowest first.
         lowest = sum(guesses * secrets for guesses, secrets in by_count.items())
         capped = search_for(objective)
-        capped.prior = nodes + search.nodes
+        capped.reporting.prior = nodes + search.nodes
         running.append(capped)
         for cap in range(shallowest, max(by_count)):
             better = capped.solve(everything, cap, lowest + 1, ())
             if better is not None:
                 tree = better[1]
-                by_count = distribution(search.scores, search.win, tree, everything)
+                by_count = distribution(scores, win, tree, everything)
                 break
         nodes += capped.nodes
     return OptimalResult(

@@ -29,6 +29,7 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
 from bullscows.search.engine import Search
+from bullscows.search.options import SearchOptions
 from bullscows.universe import distinct
 
 #: The most candidates a position may have for ``optimal_from`` (larger ones take seconds).
@@ -72,12 +73,12 @@ def optimal_from(
     search = search or position_search(rules)
     win = Feedback.win(rules.length).index(rules.length)
     played = tuple((s.guess.index, s.feedback.index(rules.length)) for s in knowledge.history)
-    deepest = search.unlimited
+    deepest = search.state.unlimited
     if guess is None:
         found = search.solve(knowledge.candidates, deepest, INFEASIBLE, played)
         assert found is not None  # an unlimited depth always admits a tree
         return Optimum(found[0], len(knowledge), found[1].guess)
-    replies = search.scores[guess.index, knowledge.candidates]
+    replies = search.state.scores[guess.index, knowledge.candidates]
     total = len(knowledge)  # every secret still possible needs this guess
     for reply in distinct(replies).tolist():
         if reply == win:
@@ -98,4 +99,4 @@ def searchable(knowledge: Knowledge) -> bool:
 
 def position_search(rules: Rules) -> Search:
     """A search for the optima of positions of ``rules`` (lowest total, no cap)."""
-    return Search(rules, "total", None, False)
+    return Search(SearchOptions(rules))

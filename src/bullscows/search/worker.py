@@ -11,7 +11,7 @@ place for two threads); their kernels run serially (``drivers.serial``), and a t
 >>> with Threads(2) as team:
 ...     found, sets = team.submit(solve_task, mm, "total", None, False, 1, (), codes, 9,
 ...                               INFEASIBLE).result()
->>> found[0], found[1] == Search(mm, "total", None, False).solve(codes, 9, INFEASIBLE, ())[1]
+>>> found[0], found[1] == Search(SearchOptions(mm)).solve(codes, 9, INFEASIBLE, ())[1]
 (654, True)
 """
 
@@ -24,7 +24,8 @@ from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import count_progress, stop_flag
 from bullscows.rules import Rules
-from bullscows.search.engine import Objective, Search
+from bullscows.search.engine import Search
+from bullscows.search.options import Objective, Run, SearchOptions
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
@@ -48,8 +49,8 @@ def prepare() -> None:
     with _WORKER_LOCK:
         if not _PREPARED:
             small = Rules.parse(KERNELS_VARIANT)
-            search = Search(small, "total", None, False)
-            search.solve(universe(small).secrets, search.unlimited, INFEASIBLE, ())
+            search = Search(SearchOptions(small))
+            search.solve(universe(small).secrets, search.state.unlimited, INFEASIBLE, ())
             _PREPARED.append(True)
 
 
@@ -69,8 +70,7 @@ def solve_task(
     kept: tuple[tuple[Any, ...], Search] | None = getattr(_HERE, "search", None)
     if kept is None or kept[0] != options:
         kept = _HERE.search = None  # one search at a time: let its memo go before the next
-        search = Search(rules, objective, max_depth, consistent_only, weight=weight,
-                        stop=stop_flag())  # fmt: skip
+        search = Search(SearchOptions(*options), Run(stop=stop_flag()))
         _HERE.search = kept = (options, search)
     search = kept[1]
     before = search.nodes
