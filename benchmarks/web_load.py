@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import tempfile
 import time
 from collections import defaultdict
@@ -108,17 +109,26 @@ class Run:
         return 1000 * percentile(self.timings[kind], 0.95)
 
 
-async def player(base: str, rules: str, run: Run, games: list[int]) -> None:
-    """Games played by hints until ``games`` (a shared count left) is spent."""
-    http = Connection(base)
+async def player(base: str, rules: str, run: Run, games: list[int], think: float) -> None:
+    """Games played by hints until ``games`` (a shared count left) is spent, pausing about
+    ``think`` seconds (drawn at random, exponentially) before each request."""
+    http, draw = Connection(base), random.Random(len(run.timings["new game"]))
+
+    async def pause() -> None:
+        if think:
+            await asyncio.sleep(draw.expovariate(1 / think))
+
     try:
         while games[0] > 0:
             games[0] -= 1
+            await pause()
             made = await run.call(http, "new game", "POST", "/api/games",
                                   {"mode": "play", "rules": rules})  # fmt: skip
             game = f"/api/games/{made['id']}"
             for _ in range(30):
+                await pause()
                 hint = await run.call(http, "hint", "POST", f"{game}/hint")
+                await pause()
                 guess = await run.call(http, "guess", "POST", f"{game}/guess",
                                        {"code": hint["hint"]["guess"]})  # fmt: skip
                 if guess["state"]["over"]:
@@ -179,24 +189,27 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def measure(base: str, pid: int | None, players: int, games: int, rules: str,
-                  heavies: int = 0, every: int = 0) -> Run:  # fmt: skip
-    """One run: ``games`` games by ``players`` players (and ``heavies`` heavy clients)."""
+                  heavies: int = 0, every: int = 0, think: float = 0.0) -> Run:  # fmt: skip
+    """One run: ``games`` games by ``players`` players thinking ``think`` seconds before each
+    request (and ``heavies`` heavy clients)."""
     run, stop, left = Run(), asyncio.Event(), [games]
     sampler = asyncio.create_task(sample(pid, run, every or max(1, games // 10), stop))
     hammers = [asyncio.create_task(heavy(base, run, stop)) for _ in range(heavies)]
     start = time.perf_counter()
-    await asyncio.gather(*(player(base, rules, run, left) for _ in range(players)))
+    await asyncio.gather(*(player(base, rules, run, left, think) for _ in range(players)))
     run.seconds = time.perf_counter() - start
     stop.set()
     for task in [sampler, *hammers]:
         task.cancel()
     await asyncio.gather(sampler, *hammers, return_exceptions=True)
-    report(run, players, rules, heavies, pid is not None)
+    report(run, players, rules, heavies, pid is not None, think)
     return run
 
 
-def report(run: Run, players: int, rules: str, heavies: int, memory: bool) -> None:
-    print(f"{players} players, {run.games} games of {rules}"
+def report(run: Run, players: int, rules: str, heavies: int, memory: bool, think: float
+           ) -> None:  # fmt: skip
+    pace = f" thinking {think:g} s a request" if think else ""
+    print(f"{players} players{pace}, {run.games} games of {rules}"
           f"{f', {heavies} heavy clients' if heavies else ''}: {run.moves} moves in "
           f"{run.seconds:.1f} s, {run.moves / run.seconds:.0f} moves/s")  # fmt: skip
     print(f"{'request':<9} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>9}  statuses")
@@ -210,8 +223,9 @@ def report(run: Run, players: int, rules: str, heavies: int, memory: bool) -> No
         print(f"server memory: peak {run.peak / 2**20:.0f} MiB; after games played (MiB): {seen}")
 
 
-def goals(run: Run, players: int, workers: int, calm: Run | None) -> list[str]:
-    """A line per goal this run shows: the goal, the figure, met or not."""
+def goals(run: Run, players: int, workers: int, calm: Run | None, think: float) -> list[str]:
+    """A line per goal this run shows: the goal, the figure, met or not (moves per second
+    only when the players do not pause: then the server is saturated)."""
     lines = []
 
     def goal(text: str, figure: str, met: bool) -> None:
@@ -220,9 +234,10 @@ def goals(run: Run, players: int, workers: int, calm: Run | None) -> list[str]:
     load = "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
     if players >= 200:
         p95 = (calm or run).p95("guess")
-        goal(f"{players} concurrent games, guess p95 <= {P95_MS:g} ms", f"{p95:.1f} ms",
+        pace = f" (a request every {think:g} s each)" if think else " (no pause)"
+        goal(f"{players} concurrent games{pace}, guess p95 <= {P95_MS:g} ms", f"{p95:.1f} ms",
              p95 <= P95_MS)  # fmt: skip
-    if workers == 2:
+    if workers == 2 and not think:
         rate = (calm or run).moves / (calm or run).seconds
         goal(f">= {MOVES_PER_S:g} moves/s with --workers 2", f"{rate:.0f} moves/s",
              rate >= MOVES_PER_S)  # fmt: skip
@@ -247,13 +262,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="server processes (2)")
     parser.add_argument("--rules", default="mm", help="the variant played (mm)")
     parser.add_argument("--heavy", type=int, default=0, help="heavy clients besides (0)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="a player's mean pause before each request, seconds (0)")  # fmt: skip
     parser.add_argument("--every", type=int, default=0, help="memory every N games (tenths)")
     parser.add_argument("--compute-seconds", default="10", help="the server's budget (10)")
     parser.add_argument("--durability", default="process", help="the server's (process)")
     parser.add_argument("--url", help="a running server (default: start one)")
     args = parser.parse_args()
     if args.url:
-        asyncio.run(measure(args.url, None, args.players, args.games, args.rules, args.heavy))
+        asyncio.run(measure(args.url, None, args.players, args.games, args.rules, args.heavy,
+                            think=args.think))  # fmt: skip
         return
     options = ["--workers", str(args.workers), "--games-rate", "100000/minute", "--durability",
                args.durability, "--compute-seconds", args.compute_seconds]  # fmt: skip
@@ -266,12 +284,13 @@ def main() -> None:
         print()
         calm = None
         if args.heavy:
-            calm = asyncio.run(measure(base, pid, args.players, args.games, args.rules))
+            calm = asyncio.run(measure(base, pid, args.players, args.games, args.rules,
+                                       think=args.think))  # fmt: skip
             print()
         run = asyncio.run(measure(base, pid, args.players, args.games, args.rules, args.heavy,
-                                  args.every))  # fmt: skip
+                                  args.every, args.think))  # fmt: skip
         print()
-        print("\n".join(goals(run, args.players, args.workers, calm)))
+        print("\n".join(goals(run, args.players, args.workers, calm, args.think)))
 
 
 def server_pid(base: str) -> int | None:

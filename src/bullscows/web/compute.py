@@ -81,18 +81,20 @@ class Watchdog:
         self._due: dict[int, float] = {}  # thread id: deadline
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
+        self._wakes_at = 0.0  # woken earlier only for an earlier deadline (a thread switch)
 
     @contextmanager
     def limit(self, seconds: float) -> Iterator[None]:
         """The block, stopped by ``OutOfTime`` once it has run ``seconds``."""
         ident = threading.get_ident()
         with self._wake:
-            self._due[ident] = time.monotonic() + seconds
+            self._due[ident] = due = time.monotonic() + seconds
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, daemon=True,
                                                 name="bullscows-watchdog")  # fmt: skip
                 self._thread.start()
-            self._wake.notify()
+            elif due < self._wakes_at:
+                self._wake.notify()
         try:
             yield
         finally:
@@ -108,8 +110,8 @@ class Watchdog:
                     if due <= now:
                         del self._due[ident]
                         _raise_in(ident, OutOfTime)
-                soonest = min(self._due.values(), default=now + 3600)
-                self._wake.wait(max(soonest - now, 0.001))
+                self._wakes_at = min(self._due.values(), default=now + 1.0)
+                self._wake.wait(max(self._wakes_at - now, 0.001))
 
 
 def _raise_in(ident: int, error: type[BaseException] | None) -> None:
