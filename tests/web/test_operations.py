@@ -4,6 +4,7 @@ games expiring, and a database of schema version 1 brought to version 2."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,16 @@ def test_the_game_rate_is_one_count_for_every_server_on_the_database(database: s
             for base in [one, two] * 4
         ]
     assert statuses == [201, 201, 201, 429, 429, 429, 429, 429]
+
+
+def test_rate_counts_by_one_statement_or_portably_agree(database: str) -> None:
+    store = Store(database)
+    for key, count in (("one", store.hit), ("portable", store._hit_portably)):
+        now = time.time()
+        assert [count(key, 60, 1, now) for _ in range(3)] == [1, 2, 3]
+        assert store.hits(key)[0] == 3
+        assert count(f"{key}-short", 0, 2, now) == 2
+        assert count(f"{key}-short", 60, 1, time.time() + 1) == 1
 
 
 def test_abandoned_games_expire_and_finished_ones_stay(database: str) -> None:

@@ -49,6 +49,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -313,13 +314,35 @@ class Store:
         return int(removed)
 
     @guarded
-    def hit(self, key: str, seconds: int, amount: int = 1) -> int:
+    def hit(self, key: str, seconds: int, amount: int = 1, now: float | None = None) -> int:
         """Count ``amount`` hits of ``key`` in its window (a new one of ``seconds`` if it had
-        none, or it ended): how many there are now."""
-        now = time.time()
-        for _ in range(3):  # two processes may insert the same new key: one of them retries
+        none, or it ended by ``now``, the time since the epoch): how many there are now. One
+        statement on SQLite and PostgreSQL (an insert that updates the key's row if there is
+        one, returning the count)."""
+        now = time.time() if now is None else now
+        dialect = self.engine.dialect.name
+        if dialect == "sqlite":
+            new: sqlite.Insert | postgresql.Insert = sqlite.insert(rates)
+        elif dialect == "postgresql":
+            new = postgresql.insert(rates)
+        else:
+            return self._hit_portably(key, seconds, amount, now)
+        new = new.values(key=key, hits=amount, ends=now + seconds)
+        ended = rates.c.ends <= now
+        counted = new.on_conflict_do_update(
+            index_elements=[rates.c.key],
+            set_={"hits": case((ended, amount), else_=rates.c.hits + amount),
+                  "ends": case((ended, now + seconds), else_=rates.c.ends)},
+        ).returning(rates.c.hits)  # fmt: skip
+        with self._write() as db:
+            return int(db.execute(counted).scalar_one())
+
+    def _hit_portably(self, key: str, seconds: int, amount: int, now: float) -> int:
+        """``hit`` on another database: an update, else an insert (a race for a new key is
+        lost by one of them, which tries again)."""
+        ended = rates.c.ends <= now
+        for _ in range(3):
             with contextlib.suppress(IntegrityError), self._write() as db:
-                ended = rates.c.ends <= now
                 counted = db.execute(
                     update(rates).where(rates.c.key == key).values(
                         hits=case((ended, amount), else_=rates.c.hits + amount),
