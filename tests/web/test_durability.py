@@ -5,8 +5,11 @@ another process is read again (nothing lost), and ``--durability`` sets SQLite's
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from sqlalchemy import event, text
 
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
+from bullscows.records import GameRecord
 from bullscows.sessions import Guess
 from bullscows.web.common import Games
 from bullscows.web.games import Setup
@@ -86,3 +90,24 @@ def test_serve_refuses_an_unknown_durability() -> None:
     result = CliRunner().invoke(main, ["serve", "--durability", "fsync"])
     assert result.exit_code == 2
     assert "'fsync' is not one of 'process', 'full'" in result.output
+
+
+def test_writers_on_one_sqlite_file_wait_for_each_other_in_the_kernel(database: str) -> None:
+    """Two stores on one file (as two processes have) take turns by the ``-writer`` file's
+    flock: the second write waits for the first writer, not in SQLite's sleeping retries."""
+    one, two = Store(database), Store(database)
+    order: list[str] = []
+
+    def write() -> None:
+        two.add(GameRecord("codemaker", "mm", seed=1), "play")
+        order.append("two")
+
+    assert one._writer is not None
+    with one._writer:
+        other = threading.Thread(target=write)
+        other.start()
+        time.sleep(0.3)
+        order.append("one")
+    other.join(30)
+    assert order == ["one", "two"]
+    assert Path(database.split("///", 1)[1] + "-writer").exists()

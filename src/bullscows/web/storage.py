@@ -29,6 +29,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's busy handler alone
+    fcntl = None  # type: ignore[assignment]
+
 from sqlalchemy import (
     Column,
     DateTime,
@@ -188,9 +193,7 @@ class Store:
     def __init__(self, url: str | None = None, durability: str | None = None) -> None:
         self.url = url or default_url()
         self.durability = durability_of(durability)
-        #: A SQLite file takes one writer at a time: this process's wait here, not in
-        #: SQLite's busy handler (which sleeps up to 100 ms between tries).
-        self._writer = threading.Lock() if self.url.startswith("sqlite") else None
+        self._writer = Writer(self.url) if self.url.startswith("sqlite") else None
         try:
             self.engine = _engine(self.url, DURABILITY[self.durability])
             for attempt in range(3):  # servers started together race to create the tables
@@ -393,6 +396,37 @@ def _abandoned(stored: str) -> bool:
         return not restore(GameRecord.loads(stored)).over
     except BullsCowsError:
         return True
+
+
+class Writer:
+    """One writer at a time on a SQLite file: the threads of this process wait on a lock, and
+    the processes on an ``flock`` of the file ``<database>-writer`` beside it, so that they wait
+    for each other in the kernel, woken the moment the writer is done, not in SQLite's busy
+    handler (which sleeps up to 100 ms between tries). A folder that takes no such file leaves
+    the processes to SQLite's handler."""
+
+    def __init__(self, url: str) -> None:
+        self._threads = threading.Lock()
+        self._file: int | None = None
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:" and fcntl is not None:
+            with contextlib.suppress(OSError):
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                self._file = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT, 0o600)
+
+    def __enter__(self) -> None:
+        self._threads.acquire()
+        if self._file is not None and fcntl is not None:
+            try:
+                fcntl.flock(self._file, fcntl.LOCK_EX)
+            except BaseException:
+                self._threads.release()
+                raise
+
+    def __exit__(self, *_: object) -> None:
+        if self._file is not None and fcntl is not None:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+        self._threads.release()
 
 
 def _engine(url: str, synchronous: str = "NORMAL") -> Engine:
