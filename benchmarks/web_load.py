@@ -198,6 +198,8 @@ async def measure(base: str, pid: int | None, players: int, games: int, rules: s
     start = time.perf_counter()
     await asyncio.gather(*(player(base, rules, run, left, think) for _ in range(players)))
     run.seconds = time.perf_counter() - start
+    if pid is not None and run.memory and run.memory[-1][0] < run.games:
+        run.memory.append((run.games, tree_memory(pid)))  # and at the end
     stop.set()
     for task in [sampler, *hammers]:
         task.cancel()
