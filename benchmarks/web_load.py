@@ -89,6 +89,7 @@ class Run:
         self.memory: list[tuple[int, int]] = []  # (games played, bytes)
         self.peak = 0
         self.seconds = 0.0
+        self.cpu = (0.0, 0.0)  # CPU seconds per request: the server's, the client's
 
     async def call(self, http: Connection, kind: str, method: str, path: str,
                    body: object = None) -> Any:  # fmt: skip
@@ -150,10 +151,12 @@ async def heavy(base: str, run: Run, stop: asyncio.Event) -> None:
         await http.close()
 
 
-def tree_memory(root: int) -> int:
-    """The resident memory of process ``root`` and all its descendants (bytes, Linux)."""
+def tree_usage(root: int) -> tuple[int, float]:
+    """The resident memory (bytes) of process ``root`` and all its descendants, and the CPU
+    time (seconds) they and their ended children used (Linux)."""
     children: dict[int, list[int]] = defaultdict(list)
-    rss: dict[int, int] = {}
+    usage: dict[int, tuple[int, float]] = {}
+    tick = os.sysconf("SC_CLK_TCK")
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -162,13 +165,19 @@ def tree_memory(root: int) -> int:
         except OSError:
             continue
         children[int(fields[1])].append(int(entry.name))
-        rss[int(entry.name)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-    total, stack = 0, [root]
+        cpu = sum(int(f) for f in fields[11:15]) / tick  # utime stime cutime cstime
+        usage[int(entry.name)] = (int(fields[21]) * os.sysconf("SC_PAGE_SIZE"), cpu)
+    memory, cpu, stack = 0, 0.0, [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        memory += usage.get(pid, (0, 0.0))[0]
+        cpu += usage.get(pid, (0, 0.0))[1]
         stack.extend(children.get(pid, []))
-    return total
+    return memory, cpu
+
+
+def _cpu(pid: int | None) -> float:
+    return 0.0 if pid is None else tree_usage(pid)[1]
 
 
 async def sample(pid: int | None, run: Run, every: int, stop: asyncio.Event) -> None:
@@ -176,7 +185,7 @@ async def sample(pid: int | None, run: Run, every: int, stop: asyncio.Event) -> 
     games."""
     while not stop.is_set():
         if pid is not None:
-            memory = tree_memory(pid)
+            memory = tree_usage(pid)[0]
             run.peak = max(run.peak, memory)
             if run.games >= every * (len(run.memory) + 1):
                 run.memory.append((run.games, memory))
@@ -195,11 +204,13 @@ async def measure(base: str, pid: int | None, players: int, games: int, rules: s
     run, stop, left = Run(), asyncio.Event(), [games]
     sampler = asyncio.create_task(sample(pid, run, every or max(1, games // 10), stop))
     hammers = [asyncio.create_task(heavy(base, run, stop)) for _ in range(heavies)]
-    start = time.perf_counter()
+    start, mine, theirs = time.perf_counter(), time.process_time(), _cpu(pid)
     await asyncio.gather(*(player(base, rules, run, left, think) for _ in range(players)))
     run.seconds = time.perf_counter() - start
+    requests = sum(len(values) for values in run.timings.values())
+    run.cpu = ((_cpu(pid) - theirs) / requests, (time.process_time() - mine) / requests)
     if pid is not None and run.memory and run.memory[-1][0] < run.games:
-        run.memory.append((run.games, tree_memory(pid)))  # and at the end
+        run.memory.append((run.games, tree_usage(pid)[0]))  # and at the end
     stop.set()
     for task in [sampler, *hammers]:
         task.cancel()
@@ -221,6 +232,8 @@ def report(run: Run, players: int, rules: str, heavies: int, memory: bool, think
         print(f"{kind:<9} {len(values):>6} {p50:>8.1f} {p95:>8.1f} {1000 * max(values):>9.1f}"
               f"  {statuses}")  # fmt: skip
     if memory:
+        print(f"CPU per request: server {1000 * run.cpu[0]:.2f} ms, this client "
+              f"{1000 * run.cpu[1]:.2f} ms")  # fmt: skip
         seen = " ".join(f"{games}:{size / 2**20:.0f}" for games, size in run.memory)
         print(f"server memory: peak {run.peak / 2**20:.0f} MiB; after games played (MiB): {seen}")
 
