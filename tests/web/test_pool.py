@@ -1,9 +1,11 @@
 """The pool of computations: one on the request's own thread is stopped at its time too (and
 the thread is left clean), and a pooled one starts warm: its process forks from one that
-compiled the kernels already, so the computation compiles nothing."""
+compiled the kernels already, so the computation compiles nothing; and it runs in Linux's
+idle scheduling class, after every move."""
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -59,7 +61,8 @@ def test_a_pooled_computation_starts_warm() -> None:
     before, after = pool.call(None, 1, warm_then_work, record, command="x")
     assert all(count >= 1 for count in before.values()), before
     assert after == before  # nothing compiled for the computation itself
-    assert pool.counts == {"running": 0, "started": 1, "stopped": 0}
+    assert pool.call(None, 1, os.sched_getscheduler, 0, command="x") == os.SCHED_IDLE
+    assert pool.counts == {"running": 0, "started": 2, "stopped": 0}
 
 
 def test_the_watchdog_leaves_other_threads_alone() -> None:

@@ -17,6 +17,7 @@ is answered ``Busy`` (503).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import multiprocessing
 import multiprocessing.forkserver
@@ -24,7 +25,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from typing import Any, Protocol, TypeVar
 
@@ -83,7 +83,7 @@ class Watchdog:
         self._thread: threading.Thread | None = None
         self._wakes_at = 0.0  # woken earlier only for an earlier deadline (a thread switch)
 
-    @contextmanager
+    @contextlib.contextmanager
     def limit(self, seconds: float) -> Iterator[None]:
         """The block, stopped by ``OutOfTime`` once it has run ``seconds``."""
         ident = threading.get_ident()
@@ -150,7 +150,7 @@ class Pool:
         """Whether a computation of ``work`` runs on the request's own thread."""
         return work <= self.inline_work
 
-    @contextmanager
+    @contextlib.contextmanager
     def timed(self, command: str) -> Iterator[None]:
         """The block (a computation on the request's own thread) within ``seconds``, else
         ``TooLarge`` with ``command``, what the person may run instead."""
@@ -244,9 +244,12 @@ def _receive(answer: Connection) -> tuple[bool, Any]:
 
 
 def _child(sender: Connection, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """In the computation's process, at the lowest priority so that moves come first: the
-    result, or the person's error, sent back."""
+    """In the computation's process, at the lowest priority so that moves come first (Linux's
+    idle class: a core only when nothing else wants it; else ``NICE``): the result, or the
+    person's error, sent back."""
     os.nice(NICE)
+    with contextlib.suppress(AttributeError, OSError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     try:
         result: tuple[bool, Any] = (False, function(*args))
     except BullsCowsError as error:
