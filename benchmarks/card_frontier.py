@@ -1,12 +1,14 @@
 """The card frontier: lines on a card against its exact average and worst game (docs/card.md).
 
 Run: nice .venv/bin/python benchmarks/card_frontier.py [--plot docs/card-frontier.svg] [--ship]
+[--any]
 
 For ``bc`` and ``mm``, and the ``first`` rule, the best book found of each size from 0 to 20
 lines (``BookSearch``: a search heuristic over books; every figure is exact for the card found),
 beside the optimum (the shipped optimal trees) and the plain rule. ``--ship`` writes the best
 card of each size to ``src/bullscows/data/cards/SPEC.json`` (what ``card`` plays).
-The ``any`` rule's exact expectation is printed for a small variant only (see docs/card.md).
+``--any`` adds the ``any`` rule's frontier for bc and mm (its exact expectation over a uniform
+choice, sets kept up to symmetry; minutes more); a small variant's is printed always.
 """
 
 from __future__ import annotations
@@ -61,7 +63,11 @@ def show(spec: str, rows: list[Row], best: tuple[float, int]) -> None:
         )
 
 
-def plot(results: dict[str, tuple[list[Row], tuple[float, int]]], path: Path) -> None:
+#: Per variant: each rule's frontier, and the optimum.
+Results = dict[str, tuple[dict[str, list[Row]], tuple[float, int]]]
+
+
+def plot(results: Results, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -69,13 +75,15 @@ def plot(results: dict[str, tuple[list[Row], tuple[float, int]]], path: Path) ->
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.4))
-    for axis, (spec, (rows, (average, _))) in zip(axes, results.items(), strict=True):
-        sizes = list(range(len(rows)))
-        averages = [figures.average for _, figures, _ in rows]
-        axis.plot(sizes, averages, "o-", ms=3, label="card (first rule)")
-        for size, (_, figures, _) in enumerate(rows):
-            axis.annotate(str(figures.worst), (size, averages[size]), fontsize=6,
-                          xytext=(0, 4), textcoords="offset points", ha="center")  # fmt: skip
+    for axis, (spec, (by_rule, (average, _))) in zip(axes, results.items(), strict=True):
+        for rule, rows in by_rule.items():
+            sizes = list(range(len(rows)))
+            averages = [figures.average for _, figures, _ in rows]
+            axis.plot(sizes, averages, "o-" if rule == "first" else "s--", ms=3,
+                      label=f"card ({rule} rule)")  # fmt: skip
+            for size, (_, figures, _) in enumerate(rows):
+                axis.annotate(str(figures.worst), (size, averages[size]), fontsize=6,
+                              xytext=(0, 4), textcoords="offset points", ha="center")  # fmt: skip
         axis.axhline(average, color="k", lw=0.8, label=f"optimum {average:.3f}")
         axis.axhline(average * 1.04, color="k", ls="--", lw=0.8, label="optimum + 4%")
         axis.set_title(f"{spec}: average guesses (worst case above each point)", fontsize=8)
@@ -89,16 +97,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plot", type=Path, help="write the frontier plot (.svg or .png)")
     parser.add_argument("--ship", action="store_true", help="write the best cards to the package")
+    parser.add_argument("--any", action="store_true", help="the any rule's frontier too")
     args = parser.parse_args()
-    results = {}
+    results: Results = {}
     for spec, widths in WIDTHS.items():
         rules = Rules.parse(spec)
-        start = time.perf_counter()
-        rows = frontier(rules, "first", widths)
         best = optimum(rules)
-        print(f"\n{spec}: search widths {widths}, {time.perf_counter() - start:.0f} s")
-        show(spec, rows, best)
-        results[spec] = (rows, best)
+        by_rule: dict[str, list[Row]] = {}
+        for rule in ("first", "any") if args.any else ("first",):
+            start = time.perf_counter()
+            rows = by_rule[rule] = frontier(rules, rule, widths)
+            took = time.perf_counter() - start
+            print(f"\n{spec}, {rule} rule: search widths {widths}, {took:.0f} s")
+            show(spec, rows, best)
+        results[spec] = (by_rule, best)
+        rows = by_rule["first"]
         if args.ship:
             SHIP.mkdir(parents=True, exist_ok=True)
             cards = [card for card, _, _ in rows]

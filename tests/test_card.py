@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bullscows.errors import StrategyError
@@ -20,6 +21,7 @@ from bullscows.outcomes import build_tree, guess_counts
 from bullscows.rules import Rules
 from bullscows.strategies import get_strategy
 from bullscows.strategies.card import Card, card_text, load_card, load_frontier
+from bullscows.strategies.card_exact import RuleCosts
 from bullscows.strategies.card_search import BookSearch
 from bullscows.strategies.card_strategy import SHIPPED_LINES, best_cards, shipped_file
 
@@ -324,3 +326,54 @@ def test_a_variant_of_too_few_codes_for_a_line_gets_the_rule_alone() -> None:
     cards = best_cards(rules)
     assert len(cards) == SHIPPED_LINES + 1 and all(card.lines == 0 for card in cards)
     assert cards[-1].figures().total == 3  # 0 then 1, or 0 at once
+
+
+# --- the any rule's sets kept up to symmetry -----------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["p3c4n", "p2c4r", "p3c3r"])
+def test_sets_share_a_key_exactly_when_a_relabelling_maps_one_onto_the_other(spec: str) -> None:
+    """Against a brute force: the smallest sorted image of the set over every renaming of
+    symbols and every order of positions."""
+    from bullscows._kernels.set_keys import canonical_set
+
+    rules = Rules.parse(spec)
+    codes = [tuple(rules.symbols.index(c) for c in text) for text in plain_codes(rules)]
+    base, length = len(rules.symbols), rules.length
+    orders = list(itertools.permutations(range(length)))
+
+    def smallest(chosen: list[tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+        return min(
+            tuple(sorted(tuple(names[code[p]] for p in order) for code in chosen))
+            for names in itertools.permutations(range(base))
+            for order in orders
+        )
+
+    rng = random.Random(7)
+    by_orbit: dict[object, set[bytes]] = {}
+    by_key: dict[bytes, set[object]] = {}
+    for _ in range(150):
+        chosen = rng.sample(codes, rng.randint(1, 7))
+        key = canonical_set(np.array(chosen), np.array(orders), base, 10**6)
+        assert key is not None
+        orbit = smallest(chosen)
+        by_orbit.setdefault(orbit, set()).add(key.tobytes())
+        by_key.setdefault(key.tobytes(), set()).add(orbit)
+        names, order = rng.sample(range(base), base), rng.choice(orders)
+        image = np.array([[names[code[p]] for p in order] for code in chosen])
+        again = canonical_set(image, np.array(orders), base, 10**6)
+        assert again is not None and again.tolist() == key.tolist()
+    assert all(len(keys) == 1 for keys in by_orbit.values())
+    assert all(len(orbits) == 1 for orbits in by_key.values())
+    assert len(by_orbit) > 50
+
+
+def test_the_any_rule_keeps_sets_up_to_symmetry_where_the_variant_allows() -> None:
+    shared = RuleCosts(Rules.parse("p3c5n"), "any", exact=True)
+    plain = RuleCosts(Rules.parse("p3c5n"), "any", exact=True)
+    plain.symmetric = False
+    every = shared.universe.secrets
+    assert shared.total(every) == plain.total(every) and shared.worst(every) == plain.worst(every)
+    assert shared.sets * 5 < plain.sets  # the same figures from a fifth of the sets
+    assert not RuleCosts(Rules.parse("bc-nolead"), "any").symmetric  # 0 is not like 1 there
+    assert not RuleCosts(Rules.parse("p3c5n"), "first").symmetric  # reading order is not

@@ -8,7 +8,10 @@ into, so its total (the guesses of all secrets together) is computed part by par
   ``n + (1/n) * sum over guesses g of the totals of g's parts`` (``Fraction`` on request), and its
   worst case the longest game any sequence of choices can make.
 
-Totals of the rule alone depend only on the set of remaining codes, so they are kept per set.
+Totals of the rule alone depend only on the set of remaining codes, so they are kept per set;
+the ``any`` rule's (total and worst case alike) depend only on the set's shape, so in a variant
+whose every position allows every symbol they are kept per class of sets equal under renaming
+symbols and reordering positions (``_kernels.set_keys``).
 
 >>> from bullscows.rules import Rules
 >>> rule = RuleCosts(Rules.parse("p2c3n"), "first")
@@ -19,12 +22,14 @@ Totals of the rule alone depend only on the set of remaining codes, so they are 
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Union
 
 import numpy as np
 import numpy.typing as npt
 
+from bullscows._kernels.set_keys import set_key
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
 
@@ -32,6 +37,8 @@ Number = Union[int, float, Fraction]  # noqa: UP007 (an alias, read at run time)
 
 #: The person's rules: how the next guess is picked where the card's book says nothing.
 RULE_NAMES = ("first", "any")
+#: A set whose symbols tie in more arrangements than this is kept under its own codes.
+TIES = 720
 
 
 def groups(replies: npt.NDArray[np.uint8], win: int) -> list[IndexArray]:
@@ -55,6 +62,19 @@ class RuleCosts:
         self.win = rules.length * (rules.length + 1)
         self._totals: dict[bytes, Number] = {}
         self._worst: dict[bytes, int] = {}
+        self._digits = self.universe.codes.astype(np.int64)
+        self._perms = np.array(list(itertools.permutations(range(rules.length))), np.int64)
+        self.symmetric = rule == "any" and _fully_symmetric(rules)
+        self.sets = 0  # sets whose figures were computed (not found kept)
+
+    def key(self, codes: IndexArray) -> bytes:
+        """What ``codes``' figures are kept under: their canonical key where every relabelling
+        of symbols and positions is a symmetry of the rule (else the codes themselves)."""
+        if self.symmetric and math.perm(self.rules.length) * len(codes) <= 2**24:
+            out = np.empty(len(codes), dtype=np.int64)
+            if set_key(self._digits[codes], self._perms, len(self.rules.symbols), TIES, out):
+                return b"=" + out.tobytes()
+        return codes.tobytes()
 
     def parts(self, guess: int, codes: IndexArray) -> list[IndexArray]:
         """``codes`` (sorted) split by their reply to ``guess``, the all-bulls part left out;
@@ -63,39 +83,72 @@ class RuleCosts:
 
     def total(self, codes: IndexArray) -> Number:
         """Guesses the rule makes for all of ``codes`` together (sorted, non-empty)."""
+        if self.rule == "any":
+            return self._any(codes)[0]
         n = len(codes)
         if n <= 2:
             return 1 if n == 1 else 3
         key = codes.tobytes()
         found = self._totals.get(key)
         if found is None:
-            found = self._first_total(codes) if self.rule == "first" else self._any_total(codes)
-            self._totals[key] = found
+            self.sets += 1
+            first = self.parts(int(codes[0]), codes)
+            found = self._totals[key] = n + sum(self.total(part) for part in first)
         return found
-
-    def _first_total(self, codes: IndexArray) -> Number:
-        return len(codes) + sum(self.total(part) for part in self.parts(int(codes[0]), codes))
-
-    def _any_total(self, codes: IndexArray) -> Number:
-        n = len(codes)
-        replies = self.universe.score_matrix(codes, codes)
-        summed: Number = 0
-        for row in replies:
-            summed += sum(self.total(codes[at]) for at in groups(row, self.win))
-        return n + (Fraction(summed) / n if self.exact else summed / n)
 
     def worst(self, codes: IndexArray) -> int:
         """The most guesses one secret of ``codes`` can need (over every choice of the rule)."""
+        if self.rule == "any":
+            return self._any(codes)[1]
         n = len(codes)
         if n <= 2:
             return n
         key = codes.tobytes()
         found = self._worst.get(key)
         if found is None:
-            guesses = codes[:1] if self.rule == "first" else codes
-            found = 1 + max(
-                (self.worst(part) for g in guesses for part in self.parts(int(g), codes)),
-                default=0,
-            )
-            self._worst[key] = found
+            first = self.parts(int(codes[0]), codes)
+            found = self._worst[key] = 1 + max((self.worst(p) for p in first), default=0)
         return found
+
+    def _any(self, codes: IndexArray) -> tuple[Number, int]:
+        """The ``any`` rule's total (the expectation over a uniform choice at every guess)
+        and worst case (over every choice) for ``codes``, in one pass over its guesses."""
+        n = len(codes)
+        if n <= 2:
+            return (1, 1) if n == 1 else (3, 2)
+        key = self.key(codes)
+        found = self._totals.get(key)
+        if found is not None:
+            return found, self._worst[key]
+        self.sets += 1
+        guesses, weights = self._guesses(codes)
+        summed: Number = 0
+        worst = 0
+        for row, weight in zip(self.universe.score_matrix(guesses, codes), weights, strict=True):
+            for at in groups(row, self.win):
+                part_total, part_worst = self._any(codes[at])
+                summed += weight * part_total
+                worst = max(worst, part_worst)
+        total = n + (Fraction(summed) / n if self.exact else summed / n)
+        self._totals[key], self._worst[key] = total, 1 + worst
+        return total, 1 + worst
+
+    def _guesses(self, codes: IndexArray) -> tuple[IndexArray, list[int]]:
+        """The guesses the ``any`` rule may make from ``codes``, one per class of equivalent
+        guesses with the class's size where that is known: every secret left, in a fully
+        symmetric variant (one per orbit of the codes under the variant's symmetries)."""
+        if not (self.symmetric and len(codes) == len(self.universe.secrets)):
+            return codes, [1] * len(codes)
+        orbits: dict[bytes, list[int]] = {}
+        for code in codes.tolist():
+            orbits.setdefault(self.key(np.array([code])), []).append(code)
+        return np.array([o[0] for o in orbits.values()]), [len(o) for o in orbits.values()]
+
+
+def _fully_symmetric(rules: Rules) -> bool:
+    """Whether renaming symbols and reordering positions maps the variant onto itself: every
+    position allows every symbol, and only secrets are guessed."""
+    every = set(rules.symbols)
+    return rules.guess_rules == rules.secret_rules and all(
+        set(rules.allowed_at(p)) == every for p in range(rules.length)
+    )
