@@ -7,7 +7,7 @@ recorded in ``SHA256SUMS`` beside it (a shipped tree whose bytes do not match is
 with a warning and searched again, ``tree.store.read_shipped``). The files are
 deterministic: gzip without a time stamp, JSON with sorted keys and compact separators, so
 rebuilding an unchanged tree changes no byte. Their names come from
-``optimal_strategy.tree_file_name``, the same names the strategies look for.
+``tree.store.tree_file_name``, the same names the strategies look for.
 
     .venv/bin/python scripts/ship_trees.py --only mm     # the Mastermind trees
     .venv/bin/python scripts/ship_trees.py --only mm-colours   # the same game in colour letters
@@ -30,9 +30,10 @@ from pathlib import Path
 from bullscows.atomic import write_atomic
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
+from bullscows.search.found import search_tree
 from bullscows.search.optimal import SearchReport
 from bullscows.strategies import STRATEGIES
-from bullscows.strategies.optimal_strategy import OptimalSearch, search_tree
+from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.tree import check_tree, load_tree
 from bullscows.tree.store import record_digest, tree_file_name
 

@@ -18,10 +18,10 @@ from bullscows.cli import main
 from bullscows.errors import BullsCowsError
 from bullscows.search import optimal_tree, options, reporting
 from bullscows.search.engine import Search, SearchOptions
+from bullscows.search.found import found_tree
 from bullscows.search.frontier import root_bound
 from bullscows.search.optimal import Budget, Objective, SearchStopped
 from bullscows.search.progress import BudgetSpent, SearchReport
-from bullscows.strategies.optimal_strategy import found_tree
 from bullscows.tree import check_tree, load_tree
 from bullscows.universe import universe
 from plain import plain_counts

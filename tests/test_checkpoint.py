@@ -19,8 +19,8 @@ from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
 from bullscows.search import OptimalResult, checkpoint, optimal_tree, reporting
 from bullscows.search.checkpoint import Checkpoint
+from bullscows.search.found import found_tree
 from bullscows.search.optimal import SearchReport
-from bullscows.strategies.optimal_strategy import found_tree
 from bullscows.tree import Node, load_tree
 
 MM = Rules.parse("mm")

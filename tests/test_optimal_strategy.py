@@ -90,7 +90,7 @@ def test_tree_command_writes_the_optimal_tree(tmp_path: Path) -> None:
 
 
 def test_searched_trees_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bullscows import search
+    from bullscows.search import found
     from bullscows.strategies import optimal_strategy
     from bullscows.tree import store
 
@@ -107,7 +107,7 @@ def test_searched_trees_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         raise AssertionError("the tree should come from the cache")
 
     optimal_strategy._tree.cache_clear()
-    monkeypatch.setattr(search, "optimal_tree", no_search)
+    monkeypatch.setattr(found, "optimal_tree", no_search)
     assert (guess_counts(rules, get_strategy("optimal")) == first).all()
     # A damaged file is searched again (and rewritten).
     saved.write_text("{not json")
@@ -169,7 +169,7 @@ def test_a_planted_or_damaged_cache_entry_is_searched_again(
 def test_a_cached_tree_of_other_options_is_refused(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from bullscows.strategies.optimal_strategy import search_tree
+    from bullscows.search.found import search_tree
     from bullscows.tree import load_tree
     from bullscows.tree.store import cache_key, cache_problem
 

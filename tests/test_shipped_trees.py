@@ -15,13 +15,13 @@ from types import ModuleType
 
 import pytest
 
-from bullscows import Rules, search
+from bullscows import Rules
 from bullscows.errors import BullsCowsError, BullsCowsWarning, StrategyError
 from bullscows.outcomes import build_tree, guess_counts
+from bullscows.search import found
 from bullscows.strategies import get_strategy, optimal_strategy
-from bullscows.strategies.optimal_strategy import describe
 from bullscows.tree import DecisionTree, check_tree, load_tree, store
-from bullscows.tree.store import shipped_dir, tree_file_name
+from bullscows.tree.store import shipped_dir, tree_file_name, tree_label
 from plain import plain_counts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +63,7 @@ def no_search(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]
     blocked = tmp_path / "cache"
     blocked.write_text("not a folder")
     monkeypatch.setenv("BULLSCOWS_CACHE", str(blocked))
-    monkeypatch.setattr(search, "optimal_tree", refuse)
+    monkeypatch.setattr(found, "optimal_tree", refuse)
     optimal_strategy._tree.cache_clear()
     yield blocked
     optimal_strategy._tree.cache_clear()
@@ -83,7 +83,7 @@ def test_a_shipped_tree(name: str) -> None:
     objective = "total" if strategy == "optimal" else "worst"
     assert (tree.rules, tree.strategy, tree.objective) == (
         rules,
-        describe(strategy, consistent_only, max_depth),
+        tree_label(strategy, consistent_only, max_depth),
         f"optimal-{objective}",
     )
     report = check_tree(tree)  # every secret settled, and the stated summary the real one

@@ -20,7 +20,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
-from bullscows.strategies.optimal_strategy import OptimalSearch, found_tree
+from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
 from bullscows.tree.irving import save_tree, to_irving
@@ -273,6 +273,8 @@ def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: P
     for name, value in rows:
         click.echo(f"  {name:<13} {value}")
     if out is not None and standing.tree is not None:
+        from bullscows.search.found import found_tree  # a search ran: its modules are loaded
+
         found = found_tree(rules, strategy.label, standing.tree)
         save_tree(found, out)
         click.echo(f"Tree found written to {out} ({out.stat().st_size:,} bytes)", err=True)

@@ -1,9 +1,10 @@
 """Proven-optimal play: the tree found by the exhaustive search, followed reply by reply.
 
 One strategy per objective (``optimal``, ``optimal-worst``, ``optimal-worst-count``,
-``optimal-total-worst``). The tree is a shipped one, else the tree store's, else the search's
-(then stored); docs/explanation/search.md says how each objective ranks trees and how stored
-trees are checked.
+``optimal-total-worst``). The tree is a shipped one, else the tree store's
+(``tree.store.stored_tree``), else the search's (``search.found``, then stored);
+docs/explanation/search.md says how each objective ranks trees and how stored trees are
+checked.
 
 >>> from bullscows.outcomes import guess_counts
 >>> from bullscows.rules import Rules
@@ -13,30 +14,24 @@ trees are checked.
 
 from __future__ import annotations
 
-import contextlib
 import random
-import warnings
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
-from bullscows.errors import BullsCowsError, BullsCowsWarning, StrategyError
+from bullscows.errors import StrategyError
 from bullscows.knowledge import Knowledge
-from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.off_tree import advise
 from bullscows.strategy_spec import StrategySpec
-from bullscows.tree import DecisionTree, Node, TreeSummary, follow, load_tree
+from bullscows.tree import DecisionTree, Node, follow
 from bullscows.tree.store import (
-    cache_key,
-    cache_problem,
-    read_shipped,
+    keep_tree,
     shipped_file,
+    stored_tree,
     tree_file_name,
+    tree_label,
     tree_store,
 )
 
@@ -52,111 +47,34 @@ if TYPE_CHECKING:  # processes are for searches only: not imported to play or bu
 MAX_OPTIMAL_CODES = 5040
 
 
-def describe(name: str, consistent_only: bool, max_depth: int | None) -> str:
-    """The strategy's label: its name and the options that shape its tree."""
-    options = (["consistent only"] if consistent_only else []) + (
-        [f"at most {max_depth} guesses"] if max_depth is not None else []
-    )
-    return f"{name} ({', '.join(options)})" if options else name
-
-
 @lru_cache(maxsize=16)
 def _tree(
     rules: Rules, name: str, objective: Objective, consistent_only: bool, max_depth: int | None
 ) -> Node:
-    """The optimal tree's root: shipped, else cached, else searched (and cached)."""
-    wanted = (rules, describe(name, consistent_only, max_depth), f"optimal-{objective}")
-    shipped = shipped_file(rules, name, consistent_only, max_depth)
-    try:  # the bytes the tests checked: their digest was recorded when the trees were built
-        saved = None if shipped is None else load_tree(read_shipped(shipped.name))
-    except (OSError, BullsCowsError) as error:  # a damaged or changed installation
-        saved = None
-        warnings.warn(f"{error}; it is passed over", BullsCowsWarning, stacklevel=2)
-    if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
-        return saved.root
-    name_in_store = tree_file_name(rules, name, consistent_only, max_depth)
-    try:
-        cached = tree_store().read(name_in_store)
-        problem = (
-            None if cached is None else cache_problem(cached, wanted, consistent_only, max_depth)
-        )
-    except BullsCowsError as error:
-        cached, problem = None, str(error)
-    if cached is not None and problem is None:
-        return cached.root
-    if problem is not None:
-        warnings.warn(
-            f"the stored tree {quote_path(name_in_store)} is passed over: {problem}",
-            BullsCowsWarning,
-            stacklevel=2,
-        )
-    if _too_large(rules):  # only a shipped or cached tree let it past ``problem``
+    """The optimal tree's root: shipped, else stored, else searched (and stored)."""
+    kept = stored_tree(rules, name, objective, consistent_only, max_depth)
+    if kept is not None:
+        return kept
+    if _too_large(rules):  # ``problem`` let it past for a tree shipped or stored: unreadable
         raise StrategyError(
-            f"{wanted[1]}: the tree saved for {rules.spec!r} cannot be read; search it again "
-            f"with `bullscows tree --rules {rules.spec} --strategy {name}`"
+            f"{tree_label(name, consistent_only, max_depth)}: the tree saved for "
+            f"{rules.spec!r} cannot be read; search it again with "
+            f"`bullscows tree --rules {rules.spec} --strategy {name}`"
         )
-    found = search_tree(rules, name, objective, consistent_only, max_depth)
-    _keep(found, name, consistent_only, max_depth)
-    return found.root
+    return _search(rules, name, objective, consistent_only, max_depth).root
 
 
-def _keep(found: DecisionTree, name: str, consistent_only: bool, max_depth: int | None) -> None:
-    """Keep a searched tree in the tree store with its key, if the store can take it (the
-    store is a convenience: a read-only home still plays)."""
-    stored = tree_file_name(found.rules, name, consistent_only, max_depth)
-    keyed = replace(found, key=cache_key(found, consistent_only, max_depth))
-    with contextlib.suppress(OSError, BullsCowsError):
-        tree_store().write(stored, keyed)
+def _search(
+    rules: Rules, name: str, objective: Objective, consistent_only: bool, max_depth: int | None,
+    **searching: Any,
+) -> DecisionTree:  # fmt: skip
+    """The tree searched now (``search.found.search_tree``, which takes ``searching``: its
+    progress, executor and checkpoint), kept in the tree store."""
+    from bullscows.search.found import search_tree  # loaded only when a tree is searched
 
-
-def search_tree(
-    rules: Rules,
-    name: str,
-    objective: Objective,
-    consistent_only: bool,
-    max_depth: int | None,
-    progress: Progress | None = None,
-    executor: Executor | None = None,
-    checkpoint: Path | None = None,
-) -> DecisionTree:
-    """Search for the optimal tree (``bullscows.search.optimal_tree``, which calls ``progress``
-    now and then, runs on ``executor`` and keeps its answers in ``checkpoint``), as a
-    ``DecisionTree`` labelled as the strategy ``name`` labels itself, stating the figures the
-    search found by playing every secret down it; no tree within ``max_depth`` is a
-    ``StrategyError``.
-
-    >>> found = search_tree(Rules.parse("p3c4n"), "optimal-worst", "worst", False, None)
-    >>> found.strategy, found.objective, found.summary().total, found.summary().worst
-    ('optimal-worst', 'optimal-worst', 72, 4)
-    >>> found.stated == found.summary()
-    True
-    """
-    from bullscows.search import optimal_tree  # loaded only when a tree is searched
-    from bullscows.search.progress import SearchStopped
-
-    try:
-        result = optimal_tree(
-            rules, objective, max_depth, consistent_only, progress, executor, checkpoint
-        )
-    except SearchStopped:
-        raise  # its budget spent (a progress callback's): the caller reports the bounds
-    except BullsCowsError as error:  # no tree within max_depth, a checkpoint refused
-        raise StrategyError(f"{name}: {error}") from None
-    label = describe(name, consistent_only, max_depth)
-    found = DecisionTree(rules, label, f"optimal-{objective}", result.tree)
-    by_count = result.distribution
-    counts = np.repeat(np.array(list(by_count), dtype=np.int64), list(by_count.values()))
-    return replace(found, stated=TreeSummary.from_counts(counts, sum(1 for _ in found.nodes())))
-
-
-def found_tree(rules: Rules, label: str, tree: Node) -> DecisionTree:
-    """The best tree a search stopped by its budget found (a valid tree, not proven optimal:
-    an upper bound), labelled so.
-
-    >>> found_tree(Rules.parse("p1c1r"), "optimal", Node(0)).strategy
-    'optimal, best found (not proven)'
-    """
-    return DecisionTree(rules, f"{label}, best found (not proven)", "upper-bound", tree)
+    found = search_tree(rules, name, objective, consistent_only, max_depth, **searching)
+    keep_tree(found, name, consistent_only, max_depth)
+    return found
 
 
 def _too_large(rules: Rules) -> bool:
@@ -176,7 +94,7 @@ class OptimalSearch(Strategy):
 
     @property
     def label(self) -> str:
-        return describe(self.name, self.consistent_only, self.max_depth)
+        return tree_label(self.name, self.consistent_only, self.max_depth)
 
     @property
     def spec(self) -> StrategySpec:
@@ -221,12 +139,11 @@ class OptimalSearch(Strategy):
         checkpoint: Path | None = None,
     ) -> DecisionTree:
         """Search for (prove) this strategy's tree now, whatever is shipped or cached, and
-        keep it in the user's cache (see ``search_tree`` for the arguments)."""
-        found = search_tree(
-            rules, self.name, self.objective, self.consistent_only, self.max_depth, progress,
-            executor, checkpoint,
+        keep it in the user's cache (see ``search.found.search_tree`` for the arguments)."""
+        found = _search(
+            rules, self.name, self.objective, self.consistent_only, self.max_depth,
+            progress=progress, executor=executor, checkpoint=checkpoint,
         )  # fmt: skip
-        _keep(found, self.name, self.consistent_only, self.max_depth)
         _tree.cache_clear()
         return found
 

@@ -124,7 +124,7 @@ class DecisionTree:
     objective: str
     root: Node
     stated: TreeSummary | None = field(default=None, compare=False)
-    #: Optional: what binds a cached tree to the search that made it (see ``optimal_strategy``).
+    #: Optional: what binds a cached tree to the search that made it (see ``tree.store.cache_key``).
     key: str | None = field(default=None, compare=False)
 
     def nodes(self) -> Iterator[tuple[int, Node]]:

@@ -2,7 +2,9 @@
 of searched trees (a folder of files by default, the user's cache; a server may put one of its
 own in its place with ``use_tree_store``).
 
-Every tree is named by ``tree_file_name`` (variant, strategy and options). A stored tree is
+Every tree is named by ``tree_file_name`` (variant, strategy and options) and labelled by
+``tree_label``; ``stored_tree`` finds an optimal strategy's tree (shipped, else stored) and
+``keep_tree`` stores a searched one. A stored tree is
 not trusted as it is: ``cache_problem`` checks it (its variant, strategy and options, its play
 of every secret, its stated summary, the options' limits, and the key its search wrote). The
 key is an HMAC under this installation's secret (``cache_secret``): a tree that another
@@ -16,24 +18,27 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import re
 import secrets
+import warnings
+from dataclasses import replace
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Protocol
 
 from bullscows.atomic import write_atomic
-from bullscows.errors import BullsCowsError
-from bullscows.readers import quote
+from bullscows.errors import BullsCowsError, BullsCowsWarning
+from bullscows.readers import quote, quote_path
 from bullscows.rules import Rules
 from bullscows.tree.check import check_tree
 from bullscows.tree.files import load_tree
-from bullscows.tree.model import DecisionTree
+from bullscows.tree.model import DecisionTree, Node
 
 #: Changes when the search changes what it finds: cached trees of older searches are redone.
 KEY_VERSION = 2
@@ -72,6 +77,19 @@ def tree_file_name(
         f"--depth-{max_depth}" if max_depth is not None else ""
     )
     return f"{spec}--{name}{options}{suffix}"
+
+
+def tree_label(name: str, consistent_only: bool, max_depth: int | None) -> str:
+    """An optimal strategy's label, which its trees carry: its name and the options that
+    shape its tree.
+
+    >>> tree_label("optimal", False, None), tree_label("optimal-worst", True, 5)
+    ('optimal', 'optimal-worst (consistent only, at most 5 guesses)')
+    """
+    options = (["consistent only"] if consistent_only else []) + (
+        [f"at most {max_depth} guesses"] if max_depth is not None else []
+    )
+    return f"{name} ({', '.join(options)})" if options else name
 
 
 def cache_file(
@@ -197,7 +215,7 @@ def cache_key(tree: DecisionTree, consistent_only: bool, max_depth: int | None) 
     options, or elsewhere) and relabelled does not carry it, and without the secret it cannot
     be recomputed.
 
-    >>> from bullscows.strategies.optimal_strategy import search_tree
+    >>> from bullscows.search.found import search_tree
     >>> found = search_tree(Rules.parse("p2c3n"), "optimal", "total", False, None)
     >>> key = cache_key(found, False, None)
     >>> len(key), key == cache_key(found, True, 3), key == public_digest(found, False, None)
@@ -303,3 +321,54 @@ def tree_store() -> TreeStore:
 def use_tree_store(store: TreeStore | None) -> None:
     """Keep searched trees in ``store`` from now on (``None``: the user's cache folder again)."""
     _store[0] = FileTreeStore() if store is None else store
+
+
+def stored_tree(
+    rules: Rules, name: str, objective: str, consistent_only: bool, max_depth: int | None
+) -> Node | None:
+    """The root of the optimal strategy ``name``'s tree (of ``objective``, with these options)
+    for ``rules`` as kept: the shipped one, else the tree store's once ``cache_problem`` finds
+    nothing wrong with it; ``None`` if neither. A shipped tree that cannot be read, or a
+    stored one refused, is passed over with a ``BullsCowsWarning``.
+
+    >>> from bullscows.codes import Code
+    >>> mm = Rules.parse("mm")
+    >>> Code.of_index(stored_tree(mm, "optimal", "total", False, None).guess, mm)
+    Code('1123', Rules.parse('mm'))
+    """
+    wanted = (rules, tree_label(name, consistent_only, max_depth), f"optimal-{objective}")
+    shipped = shipped_file(rules, name, consistent_only, max_depth)
+    try:  # the bytes the tests checked: their digest was recorded when the trees were built
+        saved = None if shipped is None else load_tree(read_shipped(shipped.name))
+    except (OSError, BullsCowsError) as error:  # a damaged or changed installation
+        saved = None
+        warnings.warn(f"{error}; it is passed over", BullsCowsWarning, stacklevel=3)
+    if saved is not None and (saved.rules, saved.strategy, saved.objective) == wanted:
+        return saved.root
+    name_in_store = tree_file_name(rules, name, consistent_only, max_depth)
+    try:
+        cached = tree_store().read(name_in_store)
+        problem = (
+            None if cached is None else cache_problem(cached, wanted, consistent_only, max_depth)
+        )
+    except BullsCowsError as error:
+        cached, problem = None, str(error)
+    if cached is not None and problem is None:
+        return cached.root
+    if problem is not None:
+        warnings.warn(
+            f"the stored tree {quote_path(name_in_store)} is passed over: {problem}",
+            BullsCowsWarning,
+            stacklevel=3,
+        )
+    return None
+
+
+def keep_tree(found: DecisionTree, name: str, consistent_only: bool, max_depth: int | None) -> None:
+    """Keep the tree the optimal strategy ``name`` searched (with these options) in the tree
+    store, with its key (``cache_key``), if the store can take it (the store is a
+    convenience: a read-only home still plays)."""
+    stored = tree_file_name(found.rules, name, consistent_only, max_depth)
+    keyed = replace(found, key=cache_key(found, consistent_only, max_depth))
+    with contextlib.suppress(OSError, BullsCowsError):
+        tree_store().write(stored, keyed)
