@@ -1,6 +1,7 @@
-"""Live progress on stderr for the long runs (``bench``, ``tree``, the optimal search): rich
-bars with the time left at the pace so far, drawn only on a terminal (``showing``); and the
-announcement of what will run and about how long, made before it starts."""
+"""Live progress on stderr for the long runs (``bench``, ``tree``, the optimal search, also
+where ``solve`` and ``assist`` search first): rich bars with the time left at the pace so far,
+drawn only on a terminal (``showing``); and the announcement of what will run and about how
+long, made before it starts."""
 
 from __future__ import annotations
 
