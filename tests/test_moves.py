@@ -7,6 +7,7 @@ import pytest
 
 from bullscows import Rules, score
 from bullscows.errors import BullsCowsError, CodeError, GameOverError, StaleMoveError, TurnError
+from bullscows.knowledge import Knowledge
 from bullscows.sessions import (
     Adversary,
     Candidates,
@@ -203,6 +204,10 @@ def test_outcomes_say_what_they_tell() -> None:
     assert assist.apply(Record("1122", "0 0")).lines() == ()
     listed = assist.apply(Candidates())
     assert listed.lines()[0].startswith("  3333 3334 3335") and len(listed.codes) == 256
+    many = Adversary(Rules.parse("mm"), seed=1).apply(Candidates()).lines()
+    assert len(many) == 69 and max(map(len, many)) <= 100  # every code, none on a long line
+    every = Knowledge.start(Rules.parse("mm")).candidate_codes(2000)
+    assert " ".join(many).split() == [code.text for code in every]
     assert assist.apply(Suggest()).lines() == (f"Suggested guess: {assist.suggest()}",)
     fixed = assist.apply(Fix(1, "0 1"))
     assert fixed.lines("pair") == ("    #1 1122: 0 0 is now 0 1",)

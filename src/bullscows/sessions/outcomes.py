@@ -26,6 +26,8 @@ from bullscows.knowledge import Step
 
 #: ``Candidates`` lists at most this many codes; the rest are counted.
 LIST_AT_MOST = 10_000
+#: A line of codes listed is at most this long (the count of the others may go beyond).
+WIDTH = 100
 
 
 class Outcome:
@@ -182,9 +184,22 @@ class Listed(Outcome):
     remaining: int
 
     def lines(self, style: str = "words") -> tuple[str, ...]:
+        """The codes, as many to a line as fit in ``WIDTH`` characters.
+
+        >>> from bullscows.rules import Rules
+        >>> codes = tuple(Code(f"{n:02}", Rules.parse("p2c10r")) for n in range(40))
+        >>> lines = Listed(codes, 45).lines()
+        >>> [len(line) for line in lines], lines[-1]
+        ([100, 37], '  33 34 35 36 37 38 39 ... and 5 more')
+        """
+        rows = [""]
+        for code in map(str, self.codes):
+            if rows[-1] and len(rows[-1]) + len(code) + 3 > WIDTH:
+                rows.append("")
+            rows[-1] += f" {code}" if rows[-1] else code
         more = self.remaining - len(self.codes)
-        codes = " ".join(map(str, self.codes))
-        return (f"  {codes}" + (f" ... and {more} more" if more > 0 else ""),)
+        rows[-1] += f" ... and {more} more" if more > 0 else ""
+        return tuple(f"  {row}" for row in rows)
 
 
 @dataclass(frozen=True)
