@@ -241,7 +241,9 @@ from bullscows._kernels.signatures import KERNELS, SIGNATURES
 from bullscows._kernels.tables import CTX_EVERYTHING, HEURISTICS
 from bullscows.knowledge import Knowledge
 from bullscows.search import optimal_tree
+from bullscows.search.engine import Search
 from bullscows.search.options import SearchOptions
+from bullscows.search.split import Split
 from bullscows.search.state import SearchState
 from bullscows.strategies import get_strategy
 from bullscows.universe import universe
@@ -257,6 +259,9 @@ search = SearchState(SearchOptions(small))
 search.memo = search_calls.Memo(4)
 every = search.ctx[CTX_EVERYTHING]
 search_calls.solve(search.ctx, search.memo, universe(small).secrets, 9, 10**6, every)
+shared = Search(SearchOptions(small))
+shared.state.memo = search_calls.Memo(4)
+Split(shared, universe(small).secrets, 9, 10**6, ((0, 1), (1, 1))).solve()  # try_guess
 for module in SIGNATURES.values():
     for export, declared in module.items():
         name, function = KERNELS[export]
@@ -272,6 +277,6 @@ def test_the_signatures_written_out_are_those_numba_infers() -> None:
     package calls them, return types included."""
     completed = python("-c", INFERRED, env=HERE, timeout=600)
     assert completed.returncode == 0, completed.stderr
-    exports = ["build_serial", "open_parts", "build_parts", "solve", *QUESTIONS,
+    exports = ["build_serial", "open_parts", "build_parts", "solve", *QUESTIONS, "try_guess",
                "score_block_1", "canonical_block"]  # fmt: skip
     assert completed.stdout.split() == [word for export in exports for word in (export, "True")]

@@ -366,14 +366,16 @@ def test_tasks_on_threads_run_their_kernels_on_their_own_thread(
 def test_threads_of_this_process_get_no_start_up_task(
     alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The searching process has loaded the kernels: its threads need no search of their own
-    # to load them (a process's workers do, ``test_the_workers_start_up_before_the_first_task``).
+    # The searching thread loads the kernels itself, before any task: no thread of the team
+    # gets a start-up task (a process's workers do,
+    # ``test_the_workers_start_up_before_the_first_task``).
     started: list[str] = []
-    monkeypatch.setattr(search_optimal, "prepare", lambda: started.append("prepare"))
+    note = lambda: started.append(threading.current_thread().name)  # noqa: E731
+    monkeypatch.setattr(search_optimal, "prepare", note)
     with make_executor(None, 2, None, threads=True) as pool:
         spread = optimal_tree(MM, "total", executor=pool)
     assert spread.tree == alone["total"].tree
-    assert not started
+    assert started == [threading.current_thread().name]
 
 
 def test_a_spent_budget_stops_the_tasks_on_threads() -> None:

@@ -159,6 +159,18 @@ def stop_flag() -> npt.NDArray[np.int64] | None:
     return getattr(_CURRENT, "flag", None)
 
 
+def current_team() -> Threads | None:
+    """The ``Threads`` whose task runs on this thread, if any.
+
+    >>> current_team() is None
+    True
+    >>> with Threads(1) as team:
+    ...     team.submit(current_team).result() is team
+    True
+    """
+    return getattr(_CURRENT, "team", None)
+
+
 def count_progress(counter: Callable[[], int]) -> None:
     """Let the ``Threads`` running this thread's task read how much work the task has done so
     far (``Threads.counted``): ``counter`` is called from another thread while the task runs,
@@ -228,6 +240,15 @@ class Threads(Executor):
             self._queue.put((future, lambda: fn(*args, **kwargs)))
         return future
 
+    def idle(self) -> int:
+        """Threads with no task under way and none waiting for them."""
+        with self._lock:
+            return max(0, len(self._threads) - len(self._running) - self._queue.qsize())
+
+    def waiting(self) -> int:
+        """Tasks (or thread ends) not started yet."""
+        return self._queue.qsize()
+
     def native_ids(self) -> list[int]:
         """The operating system's ids of the threads (Linux: ``/proc/self/task/ID``)."""
         return [thread.native_id for thread in self._threads if thread.native_id is not None]
@@ -273,7 +294,7 @@ class Threads(Executor):
     def _work(self) -> None:
         flag = np.zeros(1, dtype=np.int64)
         counter: _Counter = [None]
-        _CURRENT.flag, _CURRENT.counter = flag, counter
+        _CURRENT.flag, _CURRENT.counter, _CURRENT.team = flag, counter, self
         while True:
             task = self._queue.get()
             if task is None:

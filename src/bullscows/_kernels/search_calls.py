@@ -276,7 +276,39 @@ def bounds(
     return found, squares, solved, largest
 
 
+@cache
+def _split_kernel() -> Any:
+    """``try_guess`` compiled ahead of time when the module has it, else numba's."""
+    compiled = getattr(load(SEARCH)[0], "try_guess", None)
+    if compiled is not None:
+        return compiled
+    from bullscows._kernels import search_split
+
+    return search_split.try_guess
+
+
+def try_guess(
+    ctx: Context, memo: Memo, codes: IntArray, depth: int, guess: int, bound: int,
+    incumbent: IntArray, rank: int,
+) -> int:  # fmt: skip
+    """The cost of the best tree of ``codes`` within ``depth`` whose first guess is
+    ``guess`` if it beats ``incumbent``, else ``FAIL``, or ``STOPPED``
+    (``search_split.try_guess``); every part of a tree found is in the memo, which grows as
+    it needs."""
+    compiled = _split_kernel()
+    codes = _array(codes)
+    while True:
+        cost = int(compiled(ctx, memo.arrays, codes, int(depth), int(guess), int(bound),
+                            incumbent, int(rank)))  # fmt: skip
+        if cost != MEMO_FULL and not memo.arrays[1][1]:
+            if memo.crowded():
+                memo.grow()
+            return cost
+        memo.grow()
+
+
 __all__ = [
     "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
     "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
+    "try_guess",
 ]  # fmt: skip

@@ -97,6 +97,7 @@ SIGNATURES: dict[str, dict[str, Any]] = {
         "perfect": INT(SEARCH_CONTEXT, INTS),
         "bounds": types.UniTuple(INTS, 4)(SEARCH_CONTEXT, INTS, INTS, INT),
         "grow_memo": INTS(MEMO, INT),
+        "try_guess": INT(SEARCH_CONTEXT, MEMO, INTS, INT, INT, INT, INTS, INT),
         "score_block_1": types.none(MASKS, MASKS, MASKS, MASKS, INT, REPLIES_2D, INT, INT),
         "canonical_block": types.none(
             INTS_2D, INTS_2D, INTS_2D, INTS, INTS_2D, INT, INTS, INT, INT
@@ -110,6 +111,7 @@ KERNELS: dict[str, tuple[str, str]] = {
     "build_parts": ("trees", "build_parts"),
     "solve": ("search_dfs", "solve"),
     **{question: ("search_queries", question) for question in QUESTIONS},
+    "try_guess": ("search_split", "try_guess"),
     "score_block_1": ("scoring", "_score_block_1"),
     "canonical_block": ("canonical", "_canonical_block"),
 }

@@ -40,14 +40,16 @@ def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
     """Send ``prepare`` (``search.worker.prepare``) to each of the executor's workers, ahead
     of any task: a local process starts (imports, loads the compiled kernels) while this
     one gets its own search ready, and its first task starts at once. Whether it worked does
-    not matter: a worker lost or a pool broken shows again with the first task. Threads of
-    this process (``executors.Threads``) need no start: this process loads the kernels.
+    not matter: a worker lost or a pool broken shows again with the first task. For threads
+    of this process (``executors.Threads``) this thread runs it, before any task: no thread
+    of the team then loads a kernel while the search may be interrupted.
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> with ThreadPoolExecutor(2) as pool:
     ...     start_workers(pool, lambda: None)
     """
     if isinstance(executor, Threads):
+        prepare()
         return
     for _ in range(workers(executor)):
         try:

@@ -22,10 +22,11 @@ from typing import Any
 
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import count_progress, stop_flag
+from bullscows.executors import count_progress, current_team, stop_flag
 from bullscows.rules import Rules
 from bullscows.search.engine import Search
 from bullscows.search.options import Objective, Run, SearchOptions
+from bullscows.search.split import Split, help_split
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
@@ -40,9 +41,11 @@ _PREPARED: list[bool] = []
 
 def prepare() -> None:
     """Make this process ready for tasks: the search's modules imported and its compiled
-    kernels loaded (once), by a search of ``KERNELS_VARIANT`` of its own. Sent to each worker
-    as a search starts, so that the workers start up while the searching process does too
-    (``search.distribute.start_workers``), not once its first tasks are sent.
+    kernels loaded (once), by a search of ``KERNELS_VARIANT`` of its own, and one of its sets
+    with its guesses shared (``search.split``). Sent to each worker as a search starts, so
+    that the workers start up while the searching process does too
+    (``search.distribute.start_workers``), not once its first tasks are sent; run by the
+    searching thread itself for ``executors.Threads`` (no thread of a team compiles).
 
     >>> prepare()
     """
@@ -50,7 +53,9 @@ def prepare() -> None:
         if not _PREPARED:
             small = Rules.parse(KERNELS_VARIANT)
             search = Search(SearchOptions(small))
-            search.solve(universe(small).secrets, search.state.unlimited, INFEASIBLE, ())
+            every, unlimited = universe(small).secrets, search.state.unlimited
+            search.solve(every, unlimited, INFEASIBLE, ())
+            Split(search, every, unlimited, INFEASIBLE, ((0, 1), (1, 1))).solve()
             _PREPARED.append(True)
 
 
@@ -65,16 +70,35 @@ def solve_task(
     depth: int,
     limit: int,
 ) -> tuple[tuple[int, Node] | None, int]:
-    """One task, solved where it is sent: the answer and the sets searched."""
+    """One task, solved where it is sent: the answer and the sets searched. On
+    ``executors.Threads`` a slow task's guesses are shared with idle workers
+    (``search.split``)."""
     options = (rules, objective, max_depth, consistent_only, weight)
+    search = _thread_search(options)
+    before = search.nodes
+    count_progress(lambda: search.nodes - before)  # on a thread of this process: read live
+    split = Split(search, codes, depth, limit, history)
+    with drivers.serial():
+        found = split.solve(current_team(), lambda shared: help_task(options, shared))
+    return found, search.nodes - before + split.helped
+
+
+def help_task(options: tuple[Any, ...], split: Split) -> int:
+    """A worker's help to ``split``, another task's (``search.split.help_split``): the
+    sets it searched."""
+    search = _thread_search(options)
+    before = search.nodes
+    count_progress(lambda: search.nodes - before)
+    with drivers.serial():
+        return help_split(search, split, current_team())
+
+
+def _thread_search(options: tuple[Any, ...]) -> Search:
+    """This thread's search of ``options`` (rules, objective, max depth, consistent only,
+    weight), kept for the tasks it is given."""
     kept: tuple[tuple[Any, ...], Search] | None = getattr(_HERE, "search", None)
     if kept is None or kept[0] != options:
         kept = _HERE.search = None  # one search at a time: let its memo go before the next
         search = Search(SearchOptions(*options), Run(stop=stop_flag()))
         _HERE.search = kept = (options, search)
-    search = kept[1]
-    before = search.nodes
-    count_progress(lambda: search.nodes - before)  # on a thread of this process: read live
-    with drivers.serial():
-        found = search.solve(codes, depth, limit, history)
-    return found, search.nodes - before
+    return kept[1]

@@ -1,0 +1,177 @@
+"""A slow task's guesses shared among the workers of ``executors.Threads``: the task's own
+thread tries its set's guesses one by one, in the search's order, each against the best tree
+found so far (the incumbent, one shared int64 that ``_kernels.search_split`` reads between
+parts); once it has run ``SPLIT_AFTER`` seconds, idle workers join in (``help``), each taking
+the next guess not yet taken, with a memo of its own. The answer is the one thread's: the
+first guess of the lowest cost, whose tree its thread reads back from its memo.
+
+>>> from bullscows.rules import Rules
+>>> from bullscows.search.options import SearchOptions
+>>> from bullscows.universe import universe
+>>> options = SearchOptions(Rules.parse("p4c6n"))
+>>> codes = universe(options.rules).secrets[::3]
+>>> alone = Search(options).solve(codes, 9, 10**6, ((0, 3),))
+>>> found = Split(Search(options), codes, 9, 10**6, ((0, 3),)).solve()
+>>> found[0] == alone[0], found[1] == alone[1]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+
+import numpy as np
+
+from bullscows._kernels import search_calls
+from bullscows._kernels.tables import FAIL, STOPPED
+from bullscows.executors import TaskStopped, Threads
+from bullscows.search.engine import Search
+from bullscows.tree.model import Node
+from bullscows.universe import IndexArray
+
+#: Sets of fewer codes are solved in one compiled call, never shared.
+SPLIT_MIN = 100
+#: Seconds a task's thread works alone before idle workers are asked to join.
+SPLIT_AFTER = 0.05
+#: Told (history, guess's rank, thread seconds) after each guess tried (``benchmarks/scaling.py``).
+OBSERVERS: list[Callable[[tuple[tuple[int, int], ...], int, float], None]] = []
+#: ``(search of the helper's thread, split)`` -> the helper's sets searched: what a helper task
+#: runs (``search.worker.help_split``).
+Helper = Callable[["Split"], int]
+
+
+class Split:
+    """One set's search, its guesses shared by the threads that join it (``solve``)."""
+
+    def __init__(
+        self,
+        search: Search,
+        codes: IndexArray,
+        depth: int,
+        limit: int,
+        history: tuple[tuple[int, int], ...],
+    ) -> None:
+        self.search = search
+        self.codes = codes if codes.flags.writeable else codes.copy()
+        self.depth = depth
+        self.limit = limit
+        self.history = history
+        self.child = search.state.child(depth)
+        self.lock = threading.Lock()
+        self.guesses = np.empty(0, dtype=np.int64)
+        self.bounds = np.empty(0, dtype=np.int64)
+        self.next = 0  # the rank of the next guess to take
+        self.incumbent = np.array([limit, 1], dtype=np.int64)
+        self.tree: Node | None = None
+        self.helped = 0  # sets searched by the helpers
+
+    def solve(
+        self, team: Threads | None = None, helper: Helper | None = None
+    ) -> tuple[int, Node] | None:
+        """``Search.solve`` of the set, the same answer; on ``team``, idle workers join in,
+        each running ``helper`` (``search.worker.help_split``) on this split."""
+        search, codes, depth = self.search, self.codes, self.depth
+        if len(codes) < SPLIT_MIN or len(self.history) < search.levels:
+            return search.solve(codes, depth, self.limit, self.history)
+        state = search.state
+        if state.ideal(len(codes), depth) >= self.limit:
+            return None
+        perfect = state.perfect(codes, depth)  # what the compiled search does first
+        if perfect is not None:
+            return perfect
+        guesses = search.guesses(codes, self.history)
+        order, bounds, exact = search_calls.guess_order(
+            state.ctx, codes, guesses, self.child, self.limit
+        )
+        if exact >= 0:
+            return int(bounds[exact]), state.tree_of(codes, int(guesses[exact]), depth)
+        self._distinct(guesses[order], bounds[order])
+        helpers: list[Future[int]] = []
+        began = time.perf_counter()
+        try:
+            while self.work(search, lambda: False):
+                late = time.perf_counter() - began >= SPLIT_AFTER
+                if team is not None and helper is not None and late:
+                    for _ in range(team.idle()):
+                        helpers.append(team.submit(helper, self))
+        finally:
+            self.close(helpers)
+        ranks = len(self.guesses)
+        if self.incumbent[0] >= self.limit * ranks:
+            return None
+        assert self.tree is not None
+        return int(self.incumbent[0] // ranks), self.tree
+
+    def _distinct(self, guesses: IndexArray, bounds: IndexArray) -> None:
+        """Keep the first guess of each split of the codes (the others split them alike)."""
+        scores, codes = self.search.state.scores, self.codes
+        seen: set[bytes] = set()
+        keep = []
+        for i, guess in enumerate(guesses.tolist()):
+            split = scores[guess, codes].tobytes()
+            if split not in seen:
+                seen.add(split)
+                keep.append(i)
+        self.guesses, self.bounds = guesses[keep], bounds[keep]
+        self.incumbent[:] = (self.limit * len(keep), len(keep))
+
+    def take(self) -> int | None:
+        """The rank of the next guess to try, or ``None`` when none is left that could beat
+        the incumbent (the guesses' bounds only grow, their limits only fall)."""
+        with self.lock:
+            rank = self.next
+            if rank >= len(self.guesses) or self.bounds[rank] >= self._limit(rank):
+                self.next = len(self.guesses)
+                return None
+            self.next = rank + 1
+            return rank
+
+    def _limit(self, rank: int) -> int:
+        ranks = int(self.incumbent[1])
+        return (int(self.incumbent[0]) - rank + ranks - 1) // ranks
+
+    def work(self, search: Search, enough: Callable[[], bool]) -> bool:
+        """Try one guess with ``search`` (this thread's); ``False`` when none was left."""
+        rank = self.take()
+        if rank is None:
+            return False
+        guess = int(self.guesses[rank])
+        began = time.thread_time()
+        cost = search_calls.try_guess(
+            search.state.ctx, search.state.memo, self.codes, self.depth, guess, int(self.bounds[rank]),
+            self.incumbent, rank,
+        )  # fmt: skip
+        if cost == STOPPED:
+            raise TaskStopped("told to stop")
+        if cost != FAIL and cost * len(self.guesses) + rank < self.incumbent[0]:
+            tree = search.state.tree_of(self.codes, guess, self.depth)
+            with self.lock:
+                key = cost * len(self.guesses) + rank
+                if key < self.incumbent[0]:
+                    self.incumbent[0], self.tree = key, tree
+        for observe in OBSERVERS:
+            observe(self.history, rank, time.thread_time() - began)
+        return not enough()
+
+    def close(self, helpers: list[Future[int]]) -> None:
+        """No more guesses to take; wait for the helpers under way (a guess they are trying
+        may still beat the incumbent), cancel those not started."""
+        with self.lock:
+            self.next = len(self.guesses)
+        for future in helpers:
+            if not future.cancel():
+                with contextlib.suppress(TaskStopped):  # stopped with this task
+                    self.helped += future.result()
+
+
+def help_split(search: Search, split: Split, team: Threads | None) -> int:
+    """Try ``split``'s guesses with this thread's ``search`` until none is left or a task
+    waits for this worker; the sets searched."""
+    before = search.nodes
+    while split.work(search, lambda: team is not None and team.waiting() > 0):
+        pass
+    return search.nodes - before

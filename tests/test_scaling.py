@@ -1,0 +1,72 @@
+"""``benchmarks/scaling.py``: the perfect scheduler's predictions from a recorded search."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bullscows.search import split
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def scaling() -> Iterator[ModuleType]:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import scaling
+
+        yield scaling
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def test_a_shared_task_is_as_many_tasks_as_its_guesses(scaling: ModuleType) -> None:
+    first = ((0, 1),)
+    recording = scaling.Recording(
+        [
+            scaling.Task((*first, (5, 1)), 300, 3.0, True, [1.0, 1.0, 0.5]),
+            scaling.Task((*first, (5, 2)), 200, 1.0, True),
+        ],
+        wall=4.2,
+        serial=0.2,
+    )
+    assert scaling.predict(recording, 1) == pytest.approx(4.2)
+    assert scaling.predict(recording, 4) == pytest.approx(3.2)  # the slow task, whole
+    # its guesses (1, 1, 0.5) and the rest of its seconds (0.5) beside the other task (1)
+    assert scaling.predict(recording, 4, shared=True) == pytest.approx(1.2)
+    assert scaling.predict(recording, None, shared=True) == pytest.approx(1.2)
+    assert scaling.predict(recording, 2, shared=True) == pytest.approx(2.2)
+
+
+def test_rounds_of_a_part_run_one_after_another(scaling: ModuleType) -> None:
+    part = ((0, 1),)
+    tasks = [
+        scaling.Task((*part, (5, 1)), 100, 1.0, True),
+        scaling.Task((*part, (5, 2)), 100, 1.0, True),
+        scaling.Task((*part, (6, 1)), 100, 2.0, True),  # the part's next round
+    ]
+    recording = scaling.Recording(tasks, wall=4.0, serial=0.0)
+    assert scaling.predict(recording, 8) == pytest.approx(3.0)
+
+
+def test_a_recorded_search_saved_and_loaded(
+    scaling: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(split, "SPLIT_MIN", 30)  # p3c10n's tasks have their guesses shared
+    recording = scaling.search("p3c10n", "total", 1)
+    shared = [task for task in recording.tasks if task.ran and task.guesses]
+    assert shared
+    assert all(sum(task.guesses) <= task.seconds for task in shared)
+    cpu = recording.serial + recording.task_seconds
+    assert scaling.predict(recording, 1) == pytest.approx(cpu)
+    assert scaling.predict(recording, 4, shared=True) <= scaling.predict(recording, 1) + 1e-9
+    saved = tmp_path / "runs.json"
+    scaling.save(str(saved), {1: [recording]})
+    loaded = scaling.load(str(saved))[1][0]
+    assert loaded.tasks == recording.tasks
+    assert scaling.predict(loaded, 2, shared=True) == scaling.predict(recording, 2, shared=True)

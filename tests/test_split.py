@@ -1,0 +1,119 @@
+"""A slow task's guesses shared among workers (``search.split``): the same cost and the same
+tree as the search on one thread, whichever threads try which guesses."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from bullscows._kernels.tables import INFEASIBLE
+from bullscows.executors import Threads
+from bullscows.rules import Rules
+from bullscows.search import optimal_tree, split
+from bullscows.search.engine import Search
+from bullscows.search.options import Objective, SearchOptions
+from bullscows.search.split import Split
+from bullscows.search.worker import solve_task
+from bullscows.universe import universe
+
+#: A variant whose compiled search starts one guess deep (``engine.python_levels``).
+P4C6N = Rules.parse("p4c6n")
+
+
+def sets(rules: Rules, count: int, size: int) -> Iterator[np.ndarray]:
+    """``count`` seeded random sets of ``size`` codes, sorted as parts are."""
+    rng = np.random.default_rng(29)
+    every = universe(rules).secrets
+    for _ in range(count):
+        yield np.sort(rng.choice(every, size=size, replace=False))
+
+
+@pytest.mark.parametrize("objective", ["total", "worst-count", "worst"])
+def test_a_split_finds_the_tree_of_one_search(objective: Objective) -> None:
+    depth = 9 if objective == "total" else 5
+    history = ((0, 3),)
+    for codes in sets(P4C6N, 3, 120):
+        alone = Search(SearchOptions(P4C6N, objective)).solve(codes, depth, INFEASIBLE, history)
+        assert alone is not None
+        cost, tree = alone
+        # the window of a task: just above the optimum (found), or at it (none cheaper)
+        for limit, expected in ((cost + 1, alone), (cost, None), (INFEASIBLE, alone)):
+            shared = Split(Search(SearchOptions(P4C6N, objective)), codes, depth, limit, history)
+            assert shared.solve() == expected
+        assert (
+            tree.guess
+            == Split(Search(SearchOptions(P4C6N, objective)), codes, depth, INFEASIBLE, history)
+            .solve()[1]
+            .guess
+        )  # type: ignore[index]
+
+
+def test_consistent_only_splits_alike() -> None:
+    history = ((0, 2),)
+    for codes in sets(P4C6N, 2, 110):
+        alone = Search(SearchOptions(P4C6N, consistent_only=True)).solve(codes, 9, INFEASIBLE, history)
+        shared = Split(Search(SearchOptions(P4C6N, consistent_only=True)), codes, 9, INFEASIBLE, history)
+        assert shared.solve() == alone
+
+
+@pytest.fixture
+def eager(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
+    """Helpers asked at once, for sets of 40 codes or more; the names of the threads that
+    tried a guess."""
+    monkeypatch.setattr(split, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(split, "SPLIT_MIN", 40)
+    names: set[str] = set()
+
+    def note(history: object, rank: int, seconds: float) -> None:
+        names.add(threading.current_thread().name)
+
+    split.OBSERVERS.append(note)
+    yield names
+    split.OBSERVERS.remove(note)
+
+
+def test_idle_workers_share_a_task_and_find_the_same_tree(eager: set[str]) -> None:
+    history = ((0, 3),)
+    with Threads(3) as team:
+        for codes in sets(P4C6N, 3, 150):
+            alone = Search(SearchOptions(P4C6N)).solve(codes, 9, INFEASIBLE, history)
+            future = team.submit(
+                solve_task, P4C6N, "total", None, False, 1, history, codes, 9, INFEASIBLE
+            )
+            found, sets_searched = future.result()
+            assert found == alone
+            assert sets_searched > 0
+    assert len(eager) >= 2  # the task's own thread and at least one helper tried guesses
+
+
+@pytest.mark.parametrize("objective", ["total", "worst-count"])
+def test_the_search_with_shared_tasks_finds_the_same_tree(
+    eager: set[str], objective: Objective
+) -> None:
+    rules = Rules.parse("p3c10n")  # searched in Python two guesses deep: tasks below that
+    alone = optimal_tree(rules, objective)
+    with Threads(3) as team:
+        shared = optimal_tree(rules, objective, executor=team)
+    assert (shared.total, shared.worst) == (alone.total, alone.worst)
+    assert shared.tree == alone.tree
+    assert len(eager) >= 2
+
+
+def test_threads_say_who_is_idle() -> None:
+    started, finish = threading.Event(), threading.Event()
+
+    def busy() -> int:
+        started.set()
+        finish.wait()
+        return 1
+
+    with Threads(2) as team:
+        assert team.idle() == 2 and team.waiting() == 0
+        future = team.submit(busy)
+        started.wait()
+        assert team.idle() == 1
+        finish.set()
+        assert future.result() == 1
