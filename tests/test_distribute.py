@@ -366,8 +366,8 @@ def test_tasks_on_threads_run_their_kernels_on_their_own_thread(
 def test_threads_of_this_process_get_no_start_up_task(
     alone: dict[str, OptimalResult], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The searching thread loads the kernels itself, before any task: no thread of the team
-    # gets a start-up task (a process's workers do,
+    # The kernels are loaded once, before any task, on a thread of their own: no thread of
+    # the team gets a start-up task (a process's workers do,
     # ``test_the_workers_start_up_before_the_first_task``).
     started: list[str] = []
     note = lambda: started.append(threading.current_thread().name)  # noqa: E731
@@ -375,7 +375,7 @@ def test_threads_of_this_process_get_no_start_up_task(
     with make_executor(None, 2, None, threads=True) as pool:
         spread = optimal_tree(MM, "total", executor=pool)
     assert spread.tree == alone["total"].tree
-    assert started == [threading.current_thread().name]
+    assert started == ["bullscows-prepare"]
 
 
 def test_a_spent_budget_stops_the_tasks_on_threads() -> None:

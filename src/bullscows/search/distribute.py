@@ -10,6 +10,7 @@ parts from the end of a round (work stealing); a lost worker's task is sent agai
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -41,15 +42,18 @@ def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
     of any task: a local process starts (imports, loads the compiled kernels) while this
     one gets its own search ready, and its first task starts at once. Whether it worked does
     not matter: a worker lost or a pool broken shows again with the first task. For threads
-    of this process (``executors.Threads``) this thread runs it, before any task: no thread
-    of the team then loads a kernel while the search may be interrupted.
+    of this process (``executors.Threads``) it runs once here, on a thread of its own that
+    this one waits for (no search watch of this thread is armed, and no thread of the team
+    loads a kernel while the search may be interrupted).
 
     >>> from concurrent.futures import ThreadPoolExecutor
     >>> with ThreadPoolExecutor(2) as pool:
     ...     start_workers(pool, lambda: None)
     """
     if isinstance(executor, Threads):
-        prepare()
+        loader = threading.Thread(target=prepare, name="bullscows-prepare", daemon=True)
+        loader.start()
+        loader.join()
         return
     for _ in range(workers(executor)):
         try:
