@@ -441,7 +441,12 @@ def test_ctrl_c_ends_a_search_on_threads_at_once(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "bullscows", "tree", "--rules", "bc", "--strategy",
                "optimal", "--jobs", "2", "--checkpoint", str(path)]  # fmt: skip
     with subprocess.Popen(
-        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a shell's `&` ignores it
     ) as search:
         for _ in range(6000):  # until the search has begun (it makes the file), and a while
             if path.exists() or search.poll() is not None:

@@ -70,3 +70,18 @@ def test_a_recorded_search_saved_and_loaded(
     loaded = scaling.load(str(saved))[1][0]
     assert loaded.tasks == recording.tasks
     assert scaling.predict(loaded, 2, shared=True) == scaling.predict(recording, 2, shared=True)
+
+
+def test_whole_processes_are_timed_and_their_trees_compared(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import jobs
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    assert jobs.main(["--rules", "p3c6n", "--jobs", "1", "2"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "p3c6n optimal"
+    assert [row.split(":")[0].strip() for row in rows[1:]] == ["--jobs  1", "--jobs  2"]
+    assert all(row.endswith("same tree") for row in rows[1:])

@@ -54,8 +54,9 @@ def test_a_split_finds_the_tree_of_one_search(objective: Objective) -> None:
 def test_consistent_only_splits_alike() -> None:
     history = ((0, 2),)
     for codes in sets(P4C6N, 2, 110):
-        alone = Search(SearchOptions(P4C6N, consistent_only=True)).solve(codes, 9, INFEASIBLE, history)
-        shared = Split(Search(SearchOptions(P4C6N, consistent_only=True)), codes, 9, INFEASIBLE, history)
+        options = SearchOptions(P4C6N, consistent_only=True)
+        alone = Search(options).solve(codes, 9, INFEASIBLE, history)
+        shared = Split(Search(options), codes, 9, INFEASIBLE, history)
         assert shared.solve() == alone
 
 

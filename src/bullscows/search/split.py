@@ -141,8 +141,9 @@ class Split:
             return False
         guess = int(self.guesses[rank])
         began = time.thread_time()
+        state = search.state
         cost = search_calls.try_guess(
-            search.state.ctx, search.state.memo, self.codes, self.depth, guess, int(self.bounds[rank]),
+            state.ctx, state.memo, self.codes, self.depth, guess, int(self.bounds[rank]),
             self.incumbent, rank,
         )  # fmt: skip
         if cost == STOPPED:
