@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -47,8 +48,12 @@ def plain_reply(secret: str, guess: str) -> str:
 
 
 def plain_book(card: Card) -> dict[tuple[str, ...], str]:
-    """The card's lines as replies written ``1B2C`` -> guess text (read from its JSON)."""
-    return {tuple(line["after"]): line["guess"] for line in card.to_json()["book"]}
+    """The card's lines as replies written ``1B2C`` -> guess text (read from its JSON, where
+    Mastermind variants write pegs, ``1B2W``)."""
+    return {
+        tuple(r.replace("W", "C") for r in line["after"]): line["guess"]
+        for line in card.to_json()["book"]
+    }
 
 
 def plain_first(card: Card) -> tuple[int, int]:
@@ -147,6 +152,21 @@ def test_card_file_round_trip(tmp_path: Path) -> None:
     text = card_text(card)
     assert load_card(text, "card") == card
     assert json.loads(text)["figures"]["total"] == card.figures().total
+
+
+def test_replies_are_written_in_the_variants_style() -> None:
+    """Bulls and cows (``1B0C``) where codes are distinct, pegs (``1B0W``) where a code may
+    repeat a symbol; a file in either notation reads back as the same card."""
+    for spec, mark, other in (("p3c5n", "C", "W"), ("p2c5r", "W", "C")):
+        card = small_cards(spec, "first")[-1]
+        replies = [r for line in card.to_json()["book"] for r in line["after"]]
+        assert replies and all(r.endswith(mark) for r in replies), replies
+        written = re.findall(r"\b\dB\d([A-Z])\b", "\n".join(card.describe()))
+        assert written and set(written) == {mark}
+        data = card.to_json()
+        for line in data["book"]:
+            line["after"] = [r[:-1] + other for r in line["after"]]
+        assert Card.from_json(data) == card
 
 
 def card_data(rule: str = "first", book: list[object] | None = None) -> dict[str, object]:

@@ -36,6 +36,9 @@ def test_fewer_lines_and_json() -> None:
     data = json.loads(result.output)
     assert data["rules"] == "mm" and data["rule"] == "first" and len(data["book"]) <= 3
     assert data["figures"]["secrets"] == 1296
+    assert [line["after"] for line in data["book"]] == [[], ["1B0W"], ["2B0W"]]  # pegs
+    text = run("card", "--rules", "mm", "--lines", "3").output
+    assert "  2. After 1132 1B0W: guess 1465." in text
 
 
 def test_a_card_written_plays_in_bench(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def test_a_card_that_cannot_be_given_is_an_inline_error(client: TestClient) -> N
 
 def test_the_coach_on_the_card_page(client: TestClient) -> None:
     page = client.get("/card", params={"rules": "mm", "after": "1124 0 1"}).text
-    assert "The card says 4656 (line 3: after 1124 0B1C); 276 codes fit." in page
+    assert "The card says 4656 (line 3: after 1124 0B1W); 276 codes fit." in page
     start = client.get("/card", params={"rules": "mm"}).text
     assert "The card says 1124 (line 1: the first guess); 1,296 codes fit." in start
     for after in ("1124", "1124 3 1", "1124 0 0, 5656 0 0, 3333 1 0"):

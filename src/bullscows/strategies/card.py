@@ -26,7 +26,7 @@ import numpy as np
 
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, default_style
 from bullscows.knowledge import Knowledge
 from bullscows.readers import load_json, quote_value
 from bullscows.rules import Rules
@@ -165,10 +165,14 @@ class Card:
 
     # --- text -----------------------------------------------------------------------------
     def reply_text(self, reply: int) -> str:
-        return Feedback.from_index(reply, self.rules.length).format("bc")
+        """A reply as the variant's players write it, compactly: ``1B2C``, or ``1B2W`` where
+        the variant's replies are black and white pegs (``feedback.default_style``)."""
+        style = "pegs" if default_style(self.rules) == "pegs" else "bc"
+        return Feedback.from_index(reply, self.rules.length).format(style)
 
     def path_text(self, path: tuple[int, ...]) -> str:
-        """The replies leading to a line, each after its guess: ``0123 1B0C, 4567 0B2C``."""
+        """The replies leading to a line, each after its guess: ``0123 1B0C, 4567 0B2C`` (pegs,
+        ``1B0W``, in Mastermind variants)."""
         u = universe(self.rules)
         steps = []
         for depth, reply in enumerate(path):
