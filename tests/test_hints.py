@@ -124,6 +124,8 @@ def test_many_parts_are_summarised() -> None:
         "  8 parts: 0 0: 10; 0 1: 9; 0 2: 8;",
         "           0 3: 7; 0 4: 6; 0 5: 5; and 2 more",
     ]
+    one = Hint(Code("0123"), sum(n for _, n in parts), False, parts).describe("pair", None)
+    assert one[2:] == ["  8 parts: 0 0: 10; 0 1: 9; 0 2: 8; 0 3: 7; 0 4: 6; 0 5: 5; and 2 more"]
 
 
 def test_no_hint_for_a_contradiction() -> None:

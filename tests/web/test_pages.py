@@ -57,6 +57,12 @@ def test_play_by_the_prompt(client: TestClient) -> None:
     assert "&#39;0023&#39;: &#39;0&#39; appears twice" in say(client, page, "0023", 400)
     hinted = say(client, page, "hint")
     assert 'id="hint"' in hinted and "Try " in hinted
+    section = hinted.split('id="hint"')[1].split("</section>")[0]
+    paragraphs = re.findall(r"<p>(.*?)</p>", section)
+    assert " parts: " in paragraphs[-1] and "parts: " not in "".join(paragraphs[:-1])
+    assert not re.search(r"cows?: \d", "".join(paragraphs[:-1]))  # the parts: one paragraph
+    count = int(paragraphs[-1].split(" parts: ")[0])
+    assert paragraphs[-1].count(": ") == 1 + min(count, 6), paragraphs[-1]
     over = say(client, page, "quit")
     assert "The secret was" in over and 'id="say"' not in over
 
