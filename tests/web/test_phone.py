@@ -87,6 +87,33 @@ def pages(browser: Browser, base: str) -> Iterator[dict[str, str]]:
     yield every
 
 
+#: How many boxes (lines) each piece of the page's title takes: ``piece`` -> client rects.
+LINES_OF = """piece => { const h1 = document.querySelector("h1");
+  const at = h1.textContent.indexOf(piece), range = document.createRange();
+  const walker = document.createTreeWalker(h1, NodeFilter.SHOW_TEXT);
+  let seen = 0, start = null, end = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const next = seen + node.length;
+    if (!start && at < next) { start = [node, at - seen]; }
+    if (!end && at + piece.length <= next) { end = [node, at + piece.length - seen]; }
+    seen = next;
+  }
+  range.setStart(...start); range.setEnd(...end);
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
+
+
+@pytest.mark.parametrize("name", ["bc--optimal", "mm-colours--optimal-worst"])
+def test_a_trees_name_stays_on_one_line_on_a_phone(browser: Browser, base: str, name: str) -> None:
+    context = open_context(browser, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{base}/tree?src=shipped:{name}")
+    expect(page.locator("h1")).to_contain_text(name)
+    assert page.evaluate(LINES_OF, name) == 1, page.locator("h1").inner_text()
+    assert page.evaluate(LINES_OF, "the shipped tree") == 1
+    fits(page)
+    context.close()
+
+
 @pytest.mark.parametrize("script", ["script", "no-script"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_no_page_scrolls_sideways_and_targets_are_big(

@@ -49,12 +49,18 @@ TREE_DEPTH = 8
 
 @dataclass
 class Explored:
-    """A tree being explored, with the height of each subtree (by node identity)."""
+    """A tree being explored, with the height of each subtree (by node identity); its title
+    is ``lead`` then ``name``, a name the page keeps on one line (``bc--optimal``)."""
 
     src: str
-    title: str
+    lead: str
+    name: str
     tree: DecisionTree
     heights: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return f"{self.lead} {self.name}".strip()
 
     def height(self, node: Node) -> int:
         """How many guesses the subtree at ``node`` needs at most (a leaf: 1)."""
@@ -108,7 +114,7 @@ def _load(store: Store | None, src: str, pool: Pool, client: Client | None) -> E
         spec, _, name = rest.partition("--")
         file = tree_file_name(Rules.parse(spec), name, False, None, ".json.gz")
         tree = load_tree(read_shipped(file))  # checked against its recorded digest
-        return Explored(src, f"the shipped tree {rest}", tree)
+        return Explored(src, "the shipped tree", rest, tree)
     if kind == "build":
         name, _, spec = rest.partition(":")
         rules = check_size(Rules.parse(spec or "bc"), MAX_BUILD_CODES,
@@ -119,11 +125,11 @@ def _load(store: Store | None, src: str, pool: Pool, client: Client | None) -> E
         work = SEARCH_WORK if strategy.needs_search(rules) else work
         tree = pool.call(client, work, strategy_tree, rules,
                          strategy, command=command)  # fmt: skip
-        return Explored(src, f"{strategy.label} on {rules.spec}", tree)
+        return Explored(src, f"{strategy.label} on", rules.spec, tree)
     if kind == "upload" and store is not None:
         data = store.get_tree(rest)
         if data is not None:
-            return Explored(src, "an uploaded tree", load_tree(data.encode("utf-8")))
+            return Explored(src, "an uploaded tree", "", load_tree(data.encode("utf-8")))
     raise BullsCowsError(
         f"tree {src[:60]!r}: give shipped:NAME ({', '.join(shipped())}), build:STRATEGY:RULES "
         "(e.g. build:minimax:mm) or the upload: link an upload gave"
@@ -194,6 +200,8 @@ def node_json(explored: Explored, at: str) -> dict[str, Any]:
     return {
         "src": explored.src,
         "title": explored.title,
+        "lead": explored.lead,
+        "name": explored.name,
         "rules": rules.spec,
         "variant": rules.describe(),
         "strategy": tree.strategy,
