@@ -161,14 +161,16 @@ def test_a_budget_goes_with_the_optimal_strategies_only() -> None:
 
 
 def test_tree_with_a_budget_past_the_searchs_limit_prints_the_root_bound() -> None:
-    code, stdout, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", "--budget", "9")
+    code, stdout, stderr = run(
+        "tree", "--rules", "p4c17r", "--strategy", "optimal", "--budget", "9"
+    )
     assert code == 0, stderr
-    assert "stopped at its limit of 10,000 codes (the root bound alone)" in stdout
-    assert "lower bound   157,421 (proven: no tree costs less)" in stdout
+    assert "stopped at its limit of 65,536 codes (the root bound alone)" in stdout
+    assert "lower bound   241,773 (proven: no tree costs less)" in stdout
     # Without a budget, or for another objective, it is refused as before.
     for extra in ([], ["--budget", "9", "--max-depth", "9"]):
-        code, _, stderr = run("tree", "--rules", "bc5", "--strategy", "optimal", *extra)
-        assert code == 1 and "the search handles at most 10,000" in stderr
+        code, _, stderr = run("tree", "--rules", "p4c17r", "--strategy", "optimal", *extra)
+        assert code == 1 and "the search handles at most 65,536" in stderr
 
 
 def test_the_logik_tree_below_the_published_upper_bound() -> None:

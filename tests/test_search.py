@@ -251,7 +251,10 @@ def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
             first = min(range(len(guesses)), key=lambda i: (bounds[i], squares[i], -solved[i]))
             settled = largest[first] <= 2 and bounds[first] < INFEASIBLE
             expected = (int(bounds[first]), first if settled else -1)
-            assert search_kernels.lowest(scores, guesses, codes, valid, caps, depth) == expected
+            rows = search_kernels.identity(scores)
+            assert (
+                search_kernels.lowest(scores, rows, guesses, codes, valid, caps, depth) == expected
+            )
             exact += expected[1] >= 0
     assert exact > 20
 
@@ -274,7 +277,7 @@ def test_known_bound_before_a_lookahead_is_a_lower_bound(spec: str) -> None:
         bound, looked = search_dfs._known(search.ctx, search.memo.arrays, codes, depth, own)
         optimum = best(tuple(codes.tolist()), len(codes))
         assert not looked and own <= bound <= optimum
-        perfect = search_kernels.perfect_candidate(search.scores, codes, rules.reply_slots)
+        perfect = search_kernels.perfect_candidate(search.scores.matrix, codes, rules.reply_slots)
         narrow = len(codes) <= search.caps[2]  # no wider than the second level
         assert bound == (own + 1 if narrow and perfect < 0 else own)
         raised += bound > own

@@ -18,7 +18,7 @@ def test_a_variant_past_the_search_is_not_sent_to_the_search() -> None:
     result = CliRunner().invoke(main, ["solve", "--rules", "bc5", "--strategy", "optimal"])
     assert result.exit_code == 2
     assert "bullscows tree" not in result.stderr
-    assert "30,240 codes to guess, and the search handles at most 10,000" in result.stderr
+    assert "30,240 codes to guess, and a search is advised for at most 10,000" in result.stderr
     assert "play a heuristic such as minimax or entropy" in result.stderr
 
 

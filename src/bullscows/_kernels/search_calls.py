@@ -32,6 +32,7 @@ from bullscows._kernels.tables import (
     CTX_EVERYTHING,
     CTX_KEYS,
     CTX_PENALTY,
+    CTX_ROWS,
     CTX_SCORES,
     CTX_SLOTS,
     CTX_STATS,
@@ -148,11 +149,13 @@ def kernels(ahead: bool = True) -> Kernels:
 def context(
     scores: npt.NDArray[np.uint8], caps: IntArray, valid: npt.NDArray[np.uint8], win: int,
     keys: IntArray, stats: IntArray, capped: bool, consistent: bool, everything: IntArray,
-    slots: int, weight: int, penalty: int, stop: IntArray,
+    slots: int, weight: int, penalty: int, stop: IntArray, rows: IntArray | None = None,
 ) -> Context:  # fmt: skip
     """What every call of the compiled search reads (``search_dfs`` says what each is), of
     the types it was compiled for (the module compiled ahead of time trusts them). The
-    arrays it writes (``stats``, ``stop``) must be given as they are (they are not copied)."""
+    arrays it writes (``stats``, ``stop``) must be given as they are (they are not copied).
+    Code ``c``'s replies are ``scores[rows[c]]``; without ``rows``, ``scores`` is the whole,
+    symmetric matrix (``search_kernels.row``)."""
     for written in (stats, stop):
         if _array(written) is not written:
             raise ValueError("the search's counters and stop flag are writeable int64 arrays")
@@ -162,6 +165,7 @@ def context(
         CTX_STATS: stats, CTX_CAPPED: bool(capped), CTX_CONSISTENT: bool(consistent),
         CTX_EVERYTHING: _array(everything), CTX_SLOTS: int(slots), CTX_WEIGHT: int(weight),
         CTX_PENALTY: int(penalty), CTX_STOP: stop,
+        CTX_ROWS: _array(np.empty(0) if rows is None else rows),
     }  # fmt: skip
     return tuple(items[place] for place in range(CONTEXT))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bullscows._kernels.search_kernels import _perfect_candidate, lowest, scan
+from bullscows._kernels.search_kernels import _perfect_candidate, lowest, reply, scan
 from bullscows._kernels.search_memo import crowded, store
 from bullscows._kernels.search_memo import entry as _entry
 from bullscows._kernels.tables import (
@@ -22,6 +22,7 @@ from bullscows._kernels.tables import (
     CTX_EVERYTHING,
     CTX_KEYS,
     CTX_PENALTY,
+    CTX_ROWS,
     CTX_SCORES,
     CTX_SLOTS,
     CTX_STATS,
@@ -77,7 +78,8 @@ def ideal_of(ctx, n, depth):
 @njit(cache=True)
 def _bounds(ctx, codes, guesses, depth):
     scores, valid, win, caps = ctx[CTX_SCORES], ctx[CTX_VALID], ctx[CTX_WIN], ctx[CTX_CAPS]
-    return scan(scores, guesses, codes, valid, win, caps, depth, ctx[CTX_WEIGHT], ctx[CTX_PENALTY])
+    weight, penalty = ctx[CTX_WEIGHT], ctx[CTX_PENALTY]
+    return scan(scores, ctx[CTX_ROWS], guesses, codes, valid, win, caps, depth, weight, penalty)
 
 
 @njit(cache=True)
@@ -102,7 +104,7 @@ def lookahead(ctx, memo, codes, depth, guesses):
         return entry[2]
     ctx[CTX_STATS][1] += 1
     n = len(codes)
-    at = _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS])
+    at = _perfect(ctx, codes)
     cost = ideal_of(ctx, n, depth)  # what a perfect candidate costs
     if at >= 0 and cost < INFEASIBLE:
         store(memo, key, (cost, codes[at], entry[2], 1))
@@ -122,7 +124,8 @@ def _lowest(ctx, codes, guesses, depth):
     """The lowest bound over ``guesses`` at ``codes`` within ``depth``, and the first guess in
     ``solve``'s order if its parts have at most two codes (else -1)."""
     if len(codes) <= 255 and ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0:
-        return lowest(ctx[CTX_SCORES], guesses, codes, ctx[CTX_VALID], ctx[CTX_CAPS], depth)
+        scores, rows, valid, caps = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_VALID], ctx[CTX_CAPS]
+        return lowest(scores, rows, guesses, codes, valid, caps, depth)
     bounds, squares, solved, largest = _bounds(ctx, codes, guesses, depth)
     first = _first(bounds, squares, solved)
     return bounds[first], (first if largest[first] <= 2 else -1)
@@ -145,16 +148,16 @@ def _first(bounds, squares, solved):
 def _parts(ctx, codes, guess):
     """The codes grouped by reply to ``guess``, and each group's start, size and reply,
     largest group first (the winning reply left out)."""
-    scores, win, slots = ctx[CTX_SCORES], ctx[CTX_WIN], ctx[CTX_SLOTS]
+    scores, rows, win, slots = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_WIN], ctx[CTX_SLOTS]
     n = len(codes)
     counts = np.zeros(slots + 1, dtype=np.int64)
     for j in range(n):
-        counts[scores[guess, codes[j]] + 1] += 1
+        counts[reply(scores, rows, guess, codes[j]) + 1] += 1
     starts = np.cumsum(counts)
     ordered = np.empty(n, dtype=np.int64)
     fill = starts[:-1].copy()
     for j in range(n):
-        r = scores[guess, codes[j]]
+        r = reply(scores, rows, guess, codes[j])
         ordered[fill[r]] = codes[j]
         fill[r] += 1
     sizes = counts[1:].copy()
@@ -336,7 +339,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if entry[2] >= limit:
         return FAIL, arena, frames
     ctx[CTX_STATS][0] += 1
-    at = _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS])
+    at = _perfect(ctx, codes)
     if at >= 0:  # it costs the ideal: optimal
         store(memo, key, (perfect, codes[at], entry[2], entry[3]))
         return perfect, arena, frames
@@ -390,10 +393,10 @@ def _order(ctx, codes, guesses, depth, limit):
 @njit(cache=True)
 def _split_key(ctx, codes, guess):
     """A key of how ``guess`` splits ``codes``: equal for guesses splitting them alike."""
-    scores, hashes = ctx[CTX_SCORES], ctx[CTX_KEYS]
+    scores, rows, hashes = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_KEYS]
     split = np.int64(0)
     for c in codes:
-        split += hashes[0, c] * (np.int64(scores[guess, c]) + 1)
+        split += hashes[0, c] * (np.int64(reply(scores, rows, guess, c)) + 1)
     return split
 
 
@@ -441,9 +444,15 @@ def _known(ctx, memo, codes, depth, own):
         return entry[2], True
     plain = ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0
     cheap = plain and len(codes) <= ctx[CTX_CAPS][2] and own < INFEASIBLE
-    if cheap and _perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS]) < 0:
+    if cheap and _perfect(ctx, codes) < 0:
         return max(own + 1, entry[2]), False
     return max(own, entry[2]), False
+
+
+@njit(cache=True)
+def _perfect(ctx, codes):
+    """``search_kernels.perfect_candidate`` with the context's scores and replies."""
+    return _perfect_candidate(ctx[CTX_SCORES], ctx[CTX_ROWS], codes, ctx[CTX_SLOTS])
 
 
 @njit(cache=True)

@@ -1,7 +1,9 @@
 """numba kernels of the optimal-tree search (``bullscows.search``): one pass over every guess
 at a node, and the test for a candidate that splits the others into single codes.
 
-They read the full, symmetric score matrix ``scores[guess, secret]`` and bound each guess by
+They read code ``c``'s replies to every guess as ``scores[rows[c]]`` (a block of the rows a
+search needs), or as ``scores[c]`` when ``rows`` is empty (the whole, symmetric matrix, whose
+single replies are then read along a guess's row: ``row``, ``reply``). They bound each guess by
 ``len(codes)`` plus the ideal cost of each non-winning part (``search.bounds``); how the
 counting is vectorised, and what each step saves, is in docs/kernels.md.
 """
@@ -19,7 +21,7 @@ IntArray = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
+def _count(scores, rows, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
     """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``; the others
     win, since ``valid`` holds every reply but the winning one). ``counts`` may hold anything
     on entry: the first pass writes it.
@@ -33,11 +35,11 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
         counts[:] = 0
     for j in range(0, whole, 4):
         if full:
-            a, b = scores[codes[j]], scores[codes[j + 1]]
-            c, d = scores[codes[j + 2]], scores[codes[j + 3]]
+            a, b = row(scores, rows, codes[j]), row(scores, rows, codes[j + 1])
+            c, d = row(scores, rows, codes[j + 2]), row(scores, rows, codes[j + 3])
         else:
             for k in range(4):
-                _gather(scores[codes[j + k]], guesses, lines[k])
+                _gather(row(scores, rows, codes[j + k]), guesses, lines[k])
             a, b, c, d = lines[0], lines[1], lines[2], lines[3]
         for q in range(len(valid)):
             if j == 0:
@@ -46,12 +48,24 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
                 add4(counts[q], a, b, c, d, np.uint8(valid[q]))
     for j in range(whole, n):
         if full:
-            line = scores[codes[j]]
+            line = row(scores, rows, codes[j])
         else:
             line = lines[0]
-            _gather(scores[codes[j]], guesses, line)
+            _gather(row(scores, rows, codes[j]), guesses, line)
         for q in range(len(valid)):
             add1(counts[q], line, np.uint8(valid[q]))
+
+
+@njit(cache=True, inline="always")
+def row(scores, rows, code):  # type: ignore[no-untyped-def]
+    """Every guess's reply to ``code``."""
+    return scores[code] if len(rows) == 0 else scores[rows[code]]
+
+
+@njit(cache=True, inline="always")
+def reply(scores, rows, guess, code):  # type: ignore[no-untyped-def]
+    """The reply of ``code`` to ``guess``."""
+    return scores[guess, code] if len(rows) == 0 else scores[rows[code], guess]
 
 
 @njit(cache=True, inline="always")
@@ -77,7 +91,7 @@ def _levels(caps, depth, n):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # type: ignore[no-untyped-def]
+def scan(scores, rows, guesses, codes, valid, win, caps, depth, weight, penalty):  # type: ignore[no-untyped-def]
     """``guess_bounds``, callable from compiled code."""
     n = len(codes)
     m = len(guesses)
@@ -85,15 +99,15 @@ def scan(scores, guesses, codes, valid, win, caps, depth, weight, penalty):  # t
     squares = np.empty(m, dtype=np.int64)
     solved = np.empty(m, dtype=np.int64)
     largest = np.empty(m, dtype=np.int64)
-    full = m == len(scores)  # every code, in order: each code's row is read as it is
+    full = m == scores.shape[1]  # every column, in order: each code's row is read as it is
     wide = n > 255
     counts8 = np.empty((len(valid), m if not wide else 0), dtype=np.uint8)
     counts16 = np.empty((len(valid), m if wide else 0), dtype=np.uint16)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
     if wide:
-        _count(scores, guesses, full, codes, valid, counts16, lines)
+        _count(scores, rows, guesses, full, codes, valid, counts16, lines)
     else:
-        _count(scores, guesses, full, codes, valid, counts8, lines)
+        _count(scores, rows, guesses, full, codes, valid, counts8, lines)
     top, limit = _levels(caps, depth, n)
     # A part's codes beyond what ``depth - 1`` guesses settle end at its last level.
     last = caps[depth - 1] if penalty and 1 <= depth <= len(caps) else -1
@@ -179,7 +193,7 @@ _SPLITS_NOTHING = np.uint16(0xFFFF)
 
 
 @njit(cache=True)
-def lowest(scores, guesses, codes, valid, caps, depth):  # type: ignore[no-untyped-def]
+def lowest(scores, rows, guesses, codes, valid, caps, depth):  # type: ignore[no-untyped-def]
     """The lowest bound of ``scan`` over the guesses at ``codes`` (at most 255 of them; weight
     1, no penalty), and the index of the first guess of the search's order (lowest bound,
     most even split, may win) if its parts have at most two codes and fit ``depth``, else -1.
@@ -194,10 +208,10 @@ def lowest(scores, guesses, codes, valid, caps, depth):  # type: ignore[no-untyp
     """
     n = len(codes)
     m = len(guesses)
-    full = m == len(scores)
+    full = m == scores.shape[1]
     counts = np.empty((len(valid), m), dtype=np.uint8)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
-    _count(scores, guesses, full, codes, valid, counts, lines)
+    _count(scores, rows, guesses, full, codes, valid, counts, lines)
     top, limit = _levels(caps, depth, n)
     limit = min(limit, 255)
     ideal = np.zeros(m, dtype=np.uint16)  # the ideal costs of the parts, summed
@@ -245,6 +259,7 @@ def guess_bounds(
     depth: int,
     weight: int = 1,
     penalty: int = 0,
+    rows: IntArray | None = None,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """For each guess: the bound of ``codes`` when each part has ``depth`` guesses left
     (``USELESS`` if it splits nothing off, ``INFEASIBLE`` if a part cannot be settled in time),
@@ -253,24 +268,26 @@ def guess_bounds(
     ``guesses`` are distinct and in increasing order. ``valid`` lists the non-winning replies;
     ``caps`` comes from ``level_caps``. With ``weight`` 0 every bound that is not ``USELESS``
     or ``INFEASIBLE`` is 0. ``penalty`` is added for each code a part must leave to its last
-    guess (the lexicographic objective of ``search_dfs``).
+    guess (the lexicographic objective of ``search_dfs``). Code ``c``'s replies are
+    ``scores[rows[c]]`` (``rows``: the whole matrix's, empty, unless given).
     """
     found: tuple[IntArray, IntArray, IntArray, IntArray] = scan(
-        scores, guesses, codes, valid, win, caps, depth, weight, penalty
-    )
+        scores, identity(scores) if rows is None else rows, guesses, codes, valid, win, caps,
+        depth, weight, penalty,
+    )  # fmt: skip
     return found
 
 
 @njit(cache=True)
-def _perfect_candidate(scores, codes, slots):  # type: ignore[no-untyped-def]
+def _perfect_candidate(scores, rows, codes, slots):  # type: ignore[no-untyped-def]
     n = len(codes)
     seen = np.zeros(slots, dtype=np.int64)
     for i in range(n):
-        g = codes[i]
+        line = row(scores, rows, codes[i])  # a candidate's row (scoring is symmetric)
         seen[:] = 0
         ok = True
         for j in range(n):
-            r = scores[g, codes[j]]
+            r = line[codes[j]]
             if seen[r]:
                 ok = False
                 break
@@ -281,7 +298,13 @@ def _perfect_candidate(scores, codes, slots):  # type: ignore[no-untyped-def]
 
 
 def perfect_candidate(
-    scores: npt.NDArray[np.uint8], codes: npt.NDArray[np.int64], slots: int
+    scores: npt.NDArray[np.uint8], codes: IntArray, slots: int, rows: IntArray | None = None
 ) -> int:
-    """The position in ``codes`` of the first code whose replies to all of them differ, or -1."""
-    return int(_perfect_candidate(scores, codes, slots))
+    """The position in ``codes`` of the first code whose replies to all of them differ, or -1
+    (code ``c``'s replies are ``scores[rows[c]]``; ``rows``: the whole matrix's unless given)."""
+    return int(_perfect_candidate(scores, identity(scores) if rows is None else rows, codes, slots))
+
+
+def identity(scores: npt.NDArray[np.uint8]) -> IntArray:
+    """The ``rows`` of a whole, symmetric matrix (none: code ``c``'s replies are row ``c``)."""
+    return np.empty(0, dtype=np.int64)

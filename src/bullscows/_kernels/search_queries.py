@@ -14,12 +14,11 @@ from bullscows._kernels.search_dfs import (
     _bounds,
     _order,
     _parts,
+    _perfect,
     _split_key,
     ideal_of,
 )
-from bullscows._kernels.search_kernels import _perfect_candidate
 from bullscows._kernels.search_memo import grow
-from bullscows._kernels.tables import CTX_SCORES, CTX_SLOTS
 
 
 @njit(cache=True, nogil=True)
@@ -78,7 +77,7 @@ def ideal_cost(ctx, n, depth):
 def perfect(ctx, codes):
     """The position in ``codes`` of the first code whose replies to all of them differ, or
     -1."""
-    return np.int64(_perfect_candidate(ctx[CTX_SCORES], codes, ctx[CTX_SLOTS]))
+    return np.int64(_perfect(ctx, codes))
 
 
 @njit(cache=True, nogil=True)

@@ -160,7 +160,7 @@ class Search:
         child = state.child(depth)
         guesses = self.guesses(codes, history)
         # The compiled search's order: lowest bound, most even split, may win (``_order``).
-        order, bounds, exact = search_calls.guess_order(state.ctx, codes, guesses, child, limit)
+        order, bounds, exact = state.scores.order(state.ctx, codes, guesses, child, limit)
         if exact >= 0:  # parts of one or two codes: the lowest bound is the cost, optimal
             return int(bounds[exact]), state.tree_of(codes, int(guesses[exact]), depth)
         # Every distinct split's bound one guess deeper (each part's lookahead) guides the
@@ -170,6 +170,7 @@ class Search:
         tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
         candidates: list[Candidate] = []
         if history:  # every guess's bound one guess deeper, in one compiled call
+            state.ready(codes)
             hopeful = search_calls.aheads(
                 state.ctx, state.memo, codes, guesses[order], bounds[order], child, limit
             )
@@ -227,11 +228,12 @@ class Search:
         part's bound."""
         if history:  # the parts are deep enough for the compiled lookahead
             state = self.state
+            state.ready(codes)
             total, split, owns = search_calls.ahead(
                 state.ctx, state.memo, codes, guess, bound, depth
             )
             return total, [(len(part), reply, part) for reply, part in split], owns
-        split = search_calls.parts(self.state.ctx, codes, guess)
+        split = self.state.scores.parts(self.state.ctx, codes, guess)
         parts = [(len(part), reply, part) for reply, part in split]
         total = bound
         owns = []
@@ -312,7 +314,8 @@ class Search:
         self.looked.add(key)
         self.count_node()
         guesses = self.guesses(codes, history)
-        bounds = search_calls.bounds(self.state.ctx, codes, guesses, self.state.child(depth))[0]
+        state = self.state
+        bounds = state.scores.bounds(state.ctx, codes, guesses, state.child(depth))[0]
         floor = max(floor, int(bounds.min()))
         self.floor[key] = floor
         return floor

@@ -53,8 +53,10 @@ __all__ = [
     "SearchStopped", "optimal_tree",
 ]  # fmt: skip
 
-#: The largest universe searched (its full score matrix is held in memory).
-MAX_SEARCH_CODES = 10_000
+#: The largest universe searched: past ``search.scores.WHOLE_MATRIX_CODES`` codes the search
+#: holds the rows of the sets it searches, as many as the largest part one guess deep
+#: (``p6c9n``, 60,480 codes: 16,290 rows of 60,480 replies, about 1 GB, on each worker).
+MAX_SEARCH_CODES = 65_536
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 level capacities, context (``search_calls.context``), memo and counters; and the trees of
 the sets it settled, read back from its memo.
 
+>>> from bullscows.rules import Rules
 >>> from bullscows.search.options import SearchOptions
 >>> state = SearchState(SearchOptions(Rules.parse("p3c4n")))
 >>> state.unlimited, state.shallowest(24), state.ideal(3, 9)
@@ -13,16 +14,14 @@ the sets it settled, read back from its memo.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_calls
 from bullscows._kernels.tables import CTX_STOP, level_caps
 from bullscows.feedback import reply_count, valid_replies
-from bullscows.rules import Rules
 from bullscows.search.options import SearchOptions
+from bullscows.search.scores import score_table
 from bullscows.search.tree import tree_cost
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
@@ -38,7 +37,7 @@ class SearchState:
         self.options = options
         self.capped = options.capped
         self.penalty = options.penalty(len(u))
-        self.scores = _score_matrix(rules)
+        self.scores = score_table(rules)  # the whole matrix, or rows when needed
         self.win = rules.length * (rules.length + 1)
         # Level capacities up to the first that holds every code, and one more.
         self.caps = level_caps(reply_count(rules), covering=len(u))
@@ -47,12 +46,14 @@ class SearchState:
         valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
         self.stats = np.zeros(2, dtype=np.int64)  # sets branched on, sets looked ahead at
         # What every call of the compiled search reads (see search_dfs).
+        scores, rows = self.scores.arrays()
         self.ctx = search_calls.context(
-            self.scores, self.caps, valid, self.win, search_calls.code_keys(len(u)),
+            scores, self.caps, valid, self.win, search_calls.code_keys(len(u)),
             self.stats, self.capped, options.consistent_only, self.everything,
             rules.reply_slots, options.weight, self.penalty,
-            np.zeros(1, dtype=np.int64) if stop is None else stop,
+            np.zeros(1, dtype=np.int64) if stop is None else stop, rows,
         )  # fmt: skip
+        self.slots = rules.reply_slots
         self.memo = search_calls.Memo()
 
     @property
@@ -78,8 +79,14 @@ class SearchState:
         """The depth left below a guess made with ``depth`` left."""
         return depth - 1 if self.capped else depth
 
+    def ready(self, codes: IndexArray) -> None:
+        """Ready the context for compiled calls about ``codes`` and their subsets (their rows
+        scored, past the whole matrix: ``search.scores``)."""
+        self.ctx = self.scores.ready(self.ctx, codes)
+
     def solve(self, codes: IndexArray, depth: int, limit: int, guesses: IndexArray) -> int:
         """One compiled call: ``search_calls.solve`` (a cost, ``FAIL`` or ``STOPPED``)."""
+        self.ready(codes)
         return search_calls.solve(self.ctx, self.memo, codes, depth, limit, guesses)
 
     def rebuild(self, codes: IndexArray, depth: int) -> Node:
@@ -100,13 +107,16 @@ class SearchState:
         child = self.child(depth)
         branches = {
             reply: self.rebuild(part, child)
-            for reply, part in search_calls.parts(self.ctx, codes, guess)
+            for reply, part in self.scores.parts(self.ctx, codes, guess)
         }
         return Node(guess, dict(sorted(branches.items())))
 
     def perfect(self, codes: IndexArray, depth: int) -> tuple[int, Node] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
         penalty), the ideal, hence optimal."""
+        if len(codes) > self.slots:  # more codes than replies: no candidate splits them so
+            return None
+        self.ready(codes)
         row = search_calls.perfect(self.ctx, codes)
         if row < 0:
             return None
@@ -120,27 +130,6 @@ class SearchState:
         cost = tree_cost(self.scores, self.win, found[1], codes, depth, self.penalty,
                          options.weight, options.consistent_only)  # fmt: skip
         return cost == found[0]
-
-
-#: The score matrix of each variant some search of this process holds (its threads share it).
-_SCORES: weakref.WeakValueDictionary[Rules, npt.NDArray[np.uint8]]
-_SCORES = weakref.WeakValueDictionary()
-
-
-def _score_matrix(rules: Rules) -> npt.NDArray[np.uint8]:
-    """Every code's reply to every guess, computed once while a search of ``rules`` holds it:
-    the searches of a search's tasks on threads of its process (``search.worker``) share it.
-
-    >>> held = _score_matrix(Rules.parse("mm"))
-    >>> held is _score_matrix(Rules.parse("mm"))
-    True
-    """
-    scores = _SCORES.get(rules)
-    if scores is None:
-        u = universe(rules)
-        scores = u.score_matrix(u.all(), u.all())
-        _SCORES[rules] = scores
-    return scores
 
 
 __all__ = ["SearchState"]

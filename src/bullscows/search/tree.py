@@ -12,14 +12,16 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows.figures import distribution as count_by_guesses
+from bullscows.search.scores import WholeMatrix
 from bullscows.tree.model import Node
 from bullscows.tree.walk import walk_secrets
 from bullscows.universe import IndexArray
 
+#: Every code's reply to every guess: a matrix, or a search's ``scores`` (``search.scores``).
+Scores = npt.NDArray[np.uint8] | WholeMatrix
 
-def distribution(
-    scores: npt.NDArray[np.uint8], win: int, tree: Node, candidates: IndexArray
-) -> dict[int, int]:
+
+def distribution(scores: Scores, win: int, tree: Node, candidates: IndexArray) -> dict[int, int]:
     """``{guesses: secrets}`` for the tree over ``candidates``; raises if a secret is lost.
 
     ``scores[g, s]`` is the reply index of guess ``g`` to secret ``s``; ``win`` is all bulls.
@@ -52,7 +54,7 @@ def distribution(
 
 
 def tree_cost(
-    scores: npt.NDArray[np.uint8], win: int, tree: Node, codes: IndexArray, depth: int,
+    scores: Scores, win: int, tree: Node, codes: IndexArray, depth: int,
     penalty: int = 0, weight: int = 1, consistent_only: bool = False,
 ) -> int | None:  # fmt: skip
     """The cost of ``tree`` over ``codes`` as the search counts it: the guesses every code

@@ -102,14 +102,14 @@ class OptimalSearch(Strategy):
 
     def problem(self, rules: Rules) -> str | None:
         if _too_large(rules) and not self.shipped(rules) and not self.cached(rules):
-            from bullscows.search.optimal import MAX_SEARCH_CODES  # said only when refused
+            from bullscows.search.scores import WHOLE_MATRIX_CODES  # said only when refused
 
             codes = rules.guess_rules.size
             why = f"{self.name} does not search {rules.describe()} during a game: it has "
-            if codes > MAX_SEARCH_CODES:  # never advise a search that would refuse it too
+            if codes > WHOLE_MATRIX_CODES:  # never advise a search that would not end
                 return (
-                    f"{why}{codes:,} codes to guess, and the search handles at most "
-                    f"{MAX_SEARCH_CODES:,}; play a heuristic such as minimax or entropy, or "
+                    f"{why}{codes:,} codes to guess, and a search is advised for at most "
+                    f"{WHOLE_MATRIX_CODES:,}; play a heuristic such as minimax or entropy, or "
                     "a tree of your own (tree:FILE)"
                 )
             return (
