@@ -7,9 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bullscows._kernels.tables import INFEASIBLE
+from bullscows._kernels import search_kernels
+from bullscows._kernels.tables import INFEASIBLE, level_caps
 from bullscows.codes import Code
 from bullscows.executors import Threads
+from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search import scores
 from bullscows.search.engine import Search
@@ -137,3 +139,31 @@ def test_a_tree_found_with_rows_when_needed_passes_the_checker(
     report = check_tree(DecisionTree(rules, "any", "optimal", result.tree))
     assert report.valid and report.summary is not None
     assert report.summary.total == result.total
+
+
+def test_the_kernels_read_a_block_of_rows_as_the_whole_matrix() -> None:
+    """``guess_bounds`` and ``perfect_candidate`` over a block holding only the codes' rows,
+    in another order, give what they give over the whole matrix."""
+    rules = Rules.parse("mm")
+    u = universe(rules)
+    whole = scores.score_matrix(rules)
+    win = rules.length * (rules.length + 1)
+    valid = np.array([r for r in valid_replies(rules) if r != win], dtype=np.uint8)
+    caps = level_caps(reply_count(rules), covering=rules.size)
+    rng = np.random.default_rng(29)
+    for size in (3, 9, 40, 300):
+        codes = np.sort(rng.choice(rules.size, size, replace=False))
+        held = rng.permutation(codes)  # the block's rows, in the order they were scored
+        block = u.score_matrix(held, u.all())
+        rows = np.full(rules.size, -1, dtype=np.int64)
+        rows[held] = np.arange(size)
+        for guesses in (u.all(), np.sort(rng.choice(rules.size, 50, replace=False))):
+            expected = search_kernels.guess_bounds(whole, guesses, codes, valid, win, caps, 6)
+            found = search_kernels.guess_bounds(
+                block, guesses, codes, valid, win, caps, 6, rows=rows
+            )
+            assert all((a == b).all() for a, b in zip(found, expected, strict=True))
+        slots = rules.reply_slots
+        assert search_kernels.perfect_candidate(
+            block, codes, slots, rows
+        ) == search_kernels.perfect_candidate(whole, codes, slots)

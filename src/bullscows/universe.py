@@ -110,12 +110,16 @@ class Universe:
         return at < len(self.secrets) and int(self.secrets[at]) == index
 
     # --- scoring ------------------------------------------------------------------------
-    def score_matrix(self, rows: IndexArray, cols: IndexArray) -> ReplyArray:
-        """Reply indices of each code in ``rows`` (as guess) against each code in ``cols``."""
+    def score_matrix(
+        self, rows: IndexArray, cols: IndexArray, out: ReplyArray | None = None
+    ) -> ReplyArray:
+        """Reply indices of each code in ``rows`` (as guess) against each code in ``cols``
+        (written into ``out`` if given: a C-contiguous array of that shape)."""
         from bullscows._kernels import ahead
 
         rows, cols = np.asarray(rows), np.asarray(cols)
-        out = np.empty((len(rows), len(cols)), dtype=np.uint8)
+        if out is None:
+            out = np.empty((len(rows), len(cols)), dtype=np.uint8)
         if out.size:
             ahead.score_matrix(
                 self._pos[rows], self._sym[rows],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bullscows._kernels.search_kernels import _perfect_candidate, lowest, reply, scan
+from bullscows._kernels.search_kernels import _perfect_candidate, lowest, replies_to, scan
 from bullscows._kernels.search_memo import crowded, store
 from bullscows._kernels.search_memo import entry as _entry
 from bullscows._kernels.tables import (
@@ -148,16 +148,17 @@ def _first(bounds, squares, solved):
 def _parts(ctx, codes, guess):
     """The codes grouped by reply to ``guess``, and each group's start, size and reply,
     largest group first (the winning reply left out)."""
-    scores, rows, win, slots = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_WIN], ctx[CTX_SLOTS]
+    win, slots = ctx[CTX_WIN], ctx[CTX_SLOTS]
     n = len(codes)
+    line, at = replies_to(ctx[CTX_SCORES], ctx[CTX_ROWS], guess, codes)
     counts = np.zeros(slots + 1, dtype=np.int64)
     for j in range(n):
-        counts[reply(scores, rows, guess, codes[j]) + 1] += 1
+        counts[line[at[j]] + 1] += 1
     starts = np.cumsum(counts)
     ordered = np.empty(n, dtype=np.int64)
     fill = starts[:-1].copy()
     for j in range(n):
-        r = reply(scores, rows, guess, codes[j])
+        r = line[at[j]]
         ordered[fill[r]] = codes[j]
         fill[r] += 1
     sizes = counts[1:].copy()
@@ -393,10 +394,11 @@ def _order(ctx, codes, guesses, depth, limit):
 @njit(cache=True)
 def _split_key(ctx, codes, guess):
     """A key of how ``guess`` splits ``codes``: equal for guesses splitting them alike."""
-    scores, rows, hashes = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_KEYS]
+    hashes = ctx[CTX_KEYS]
+    line, at = replies_to(ctx[CTX_SCORES], ctx[CTX_ROWS], guess, codes)
     split = np.int64(0)
-    for c in codes:
-        split += hashes[0, c] * (np.int64(reply(scores, rows, guess, c)) + 1)
+    for j in range(len(codes)):
+        split += hashes[0, codes[j]] * (np.int64(line[at[j]]) + 1)
     return split
 
 

@@ -2,8 +2,8 @@
 at a node, and the test for a candidate that splits the others into single codes.
 
 They read code ``c``'s replies to every guess as ``scores[rows[c]]`` (a block of the rows a
-search needs), or as ``scores[c]`` when ``rows`` is empty (the whole, symmetric matrix, whose
-single replies are then read along a guess's row: ``row``, ``reply``). They bound each guess by
+search needs), or as ``scores[c]`` when ``rows`` is empty (the whole, symmetric matrix: the
+loops over rows then read it as they always did, ``rows_of``). They bound each guess by
 ``len(codes)`` plus the ideal cost of each non-winning part (``search.bounds``); how the
 counting is vectorised, and what each step saves, is in docs/kernels.md.
 """
@@ -21,7 +21,7 @@ IntArray = npt.NDArray[np.int64]
 
 
 @njit(cache=True)
-def _count(scores, rows, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
+def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
     """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``; the others
     win, since ``valid`` holds every reply but the winning one). ``counts`` may hold anything
     on entry: the first pass writes it.
@@ -35,11 +35,11 @@ def _count(scores, rows, guesses, full, codes, valid, counts, lines):  # type: i
         counts[:] = 0
     for j in range(0, whole, 4):
         if full:
-            a, b = row(scores, rows, codes[j]), row(scores, rows, codes[j + 1])
-            c, d = row(scores, rows, codes[j + 2]), row(scores, rows, codes[j + 3])
+            a, b = scores[codes[j]], scores[codes[j + 1]]
+            c, d = scores[codes[j + 2]], scores[codes[j + 3]]
         else:
             for k in range(4):
-                _gather(row(scores, rows, codes[j + k]), guesses, lines[k])
+                _gather(scores[codes[j + k]], guesses, lines[k])
             a, b, c, d = lines[0], lines[1], lines[2], lines[3]
         for q in range(len(valid)):
             if j == 0:
@@ -48,24 +48,31 @@ def _count(scores, rows, guesses, full, codes, valid, counts, lines):  # type: i
                 add4(counts[q], a, b, c, d, np.uint8(valid[q]))
     for j in range(whole, n):
         if full:
-            line = row(scores, rows, codes[j])
+            line = scores[codes[j]]
         else:
             line = lines[0]
-            _gather(row(scores, rows, codes[j]), guesses, line)
+            _gather(scores[codes[j]], guesses, line)
         for q in range(len(valid)):
             add1(counts[q], line, np.uint8(valid[q]))
 
 
-@njit(cache=True, inline="always")
-def row(scores, rows, code):  # type: ignore[no-untyped-def]
-    """Every guess's reply to ``code``."""
-    return scores[code] if len(rows) == 0 else scores[rows[code]]
+@njit(cache=True)
+def rows_of(rows, codes):  # type: ignore[no-untyped-def]
+    """The rows of ``codes``' replies: the codes themselves in a whole matrix."""
+    return codes if len(rows) == 0 else rows[codes]
 
 
-@njit(cache=True, inline="always")
-def reply(scores, rows, guess, code):  # type: ignore[no-untyped-def]
-    """The reply of ``code`` to ``guess``."""
-    return scores[guess, code] if len(rows) == 0 else scores[rows[code], guess]
+@njit(cache=True)
+def replies_to(scores, rows, guess, codes):  # type: ignore[no-untyped-def]
+    """``(line, at)``: the reply of ``codes[j]`` to ``guess`` is ``line[at[j]]``. In a whole
+    matrix, the guess's row and the codes themselves (nothing copied); in a block, the
+    replies read down the codes' rows, in order."""
+    if len(rows) == 0:
+        return scores[guess], codes
+    replies = np.empty(len(codes), dtype=np.uint8)
+    for j in range(len(codes)):
+        replies[j] = scores[rows[codes[j]], guess]
+    return replies, np.arange(len(codes))
 
 
 @njit(cache=True, inline="always")
@@ -104,10 +111,11 @@ def scan(scores, rows, guesses, codes, valid, win, caps, depth, weight, penalty)
     counts8 = np.empty((len(valid), m if not wide else 0), dtype=np.uint8)
     counts16 = np.empty((len(valid), m if wide else 0), dtype=np.uint16)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
+    at = rows_of(rows, codes)
     if wide:
-        _count(scores, rows, guesses, full, codes, valid, counts16, lines)
+        _count(scores, guesses, full, at, valid, counts16, lines)
     else:
-        _count(scores, rows, guesses, full, codes, valid, counts8, lines)
+        _count(scores, guesses, full, at, valid, counts8, lines)
     top, limit = _levels(caps, depth, n)
     # A part's codes beyond what ``depth - 1`` guesses settle end at its last level.
     last = caps[depth - 1] if penalty and 1 <= depth <= len(caps) else -1
@@ -211,7 +219,7 @@ def lowest(scores, rows, guesses, codes, valid, caps, depth):  # type: ignore[no
     full = m == scores.shape[1]
     counts = np.empty((len(valid), m), dtype=np.uint8)
     lines = np.empty((4, m if not full else 0), dtype=np.uint8)
-    _count(scores, rows, guesses, full, codes, valid, counts, lines)
+    _count(scores, guesses, full, rows_of(rows, codes), valid, counts, lines)
     top, limit = _levels(caps, depth, n)
     limit = min(limit, 255)
     ideal = np.zeros(m, dtype=np.uint16)  # the ideal costs of the parts, summed
@@ -282,8 +290,9 @@ def guess_bounds(
 def _perfect_candidate(scores, rows, codes, slots):  # type: ignore[no-untyped-def]
     n = len(codes)
     seen = np.zeros(slots, dtype=np.int64)
+    at = rows_of(rows, codes)
     for i in range(n):
-        line = row(scores, rows, codes[i])  # a candidate's row (scoring is symmetric)
+        line = scores[at[i]]  # a candidate's row (scoring is symmetric)
         seen[:] = 0
         ok = True
         for j in range(n):

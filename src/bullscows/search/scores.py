@@ -125,7 +125,7 @@ class ScoreRows(WholeMatrix):
                 self.matrix = np.empty((0, 0), dtype=np.uint8)  # let the old block go first
                 self.matrix = np.empty((rows, len(self.universe)), dtype=np.uint8)
         start, stop = self.filled, self.filled + len(missing)
-        self.matrix[start:stop] = self.universe.score_matrix(missing, self.universe.all())
+        self.universe.score_matrix(missing, self.universe.all(), out=self.matrix[start:stop])
         self.where[missing] = np.arange(start, stop)
         self.filled = stop
         self.scored += len(missing)
