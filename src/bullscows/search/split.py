@@ -84,6 +84,7 @@ class Split:
         if perfect is not None:
             return perfect
         guesses = search.guesses(codes, self.history)
+        state.ready(codes)  # past the whole matrix: the codes' rows (``search.scores``)
         order, bounds, exact = search_calls.guess_order(
             state.ctx, codes, guesses, self.child, self.limit
         )
@@ -142,6 +143,7 @@ class Split:
         guess = int(self.guesses[rank])
         began = time.thread_time()
         state = search.state
+        state.ready(self.codes)
         cost = search_calls.try_guess(
             state.ctx, state.memo, self.codes, self.depth, guess, int(self.bounds[rank]),
             self.incumbent, rank,
