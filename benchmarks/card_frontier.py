@@ -7,9 +7,8 @@ For ``bc`` and ``mm``, and the ``first`` rule, the best book found of each size 
 lines (``BookSearch``: a search heuristic over books; every figure is exact for the card found),
 beside the optimum (the shipped optimal trees) and the plain rule. ``--ship`` writes the best
 card of each size to ``src/bullscows/data/cards/SPEC.json`` (what ``card`` plays).
-``--any`` adds the ``any`` rule (its exact expectation over a uniform choice, sets kept up to
-symmetry): its frontier for mm, and the rule alone for bc (``--any-lines N``: bc's best books of
-up to N lines too, which takes far longer); a small variant's frontier is printed always.
+``--any`` adds the ``any`` rule's frontier for bc and mm (its exact expectation over a uniform
+choice, sets kept up to symmetry; minutes more); a small variant's is printed always.
 """
 
 from __future__ import annotations
@@ -26,8 +25,6 @@ from bullscows.strategies.card_exact import RuleCosts
 from bullscows.strategies.card_strategy import search_cards
 
 LINES = 20
-#: The variants whose ``any``-rule books are searched with ``--any`` (bc: the rule alone).
-ANY_BOOKS = ("mm",)
 #: Guesses tried per position at the first, second and third guess of the book.
 WIDTHS: dict[str, tuple[int | None, ...]] = {"bc": (3, 12, 6), "mm": (5, 16, 6)}
 SMALL: tuple[str, tuple[int | None, ...]] = ("p3c5n", (None, None))
@@ -43,15 +40,12 @@ def optimum(rules: Rules) -> tuple[float, int]:
     return float(average), int(worst)
 
 
-def frontier(
-    rules: Rules, rule: str, widths: tuple[int | None, ...], lines: int = LINES
-) -> list[Row]:
-    """Each size's best card (up to ``lines`` lines) with its exact figures and the codes
-    read per rule guess."""
+def frontier(rules: Rules, rule: str, widths: tuple[int | None, ...]) -> list[Row]:
+    """Each size's best card with its exact figures and the codes read per rule guess."""
     costs = RuleCosts(rules, rule)
     return [
         (card, card.figures(costs), card.checks())
-        for card in search_cards(rules, rule, lines, widths)
+        for card in search_cards(rules, rule, LINES, widths)
     ]
 
 
@@ -103,9 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plot", type=Path, help="write the frontier plot (.svg or .png)")
     parser.add_argument("--ship", action="store_true", help="write the best cards to the package")
-    parser.add_argument("--any", action="store_true", help="the any rule's figures too")
-    parser.add_argument("--any-lines", type=int, default=0, metavar="N",
-                        help="with --any: bc's any-rule books of up to N lines")  # fmt: skip
+    parser.add_argument("--any", action="store_true", help="the any rule's frontier too")
     args = parser.parse_args()
     results: Results = {}
     for spec, widths in WIDTHS.items():
@@ -114,8 +106,7 @@ def main() -> None:
         by_rule: dict[str, list[Row]] = {}
         for rule in ("first", "any") if args.any else ("first",):
             start = time.perf_counter()
-            lines = LINES if rule == "first" or spec in ANY_BOOKS else args.any_lines
-            rows = by_rule[rule] = frontier(rules, rule, widths, lines)
+            rows = by_rule[rule] = frontier(rules, rule, widths)
             took = time.perf_counter() - start
             print(f"\n{spec}, {rule} rule: search widths {widths}, {took:.0f} s")
             show(spec, rows, best)
