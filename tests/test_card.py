@@ -397,3 +397,29 @@ def test_the_any_rule_keeps_sets_up_to_symmetry_where_the_variant_allows() -> No
     assert shared.sets * 5 < plain.sets  # the same figures from a fifth of the sets
     assert not RuleCosts(Rules.parse("bc-nolead"), "any").symmetric  # 0 is not like 1 there
     assert not RuleCosts(Rules.parse("p3c5n"), "first").symmetric  # reading order is not
+
+
+def test_a_review_leaves_out_an_optimum_that_gives_no_guess() -> None:
+    """An optimum that refuses a position (as a strategy may off its own games) is left out
+    of that move, not the end of the game."""
+    from bullscows.codes import Code
+    from bullscows.feedback import Feedback
+    from bullscows.strategies.card_coach import review
+
+    minimax = type(get_strategy("minimax"))
+
+    class OwnGamesOnly(minimax):  # type: ignore[misc, valid-type]
+        def choose(self, knowledge: Knowledge, rng: random.Random) -> int:
+            if any(step.guess.text == "340" for step in knowledge.history):
+                raise StrategyError("not one of its own games")
+            return int(super().choose(knowledge, rng))
+
+    card = small_cards("p3c5n", "first")[-1]
+    rules, secret = card.rules, "234"
+    knowledge = Knowledge.start(rules)
+    for guess in ("340", "234"):
+        reply = plain_reply(secret, guess)
+        knowledge = knowledge.after(Code(guess, rules), Feedback(int(reply[0]), int(reply[2])))
+    game = review(card, knowledge.history, Code(secret, rules), OwnGamesOnly())
+    assert game.moves[0].optimum is not None and game.moves[1].optimum is None
+    assert game.optimum is not None and "optimal strategy plays" not in game.moves[1].text()

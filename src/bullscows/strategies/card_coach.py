@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bullscows.codes import Code
+from bullscows.errors import StrategyError
 from bullscows.feedback import Feedback, counted
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
@@ -139,13 +140,22 @@ def review(card: Card, history: tuple[Step, ...], secret: Code, optimal: Strateg
     rules = card.rules
     knowledge, moves = Knowledge.start(rules), []
     for number, step in enumerate(history, 1):
-        best = None if optimal is None else knowledge.code(optimal.next_guess(knowledge, _rng()))
+        best = None if optimal is None else _optimum_guess(optimal, knowledge)
         moves.append(Coached(number, step.guess, advise(card, knowledge), best))
         knowledge = knowledge.after(step.guess, step.feedback)
     followed = sum(move.followed for move in moves)
     best_total = None if optimal is None else guesses_for(rules, optimal, secret)
     card_total = guesses_for(rules, CardStrategy(card), secret)
     return Review(len(history), followed, card_total, best_total, tuple(moves))
+
+
+def _optimum_guess(optimal: Strategy, knowledge: Knowledge) -> Code | None:
+    """What ``optimal`` plays after ``knowledge``, or ``None`` where it gives no guess (the
+    review then leaves it out rather than fail the game's end)."""
+    try:
+        return knowledge.code(optimal.next_guess(knowledge, _rng()))
+    except StrategyError:
+        return None
 
 
 def _rng() -> random.Random:
