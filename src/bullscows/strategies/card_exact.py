@@ -29,7 +29,6 @@ from typing import Union
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels.set_keys import set_key
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, universe
 
@@ -71,6 +70,10 @@ class RuleCosts:
         """What ``codes``' figures are kept under: their canonical key where every relabelling
         of symbols and positions is a symmetry of the rule (else the codes themselves)."""
         if self.symmetric and math.perm(self.rules.length) * len(codes) <= 2**24:
+            # compiled by numba: loaded only by the rule that needs it, so that a heuristic
+            # tree (which imports the card strategies) loads no numba
+            from bullscows._kernels.set_keys import set_key
+
             out = np.empty(len(codes), dtype=np.int64)
             if set_key(self._digits[codes], self._perms, len(self.rules.symbols), TIES, out):
                 return b"=" + out.tobytes()
