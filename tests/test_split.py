@@ -118,3 +118,25 @@ def test_threads_say_who_is_idle() -> None:
         assert team.idle() == 1
         finish.set()
         assert future.result() == 1
+
+
+def test_a_spare_part_shares_the_guesses_of_its_parts(eager: set[str]) -> None:
+    # A part one level above the tasks, sent whole to a worker (a spare part): its own parts
+    # are not tasks, but the slow ones have their guesses shared with idle workers too.
+    heard: list[int] = []
+
+    def note(history: tuple[tuple[int, int], ...], rank: int, seconds: float) -> None:
+        heard.append(len(history))
+
+    every = universe(P4C6N).secrets  # its compiled search starts one guess deep
+    alone = Search(SearchOptions(P4C6N)).solve(every, 9, INFEASIBLE, ())
+    split.OBSERVERS.append(note)
+    try:
+        with Threads(3) as team:
+            task = (P4C6N, "total", None, False, 1, (), every, 9, INFEASIBLE)
+            found, sets_searched = team.submit(solve_task, *task).result()
+    finally:
+        split.OBSERVERS.remove(note)
+    assert found == alone
+    assert sets_searched > 0
+    assert heard and set(heard) == {1}  # the guesses of its parts, one guess deep

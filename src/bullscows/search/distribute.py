@@ -35,6 +35,8 @@ RETRIES = 2
 Request = tuple[History, IndexArray, int]
 #: What solves one request where it runs: (history, codes, depth, window) -> (found, nodes).
 Task = Callable[..., tuple[Found, int]]
+#: What solves a part in the process that asks: (history, codes, depth, window) -> found.
+Local = Callable[[History, IndexArray, int, int], Found]
 
 
 def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
@@ -76,7 +78,7 @@ class PartTasks:
         executor: Executor | None,
         task: Task,
         options: tuple[Any, ...],
-        local: Callable[[History, IndexArray, int, int], Found],
+        local: Local,
         done: Callable[[int], None],
         level: int,
         trust: Callable[[IndexArray, int, tuple[int, Node]], bool],

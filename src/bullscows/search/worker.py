@@ -24,6 +24,8 @@ from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import count_progress, current_team, stop_flag
 from bullscows.rules import Rules
+from bullscows.search.checkpoint import Found, History
+from bullscows.search.distribute import Local
 from bullscows.search.engine import Search
 from bullscows.search.options import Objective, Run, SearchOptions
 from bullscows.search.split import Split, help_split
@@ -100,5 +102,20 @@ def _thread_search(options: tuple[Any, ...]) -> Search:
     if kept is None or kept[0] != options:
         kept = _HERE.search = None  # one search at a time: let its memo go before the next
         search = Search(SearchOptions(*options), Run(stop=stop_flag()))
+        search.tasks.local = _shared(search, options)
         _HERE.search = kept = (options, search)
     return kept[1]
+
+
+def _shared(search: Search, options: tuple[Any, ...]) -> Local:
+    """How ``search`` solves the parts of a task one level above the tasks (a spare part,
+    ``search.distribute``): each slow one with its guesses shared with idle workers, as a
+    task's own set is (``search.split``), its helpers' sets counted as searched far."""
+
+    def local(history: History, codes: IndexArray, depth: int, window: int) -> Found:
+        split = Split(search, codes, depth, window, history)
+        found = split.solve(current_team(), lambda shared: help_task(options, shared))
+        search.tasks.done(split.helped)
+        return found
+
+    return local
