@@ -134,3 +134,18 @@ def test_a_small_computation_on_the_request_s_thread_is_stopped_too(
         state = http.get(f"/api/games/{game_id}").json()["state"]
         assert [g["guess"] for g in state["guesses"]] == ["1122"]
         assert http.get("/api/load").json() == {"running": 0, "started": 0, "stopped": 2}
+
+
+def test_a_pooled_computation_runs_to_its_budget_not_to_a_crash(tmp_path: Path) -> None:
+    """The process computations fork from holds no OpenMP threads (a child forked after
+    GNU OpenMP started is terminated at once): the wide analysis runs in its process until
+    its budget and is answered 422, never "the computation's process died"."""
+    with (
+        server(f"sqlite:///{tmp_path / 'games.sqlite3'}", "--compute-seconds", "6") as base,
+        httpx.Client(base_url=base, timeout=60) as http,
+    ):
+        game_id = wide_game(http)
+        for _ in range(2):  # the second forks from a forkserver surely started and warm
+            answer = http.get(f"/api/games/{game_id}/analysis")
+            assert answer.status_code == 422, answer.text
+            assert "too large for the server" in answer.json()["error"]

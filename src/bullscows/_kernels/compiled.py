@@ -37,8 +37,10 @@ __all__ = [
 ]
 
 
-def warm_up() -> None:
-    """Compile every kernel a game uses (or load it from numba's cache) on tiny inputs.
+def warm_up(parallel: bool = True) -> None:
+    """Compile every kernel a game uses (or load it from numba's cache) on tiny inputs;
+    the parallel ones too unless ``parallel`` is false (a process that others fork from
+    must not start GNU OpenMP's threads: a child forked after that is terminated).
 
     The first run on a machine compiles for a few seconds; interactive commands call this in
     the background while a person reads the first prompt, so no move waits for it.
@@ -46,16 +48,22 @@ def warm_up() -> None:
     masks = np.array([1, 2, 4], dtype=np.uint64)
     out = np.zeros((3, 3), dtype=np.uint8)
     _score_block_1(masks, masks, masks, masks, 1, out, 0, 3)
-    _score_parallel_1(masks, masks, masks, masks, 1, out, 2, counter(), 2)
+    if parallel:
+        _score_parallel_1(masks, masks, masks, masks, 1, out, 2, counter(), 2)
     sizes, costs = np.zeros((3, 4), dtype=np.int64), np.zeros(3, dtype=np.int64)
     table, logs = nlogn_table(3), log_table(3)
     _partition_block_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 0, 3)
-    _partition_parallel_1(masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 2, counter(), 2)
+    if parallel:
+        _partition_parallel_1(
+            masks, masks, masks, masks, 1, 4, 0, table, sizes, costs, 2, counter(), 2
+        )
     _pairwise_block_1(masks, masks, masks, masks, 1, 0, logs, costs, 0, 3)
-    _pairwise_parallel_1(masks, masks, masks, masks, 1, 0, logs, costs, 2, counter(), 2)
+    if parallel:
+        _pairwise_parallel_1(masks, masks, masks, masks, 1, 0, logs, costs, 2, counter(), 2)
     codes = np.zeros((3, 1), dtype=np.int64)
     group = np.zeros((1, 1), dtype=np.int64)
     keys = np.zeros(3, dtype=np.int64)
     free = np.full(1, -1, dtype=np.int64)
     _canonical_block(codes, group, group, free, group, 1, keys, 0, 3)
-    _canonical_parallel(codes, group, group, free, group, 1, keys, 2, counter(), 2)
+    if parallel:
+        _canonical_parallel(codes, group, group, free, group, 1, keys, 2, counter(), 2)
