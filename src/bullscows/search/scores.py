@@ -104,11 +104,6 @@ class ScoreRows(WholeMatrix):
     def arrays(self) -> tuple[npt.NDArray[np.uint8], IndexArray | None]:
         return self.matrix, self.where
 
-    @property
-    def nbytes(self) -> int:
-        """The bytes of the block and of its row maps."""
-        return self.matrix.nbytes + self.where.nbytes + self.spare.nbytes
-
     def ready(self, ctx: Context, codes: IndexArray) -> Context:
         """``ctx`` with a block holding the row of each of ``codes``: the sets below them are
         subsets, so the compiled search of ``codes`` reads no other row."""

@@ -22,7 +22,6 @@ symbols and reordering positions (``_kernels.set_keys``).
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 from typing import Union
 
@@ -61,15 +60,16 @@ class RuleCosts:
         self.win = rules.length * (rules.length + 1)
         self._totals: dict[bytes, Number] = {}
         self._worst: dict[bytes, int] = {}
-        self._digits = self.universe.codes.astype(np.int64)
-        self._perms = np.array(list(itertools.permutations(range(rules.length))), np.int64)
         self.symmetric = rule == "any" and _fully_symmetric(rules)
+        if self.symmetric:  # what ``key`` relabels codes with; no other rule needs them
+            self._digits = self.universe.codes.astype(np.int64)
+            self._perms = np.array(list(itertools.permutations(range(rules.length))), np.int64)
         self.sets = 0  # sets whose figures were computed (not found kept)
 
     def key(self, codes: IndexArray) -> bytes:
         """What ``codes``' figures are kept under: their canonical key where every relabelling
         of symbols and positions is a symmetry of the rule (else the codes themselves)."""
-        if self.symmetric and math.perm(self.rules.length) * len(codes) <= 2**24:
+        if self.symmetric and len(self._perms) * len(codes) <= 2**24:
             # compiled by numba: loaded only by the rule that needs it, so that a heuristic
             # tree (which imports the card strategies) loads no numba
             from bullscows._kernels.set_keys import set_key

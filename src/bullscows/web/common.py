@@ -191,13 +191,14 @@ class Games:
         shown = self.shown(client, game, setup.mode)
         return self.add(game, setup.mode, player), shown
 
-    def analysis(self, client: Client | None, game_id: str) -> tuple[Game, Played, list[Any]]:
-        """The game, its state, and ``games.analysed`` of it (in the pool when large)."""
-        game, played = self.view(client, game_id)
+    def analysis(self, client: Client | None, game_id: str) -> tuple[Game, str, list[Any]]:
+        """The game, its mode, and ``games.analysed`` of it (in the pool when large); its
+        state is left to the caller that shows it."""
+        game, mode = self.load(game_id)
         work = game.rules.guess_rules.size * game.rules.size
         moves = self.pool.call(client, work, analysed_of, game.to_record().dumps(),
                                command=command_for(game, "analysis"))  # fmt: skip
-        return game, played, moves
+        return game, mode, moves
 
 
 @dataclass
@@ -270,7 +271,7 @@ def status_of(error: BullsCowsError) -> int:
     """The HTTP status of an error: 404 no such game, 409 a lost race or a stale move, 422 a
     computation too large, 503 the server busy or its database unavailable, 499 the client
     gone, else 400 (bad input)."""
-    kinds = ((NotFound, 404), (Conflict, 409), (StaleMoveError, 409), (TooLarge, 422),
+    kinds = ((NotFound, 404), ((Conflict, StaleMoveError), 409), (TooLarge, 422),
              (Busy, 503), (Unavailable, 503), (Gone, 499))  # fmt: skip
     for kind, status in kinds:
         if isinstance(error, kind):

@@ -116,9 +116,11 @@ def install(app: FastAPI) -> None:
 
     @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
     def analysis(request: Request, game_id: str) -> HTMLResponse:
-        _, played, moves = games_of(request).analysis(request, game_id)
+        games = games_of(request)
+        game, mode, moves = games.analysis(request, game_id)
+        shown = games.shown(request, game, mode)
         return render(request, "analysis.html", title="Analysis, move by move", id=game_id,
-                      game=played.shown.model_dump(exclude_unset=True), moves=moves)  # fmt: skip
+                      game=shown.model_dump(exclude_unset=True), moves=moves)  # fmt: skip
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str) -> HTMLResponse:
