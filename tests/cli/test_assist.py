@@ -103,8 +103,9 @@ def test_an_impossible_reply_in_a_script_names_the_line_and_ends_it() -> None:
     result, answers = assist([], [*history, "0629 0 3"])
     assert result.exit_code == 1
     assert len(answers) == 3  # nothing is read after the line that cannot be true
+    assert result.stderr == "Error: line 3 makes the replies contradict each other.\n"
     lines = answers[2].splitlines()
-    assert lines[0] == "Line 3 makes the replies contradict each other."
+    assert lines[0] == ""  # the prompt's line, ended
     assert lines[2] == "No code can give reply #3 7921 -> 3 bulls, 1 cow."
     assert lines[3].startswith("  If #3 7921 was not 3 bulls, 1 cow, it could be: ")
     assert "must be" not in result.output
@@ -139,8 +140,9 @@ def test_a_contradiction_in_a_script_names_the_line_and_ends_it() -> None:
     result, answers = assist([], ["1389 0 0", "1389 0 1", "undo", "1234 0 0"])
     assert result.exit_code == 1
     assert len(answers) == 2  # the lines after the contradiction are not read
+    assert result.stderr == "Error: line 2 makes the replies contradict each other.\n"
     contradiction = answers[1].splitlines()
-    assert contradiction[0] == "Line 2 makes the replies contradict each other."
+    assert contradiction[0] == ""  # the prompt's line, ended
     assert contradiction[1] == "Your replies contradict each other: no code fits them all."
     assert contradiction[2] == (
         "These replies cannot all be true: #1 1389 -> 0 bulls, 0 cows; #2 1389 -> 0 bulls, 1 cow."

@@ -177,5 +177,6 @@ def test_a_piped_duel_names_the_lines_it_refuses_and_ends_at_a_contradiction() -
     assert "line 1: code '12x4': 'x' is not a symbol" in result.output
     assert f"    {words(*bulls_cows(secret, guess))}" in result.output
     assert "line 3: cannot read reply 'xx'" in result.output
-    assert "Line 4 makes the replies contradict each other." in result.output
+    assert "line 4 makes the replies contradict each other." in result.stderr
+    assert "line 1:" not in result.stdout and "line 3:" not in result.stdout  # once: on stderr
     assert "No code can give reply #1 0123 -> 3 bulls, 1 cow." in result.output

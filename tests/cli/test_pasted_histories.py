@@ -76,7 +76,10 @@ def test_pasted_history_matches_brute_force(entries: list[Entry]) -> None:
             continue
         left = narrow(left, entry.guess, entry.reply)
         if not left:  # the first line no code fits: named, explained, and the end
-            assert answer.startswith(f"Line {number} makes the replies contradict each other.")
+            assert f"Error: line {number} makes the replies contradict each other." in (
+                result.stderr
+            )
+            assert answer.startswith("\nYour replies contradict each other: no code fits them all.")
             assert len(answers) == number
             assert result.exit_code == 1
             return

@@ -1,7 +1,9 @@
-"""A piped game names each line it refuses on standard error, where a script looks, and
-ends with exit code 1; the transcript on standard output keeps the line too."""
+"""A piped game names each line it refuses once, on standard error, where a script looks,
+and ends with exit code 1; the transcript on standard output goes on without it."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -28,15 +30,18 @@ def test_a_refused_line_goes_to_stderr(args: list[str], lines: list[str], error:
     assert result.exit_code == 1
     [line] = result.stderr.splitlines()
     assert line.startswith(error)
-    # A game keeps the line in its transcript; assist, whose transcript is the player's own
-    # game, says it once, on stderr.
-    assert (line.removeprefix("Error: ") in result.stdout) is (args[0] != "assist")
+    # Every command alike: said once, on stderr; the transcript's prompt line is ended.
+    assert line.removeprefix("Error: ") not in result.stdout
+    assert "Error" not in result.stdout
+    assert re.search(r"(?m)(: |> )$", result.stdout)  # the prompt of the refused line
 
 
 def test_contradicting_replies_from_a_script_are_named_on_stderr() -> None:
     result = CliRunner().invoke(main, ["solve", "--seed", "1"], input="0 0\n0 0\n0 0\n4 0\n")
     assert result.exit_code == 1
-    assert "makes the replies contradict each other" in result.stderr
+    assert result.stderr == "Error: line 2 makes the replies contradict each other.\n"
+    assert "makes the replies contradict" not in result.stdout
+    assert "Your replies contradict each other: no code fits them all." in result.stdout
 
 
 def test_a_fix_that_contradicts_from_a_script_ends_the_run_too() -> None:
@@ -45,12 +50,12 @@ def test_a_fix_that_contradicts_from_a_script_ends_the_run_too() -> None:
     lines = "0 0\n0 4\nfix 1 0 4\nundo\nquit\n"
     result = CliRunner().invoke(main, ["solve", "--seed", "1"], input=lines)
     assert result.exit_code == 1
-    assert "Line 3 makes the replies contradict each other." in result.stderr
+    assert "line 3 makes the replies contradict each other." in result.stderr
     assert "#1 0123: 0 bulls, 0 cows is now 0 bulls, 4 cows" in result.stdout
     assert "took back" not in result.stdout
     lines = "0123\n0 0\n4567\n0 4\nfix 1 0 4\nquit\n"  # a duel, at its guess prompt too
     result = CliRunner().invoke(main, ["duel", "--seed", "1"], input=lines)
-    assert result.exit_code == 1 and "Line 5 makes the replies" in result.stderr
+    assert result.exit_code == 1 and "line 5 makes the replies" in result.stderr
 
 
 def test_play_with_hard_mode_and_a_guess_limit() -> None:

@@ -171,7 +171,9 @@ def test_replies_piped_to_the_game_name_refused_lines_and_impossible_ones() -> N
     result = CliRunner().invoke(main, ["solve"], input="0 1\nxx\n3 1\n0 0\n")
     assert result.exit_code == 1
     assert "line 2: cannot read reply 'xx'" in result.output
-    assert "Line 3 makes the replies contradict each other." in result.output
+    assert "line 3 makes the replies contradict each other." in result.stderr
+    assert result.stderr.count("line 2: cannot read reply 'xx'") == 1  # said once, on stderr
+    assert "line 2:" not in result.stdout
     assert re.search(r"No code can give reply #2 \d{4} -> 3 bulls, 1 cow\.", result.output)
     assert "Traceback" not in result.output
 

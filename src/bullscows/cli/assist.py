@@ -64,7 +64,7 @@ def assist(
     """
     search_first(rules, [strategy], quiet=False)  # not silently at the first suggestion
     breaker = Codebreaker(rules, strategy, seed, assist=True)
-    terminal = Terminal(transcript_refusals=False)  # a refused line: once, on stderr
+    terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
     if source is not None:
         _read_history(terminal, breaker, source, reply_style)

@@ -32,9 +32,9 @@ def end_if_inconsistent(terminal: Terminal, breaker: Codebreaker, style: str) ->
 
 
 def end_inconsistent(terminal: Terminal, breaker: Codebreaker, style: str) -> NoReturn:
-    """Name the line that made the replies contradict each other, explain the
-    contradiction, and exit 1."""
-    terminal.error(f"Line {terminal.line} makes the replies contradict each other.")
+    """Name the line that made the replies contradict each other (on standard error), explain
+    the contradiction (in the transcript), and exit 1."""
+    terminal.error(f"line {terminal.line} makes the replies contradict each other.")
     show_contradiction(terminal, breaker, style)
     sys.exit(1)
 

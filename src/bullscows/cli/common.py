@@ -261,14 +261,13 @@ class Terminal:
     """Reads commands and writes lines for an interactive game.
 
     When standard input is not a terminal (a pasted or piped script), ``interactive`` is
-    False: nobody is there to answer a follow-up question, so a command asks none; it names
-    the line (``where``) of any input it refuses, also on standard error, and the command
-    ends with exit code 1 (``refused`` counts those lines).
+    False: nobody is there to answer a follow-up question, so a command asks none; a line it
+    refuses, and an error that ends the run, is said once, on standard error, naming the line
+    (not in the transcript on standard output), and the command ends with exit code 1
+    (``refused`` counts the lines refused).
     """
 
-    def __init__(self, transcript_refusals: bool = True) -> None:
-        """``transcript_refusals=False``: from a script, a refused line is said once, on
-        standard error (quoting the line), and not in the transcript on standard output."""
+    def __init__(self) -> None:
         warm_up_in_background()
         # No markup: what a person typed is printed as typed, brackets and all; written to a
         # file or a pipe, lines are whole (never wrapped at 80 columns).
@@ -277,28 +276,27 @@ class Terminal:
         self.line = 0
         self.typed = ""  # the last line read
         self.refused = 0
-        self.transcript_refusals = transcript_refusals
-
-    @property
-    def where(self) -> str:
-        """``'line N: '`` for the last line read from a script, ``''`` interactively."""
-        return "" if self.interactive else f"line {self.line}: "
+        self.prompting = False  # a prompt's line of the transcript is not ended yet
 
     def refuse(self, text: str) -> None:
-        """Refuse the last line read, saying why (and where, from a script)."""
-        self.refused += not self.interactive
-        if self.interactive or self.transcript_refusals:
-            self.error(self.where + text)
+        """Refuse the last line read, saying why: in red at a terminal (to be typed again);
+        from a script once, on standard error, naming and quoting the line."""
+        if self.interactive:
+            self.warn(text)
             return
-        quoted = "" if not self.typed or repr(self.typed) in text else f"{quote(self.typed)}: "
-        self.say()  # ends the prompt's line of the transcript
-        print(f"Error: {self.where}{quoted}{text}", file=sys.stderr, flush=True)
+        self.refused += 1
+        self.error(f"line {self.line}: {_quoted(self.typed, text)}{text}")
 
     def error(self, text: str) -> None:
-        """A line in red; from a script also on standard error, where the caller looks."""
-        self.warn(text)
-        if not self.interactive:
-            print(f"Error: {text}", file=sys.stderr, flush=True)
+        """An error: in red at a terminal; from a script once, on standard error, where the
+        caller looks (after the transcript's open prompt line is ended)."""
+        if self.interactive:
+            self.warn(text)
+            return
+        if self.prompting:
+            self.say()
+        self.console.file.flush()
+        print(f"Error: {text}", file=sys.stderr, flush=True)
 
     def exit_code(self) -> int:
         """1 when a script had lines refused, else 0."""
@@ -306,9 +304,11 @@ class Terminal:
 
     def say(self, text: str = "") -> None:
         self.console.print(text)
+        self.prompting = False
 
     def warn(self, text: str) -> None:
         self.console.print(text, style="red")
+        self.prompting = False
 
     def ask(self, prompt: str) -> str | None:
         """One line of input, stripped; ``None`` at end of input. A line that is not UTF-8
@@ -336,4 +336,17 @@ class Terminal:
             return self.console.input(prompt, markup=False, emoji=False)
         self.console.print(prompt, end="")
         self.console.file.flush()
+        self.prompting = True
         return streams.read_line()
+
+
+def _quoted(typed: str, text: str) -> str:
+    """``"'TYPED': "`` to name a refused line, unless ``text`` already shows it (quoted, or
+    as a word) or nothing was read.
+
+    >>> _quoted("70x9 1 1", "code '70x9': 'x' is not a symbol"), _quoted("12", "code '12' ...")
+    ("'70x9 1 1': ", '')
+    """
+    if not typed or repr(typed) in text or typed in text.split():
+        return ""
+    return f"{quote(typed)}: "
