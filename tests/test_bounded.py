@@ -133,7 +133,7 @@ def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
     out = tmp_path / "found.json"
     args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--out", str(out)]
     code, stdout, stderr = run(*args, "--budget", "20000")
-    assert code == 0, stderr
+    assert code in (3, 4), stderr  # stopped: with a tree found, or before any
     lines = stdout.splitlines()
     assert lines[1].startswith("  optimal stopped at the budget of 20,000 sets, after ")
     cells = {line[:15].strip(): line[15:] for line in lines[2:]}
@@ -141,8 +141,9 @@ def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
     assert 10795 <= lower <= 11228
     assert cells["lower bound"].endswith("(proven: no tree costs less)")
     if cells["upper bound"].strip() == "none yet":
-        assert "No tree found yet: nothing written" in stderr
+        assert code == 4 and "No tree found yet: nothing written" in stderr
         return
+    assert code == 3
     upper = int(cells["upper bound"].split()[0].replace(",", ""))
     assert upper >= 11228
     saved = load_tree(out)
@@ -150,6 +151,37 @@ def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
     report = check_tree(saved)
     assert report.problems == [] and report.summary is not None
     assert report.summary.total == upper
+
+
+def test_a_stopped_search_says_where_it_stood_as_json_and_by_its_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
+    args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--json", "--quiet"]
+    code, stdout, stderr = run(*args, "--budget", "20000")
+    stood = json.loads(stdout)
+    assert (stood["rules"], stood["name"]) == ("p4c7r", "optimal")
+    assert stood["stopped"] == "the budget of 20,000 sets" and stood["sets"] >= 20000
+    assert 10795 <= stood["lower"]["total"] <= 11228
+    assert code == (3 if stood["tree_found"] else 4), stderr
+    if stood["tree_found"]:
+        assert stood["upper"]["total"] >= 11228 and stood["gap"].endswith("%)")
+    # Past the search's limit: the root bound alone, no tree (exit 4).
+    code, stdout, _ = run("tree", "--rules", "p4c17r", "--strategy", "optimal", "--json",
+                          "--budget", "9")  # fmt: skip
+    stood = json.loads(stdout)
+    assert code == 4 and stood["upper"] is None and stood["gap"] is None
+    assert stood["lower"] == {"text": "241,773", "total": 241773, "cap": None}
+    assert stood["tree_found"] is False
+
+
+def test_a_search_that_finishes_within_its_limit_exits_0() -> None:
+    # The shipped tree of mm is found at once: a tree, proven optimal, and exit 0.
+    code, stdout, stderr = run(
+        "tree", "--rules", "mm", "--strategy", "optimal", "--time-limit", "600", "--json"
+    )
+    assert code == 0, stderr
+    assert json.loads(stdout)["total"] == 5625
 
 
 def test_a_budget_goes_with_the_optimal_strategies_only() -> None:
@@ -164,7 +196,7 @@ def test_tree_with_a_budget_past_the_searchs_limit_prints_the_root_bound() -> No
     code, stdout, stderr = run(
         "tree", "--rules", "p4c17r", "--strategy", "optimal", "--budget", "9"
     )
-    assert code == 0, stderr
+    assert code == 4, stderr  # stopped without a tree
     assert "stopped at its limit of 65,536 codes (the root bound alone)" in stdout
     assert "lower bound   241,773 (proven: no tree costs less)" in stdout
     # Without a budget, or for another objective, it is refused as before.

@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # the search loads numba: not for --help
 
 #: A heuristic's tree expected to take at least this many seconds is announced first.
 ANNOUNCE_SECONDS = 2.0
+#: The exit codes of a search stopped by --time-limit or --budget: with the best tree it found
+#: (not proven optimal), and before it found any.
+STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 
 
 @click.command()
@@ -51,7 +54,12 @@ ANNOUNCE_SECONDS = 2.0
     help="With --format text: show only the first N guesses of every path.",
 )
 @reply_style_option("pair", when="with --format text")
-@click.option("--json", "as_json", is_flag=True, help="Print the figures (or the check) as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the figures (or the check, or where a stopped search stood) as JSON.",
+)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
@@ -73,13 +81,15 @@ ANNOUNCE_SECONDS = 2.0
     metavar="SECONDS",
     help="With an optimal strategy: stop the search after SECONDS and print the bounds it "
     "reached (the proven lower bound, the best tree found, the gap); --out then writes that "
-    "tree.",
+    f"tree. Exit {STOPPED_WITH_TREE} when it stopped with a tree found (not proven optimal), "
+    f"{STOPPED_WITHOUT_TREE} when it stopped before finding one, 0 when it finished.",
 )
 @click.option(
     "--budget",
     type=click.IntRange(min=1),
     metavar="SETS",
-    help="With an optimal strategy: stop the search after SETS sets searched, as --time-limit.",
+    help="With an optimal strategy: stop the search after SETS sets searched, as --time-limit "
+    "(same exit codes).",
 )
 @click.option(
     "--check",
@@ -135,7 +145,8 @@ def tree(
     An optimal strategy's tree is searched for (proven) here, showing progress, and kept in
     the cache so that solve and play use it at once; --jobs and --scheduler spread the search
     over threads of this process or a Dask cluster (same tree), --checkpoint makes it resumable;
-    --time-limit and --budget stop it with its bounds (resume it with the same checkpoint).
+    --time-limit and --budget stop it with its bounds (resume it with the same checkpoint;
+    exit 3 with the best tree found, 4 with none yet, 0 when the search finished).
     A long build or search is announced first and shows its progress on a terminal (--quiet:
     neither).
     """
@@ -176,8 +187,8 @@ def tree(
         limit = Budget(time_limit, budget) if limits else None
         built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet)
         if isinstance(built, Standing):
-            _print_standing(rules, strategy, built, out)
-            return
+            _print_standing(rules, strategy, built, out, as_json)
+            sys.exit(STOPPED_WITHOUT_TREE if built.tree is None else STOPPED_WITH_TREE)
     else:
         built = _build(rules, strategy, quiet)
     if out is not None:
@@ -255,8 +266,26 @@ def _build(rules: Rules, strategy: Strategy, quiet: bool) -> DecisionTree:
         return strategy_tree(rules, strategy)
 
 
-def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: Path | None) -> None:
-    """What a search stopped by its budget proved and found; ``out`` gets the tree found."""
+def _print_standing(
+    rules: Rules, strategy: Strategy, standing: Standing, out: Path | None, as_json: bool
+) -> None:
+    """What a search stopped by its budget proved and found (``as_json``: as JSON); ``out``
+    gets the tree found."""
+    if as_json:
+        click.echo(json.dumps(_standing_json(rules, strategy, standing), indent=2))
+    else:
+        _print_bounds(rules, strategy, standing)
+    if out is not None and standing.tree is not None:
+        from bullscows.search.found import found_tree  # a search ran: its modules are loaded
+
+        found = found_tree(rules, strategy.label, standing.tree)
+        save_tree(found, out)
+        click.echo(f"Tree found written to {out} ({out.stat().st_size:,} bytes)", err=True)
+    elif out is not None:
+        click.echo(f"No tree found yet: nothing written to {out}", err=True)
+
+
+def _print_bounds(rules: Rules, strategy: Strategy, standing: Standing) -> None:
     costs = standing.costs
     click.echo(f"{rules.spec}: {rules.describe()} ({rules.size:,} secrets)")
     click.echo(
@@ -272,14 +301,32 @@ def _print_standing(rules: Rules, strategy: Strategy, standing: Standing, out: P
         rows.append(("gap", costs.gap(standing.lower, standing.upper)))
     for name, value in rows:
         click.echo(f"  {name:<13} {value}")
-    if out is not None and standing.tree is not None:
-        from bullscows.search.found import found_tree  # a search ran: its modules are loaded
 
-        found = found_tree(rules, strategy.label, standing.tree)
-        save_tree(found, out)
-        click.echo(f"Tree found written to {out} ({out.stat().st_size:,} bytes)", err=True)
-    elif out is not None:
-        click.echo(f"No tree found yet: nothing written to {out}", err=True)
+
+def _standing_json(rules: Rules, strategy: Strategy, standing: Standing) -> dict[str, object]:
+    """Where a stopped search stood, for a program: each bound as the cost's text and its
+    parts (``None`` before the search had one)."""
+    costs = standing.costs
+
+    def bound(cost: int | None) -> dict[str, object] | None:
+        if cost is None:
+            return None
+        at_cap, total = costs.split(cost)
+        parts = {"at_cap": at_cap, "cap": costs.cap} if costs.penalty else {"cap": costs.cap}
+        return {"text": costs.text(cost), "total": total, **parts}
+
+    lower, upper = standing.lower, standing.upper
+    return {
+        "rules": rules.spec,
+        "name": strategy.label,
+        "stopped": standing.reason,
+        "sets": standing.nodes,
+        "seconds": round(standing.seconds, 3),
+        "lower": bound(lower),
+        "upper": bound(upper),
+        "gap": None if lower is None or upper is None else costs.gap(lower, upper),
+        "tree_found": standing.tree is not None,
+    }
 
 
 def _figures(built: DecisionTree) -> TreeSummary:
