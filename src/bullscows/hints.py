@@ -25,10 +25,9 @@ from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.strategies.heuristic import PartitionHeuristic
 
-#: ``Hint.describe`` lists at most this many parts, largest first, by default so many to a
-#: line (a terminal's layout, each line after the first indented under the first part).
+#: ``Hint.describe`` lists at most this many parts, largest first, on one line (a paragraph,
+#: in a terminal as on a web page).
 PARTS_SHOWN = 6
-PARTS_PER_LINE = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +66,9 @@ class Hint:
         """
         return sum(n * n for _, n in self.parts) / self.remaining
 
-    def describe(self, style: str = "words", per_line: int | None = PARTS_PER_LINE) -> list[str]:
-        """Lines for a person, replies written in ``style`` (see ``feedback.STYLES``), the parts
-        ``per_line`` to a line or, with ``None``, all on one line (a web page's paragraph).
+    def describe(self, style: str = "words") -> list[str]:
+        """Lines for a person, replies written in ``style`` (see ``feedback.STYLES``): the
+        guess, what its reply would leave, and its largest parts on one line.
 
         >>> hint = Hint(Code("0123"), 4, False, ((Feedback(0, 1), 3), (Feedback(0, 2), 1)))
         >>> for line in hint.describe("bc"):
@@ -90,14 +89,9 @@ class Hint:
             f"at most {self.largest} ({self.expected:.1f} on average).",
         ]
         shown = [f"{reply.format(style)}: {n}" for reply, n in self.parts[:PARTS_SHOWN]]
-        head = f"  {counted(self.count, 'part')}: "
-        step = per_line or len(shown)
-        for start in range(0, len(shown), step):
-            lead = head if start == 0 else " " * len(head)
-            end = ";" if start + step < len(shown) else ""
-            lines.append(lead + "; ".join(shown[start : start + step]) + end)
         if self.count > PARTS_SHOWN:
-            lines[-1] += f"; and {self.count - PARTS_SHOWN} more"
+            shown.append(f"and {self.count - PARTS_SHOWN} more")
+        lines.append(f"  {counted(self.count, 'part')}: " + "; ".join(shown))
         return lines
 
 

@@ -106,6 +106,25 @@ def test_prose_written_to_a_file_is_not_wrapped() -> None:
     assert "  Of the 1296 codes still possible, its reply would leave at most 256" in result.stdout
 
 
+def test_a_hint_reads_in_the_terminal_as_on_the_web() -> None:
+    """The same lines, from the library: its parts one paragraph, not three to a line."""
+    from bullscows.hints import give_hint
+    from bullscows.knowledge import Knowledge
+    from bullscows.strategies import get_strategy
+    from bullscows.web.games import hint_out
+
+    mm = Rules.parse("mm")
+    web = hint_out(give_hint(Knowledge.start(mm), get_strategy("minimax")), mm).lines
+    assert web[-1] == (
+        "  13 parts: 0B0W: 256; 0B1W: 256; 1B0W: 256; 1B1W: 208; 2B0W: 114; 0B2W: 96; and 7 more"
+    )
+    result = play("--rules", "mm", "--seed", "2", "--hint", lines=["hint", "quit"])
+    shown = result.stdout.splitlines()
+    start = shown.index("[1] Your guess: " + web[0])
+    assert shown[start + 1 : start + len(web)] == web[1:]
+    assert shown[start + len(web)].startswith("[1] Your guess: ")
+
+
 def test_optimal_hints_off_the_tree_say_where_they_come_from() -> None:
     result = play(
         "--rules", "bc", "--seed", "1", "--hint", "--strategy", "optimal", lines=["9876", "hint"]

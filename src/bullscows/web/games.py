@@ -200,7 +200,7 @@ def hint_out(hint: Hint, rules: Rules) -> HintOut:
         largest=hint.largest, expected=round(hint.expected, 3),
         parts=[PartOut(reply=f.format(style), pair=f.format("pair"), codes=n)
                for f, n in hint.parts],
-        lines=hint.describe(style, per_line=None),  # the parts: one paragraph
+        lines=hint.describe(style),
     )  # fmt: skip
 
 
