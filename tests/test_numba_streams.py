@@ -13,6 +13,8 @@ import io
 import sys
 import threading
 
+import pytest
+
 import bullscows._kernels  # noqa: F401 (before numba, as in every command)
 
 
@@ -39,6 +41,7 @@ class _Earlier(io.StringIO):
 
 
 def test_a_numba_error_on_another_thread_keeps_the_stream_a_command_set() -> None:
+    pytest.importorskip("colorama")  # without it numba never swaps the streams: nothing to test
     from numba.core.errors import TypingError
 
     touched, replaced = threading.Event(), threading.Event()
