@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from bullscows.cli.bounds import KINDS, print_bound
 from bullscows.cli.common import (
     executor_options,
     reply_style_option,
@@ -92,6 +93,13 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
     "(same exit codes).",
 )
 @click.option(
+    "--bound",
+    type=click.Choice(KINDS),
+    help="With --strategy optimal: print a proven lower bound on the lowest total instead of "
+    "searching, with each first guess's: the root bound (the search's start) or the deep "
+    "bound (one guess deeper; --jobs N bounds parts on N threads).",
+)
+@click.option(
     "--check",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.json",
@@ -123,6 +131,7 @@ def tree(
     checkpoint: Path | None,
     time_limit: float | None,
     budget: int | None,
+    bound: str | None,
     check: Path | None,
     compare: tuple[Path, Path] | None,
     quiet: bool,
@@ -140,6 +149,7 @@ def tree(
     bullscows tree --rules mm --strategy optimal --out mm-optimal.json.gz
     bullscows tree --rules bc --strategy optimal --jobs 2 --checkpoint bc.ckpt --out bc.json
     bullscows tree --rules digits --strategy optimal --time-limit 600 --checkpoint d.ckpt
+    bullscows tree --rules digits --strategy optimal --bound deep --jobs 2
     bullscows solve --rules mm --strategy tree:mm-minimax.json
 
     An optimal strategy's tree is searched for (proven) here, showing progress, and kept in
@@ -173,6 +183,10 @@ def tree(
             "choose a deterministic one (`bullscows strategies` lists them)"
         )
     searched = isinstance(strategy, OptimalSearch)
+    if bound is not None:
+        _bound(rules, strategy, bound, jobs, (out, form != "summary", as_json, scheduler,
+               checkpoint, time_limit, budget), quiet)  # fmt: skip
+        return
     limits = time_limit is not None or budget is not None
     if not searched and (jobs > 1 or scheduler is not None or checkpoint is not None or limits):
         raise click.UsageError(
@@ -247,6 +261,27 @@ def _search(
         click.echo(f"\nInterrupted; {kept}.", err=True)
         sys.exit(130)
     return built
+
+
+def _bound(
+    rules: Rules,
+    strategy: Strategy,
+    kind: str,
+    jobs: int,
+    others: tuple[object, ...],
+    quiet: bool,
+) -> None:
+    """``--bound``: the root or deep bound of the lowest total, alone."""
+    if strategy.spec != StrategySpec("optimal"):
+        raise click.UsageError(
+            f"--bound goes with --strategy optimal (the lowest total), not {strategy.label!r}"
+        )
+    if any(other not in (None, False) for other in others):
+        raise click.UsageError(
+            "--bound prints a bound, not a tree: give it without --out, --format, --json, "
+            "--scheduler, --checkpoint, --time-limit and --budget"
+        )
+    print_bound(rules, kind, jobs, quiet)
 
 
 def _build(rules: Rules, strategy: Strategy, quiet: bool) -> DecisionTree:

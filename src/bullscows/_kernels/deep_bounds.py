@@ -1,0 +1,96 @@
+"""numba kernels of the deep lower bound (``search.deep_bound``): a part's bound two guesses
+deep, by branch and bound over its second guesses.
+
+A part ``P`` of a first guess is read as a block: ``block[c, g]`` is the reply of ``P``'s code
+``c`` to guess ``g`` (every guess a column). The *lookahead* of a set ``Q`` is the lowest, over
+its guesses, of ``len(Q)`` plus the ideal cost of each part the guess leaves
+(``search_kernels``' bound); the *deep bound* of ``P`` the lowest, over its second guesses
+``h``, of ``len(P)`` plus the lookahead of each part ``h`` leaves. Each kernel releases the
+GIL, so parts are bounded on threads at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bullscows._kernels.search_kernels import lowest, scan
+
+#: ``lowest`` counts part sizes in bytes: sets up to this many codes.
+_BYTE_SET = 255
+
+
+@njit(cache=True)
+def ideal(size, caps):  # type: ignore[no-untyped-def]
+    """The ideal cost of ``size`` codes, no depth cap (``search.bounds.ideal_cost``): every
+    code costs one guess per level it is below, levels filled from the top (``caps``, from
+    ``tables.level_caps``, covers ``size``)."""
+    total = 0
+    for level in range(len(caps)):
+        if caps[level] >= size:
+            break
+        total += size - caps[level]
+    return total
+
+
+@njit(cache=True)
+def lookahead(block, guesses, codes, valid, win, caps):  # type: ignore[no-untyped-def]
+    """The lookahead of ``codes`` (rows of ``block``) over ``guesses`` (columns): exact, the
+    ideal cost, for one or two codes."""
+    n = len(codes)
+    if n <= 2:
+        return ideal(n, caps)
+    depth = n + 1  # no depth cap
+    none = np.empty(0, dtype=np.int64)  # rows: the block's own, code ``c`` is row ``c``
+    if n <= _BYTE_SET:
+        return lowest(block, none, guesses, codes, valid, caps, depth)[0]
+    return scan(block, none, guesses, codes, valid, win, caps, depth, 1, 0)[0].min()
+
+
+@njit(cache=True, nogil=True)
+def part_bound(block, seconds, cheap, order, thirds, starts, valid, win, caps, slots, limit):  # type: ignore[no-untyped-def]
+    """The deep bound of the part whose codes are ``block``'s rows, if below ``limit``, else
+    ``limit``; the index (into ``seconds``) of a second guess of that bound (-1 at ``limit``);
+    and how many second guesses were bounded.
+
+    ``seconds`` are the second guesses (columns), ``cheap`` their bounds one guess shallower
+    (``search_kernels``' bound of the part), ``order`` them by increasing ``cheap``;
+    ``thirds[starts[i]:starts[i + 1]]`` the third guesses after ``seconds[i]`` (columns, in
+    increasing order). A second guess whose cheap bound reaches the best found so far is
+    never better (the deep bound of a guess is at least its cheap bound), so the scan stops
+    there; within a guess, each part's lookahead replaces its ideal cost in turn, and the
+    guess is dropped once the sum reaches the best.
+    """
+    n = block.shape[0]
+    best, arg, tried = limit, -1, 0
+    members = np.empty(n, dtype=np.int64)
+    count = np.zeros(slots + 1, dtype=np.int64)
+    for k in range(len(order)):
+        i = order[k]
+        if cheap[i] >= best:
+            break
+        tried += 1
+        column = seconds[i]
+        count[:] = 0
+        for c in range(n):  # the codes by reply: a counting sort
+            count[block[c, column] + 1] += 1
+        for r in range(slots):
+            count[r + 1] += count[r]
+        fill = count[:slots].copy()
+        for c in range(n):
+            r = block[c, column]
+            members[fill[r]] = c
+            fill[r] += 1
+        sum_ = cheap[i]
+        guesses = thirds[starts[i] : starts[i + 1]]
+        for r in range(slots):
+            size = count[r + 1] - count[r]
+            if r == win or size < 3:  # a part of one or two codes: its ideal cost is exact
+                continue
+            part = members[count[r] : count[r + 1]]
+            sum_ += lookahead(block, guesses, part, valid, win, caps) - ideal(size, caps)
+            if sum_ >= best:
+                break
+        if sum_ < best:
+            best, arg = sum_, i
+    return best, arg, tried
