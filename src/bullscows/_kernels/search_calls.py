@@ -43,6 +43,7 @@ from bullscows._kernels.tables import (
     INFEASIBLE,
     MEMO_FULL,
     QUESTIONS,
+    STOPPED,
 )
 
 IntArray = npt.NDArray[np.int64]
@@ -222,13 +223,23 @@ def aheads(
 ) -> IntArray:  # fmt: skip
     """``ahead``'s bound of each of ``guesses`` at ``codes`` in turn (``bounds`` their own),
     in one compiled call; ``limit`` or more once a guess cannot beat ``limit``, and -1 for a
-    guess that splits the codes as one before it does."""
+    guess that splits the codes as one before it does; ``STOPPED`` for the guesses left
+    once the context's stop flag is set (``stopped``)."""
     totals: IntArray = kernels().aheads(
         ctx, memo.arrays, _array(codes), _array(guesses), _array(bounds), int(depth), int(limit)
     )
     if memo.crowded():
         memo.grow()
     return totals
+
+
+def stopped(totals: IntArray) -> bool:
+    """Whether ``aheads`` stopped before the last of its guesses (told to stop).
+
+    >>> stopped(np.array([5, -1, STOPPED])), stopped(np.array([5, -1]))
+    (True, False)
+    """
+    return bool(len(totals)) and int(totals[-1]) == STOPPED
 
 
 def guess_order(
@@ -313,6 +324,6 @@ def try_guess(
 
 __all__ = [
     "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
-    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve",
+    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve", "stopped",
     "try_guess",
 ]  # fmt: skip

@@ -19,6 +19,7 @@ from bullscows._kernels.search_dfs import (
     ideal_of,
 )
 from bullscows._kernels.search_memo import grow
+from bullscows._kernels.tables import CTX_STOP, STOPPED
 
 
 @njit(cache=True, nogil=True)
@@ -45,12 +46,18 @@ def ahead(ctx, memo, codes, guess, bound, depth, limit):
 @njit(cache=True, nogil=True)
 def aheads(ctx, memo, codes, guesses, bounds, depth, limit):
     """``ahead``'s bound of each of ``guesses`` (whose own bounds are ``bounds``), in turn,
-    against ``limit``; -1 for a guess splitting the codes as one before it does."""
+    against ``limit``; -1 for a guess splitting the codes as one before it does. Once
+    ``ctx[CTX_STOP][0]`` is set (read before each guess) it gives ``STOPPED`` for every guess
+    left, the last one included."""
     k = len(guesses)
     totals = np.empty(k, dtype=np.int64)
     splits = np.empty(k, dtype=np.int64)
+    stop = ctx[CTX_STOP]
     distinct = 0
     for i in range(k):
+        if stop[0]:
+            totals[i:] = STOPPED
+            break
         split = _split_key(ctx, codes, guesses[i])
         if np.any(splits[:distinct] == split):
             totals[i] = -1

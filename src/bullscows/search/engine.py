@@ -14,7 +14,8 @@ progress (``search.reporting``, as ``search.progress`` describes).
 from __future__ import annotations
 
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from bullscows.symmetry import guess_classes
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
+T = TypeVar("T")
 #: A guess at a node: its bound one guess deeper, its rank in the canonical order, the guess,
 #: its parts (size, reply, codes) and each part's bound.
 Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
@@ -138,20 +140,29 @@ class Search:
     ) -> tuple[int, Node] | None:
         """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
         guesses = self.guesses(codes, history)
-        while True:
-            if self.watch is None:
-                cost = self.state.solve(codes, depth, limit, guesses)
-                break
-            with self.watch:  # progress, limits and Ctrl-C while the call runs
-                cost = self.state.solve(codes, depth, limit, guesses)
-            if cost != STOPPED or not self.watch.resume():
-                break
-        self.report()
-        if cost == STOPPED:
-            raise TaskStopped("told to stop")
+        cost = self._watched(
+            lambda: self.state.solve(codes, depth, limit, guesses), lambda cost: cost == STOPPED
+        )
         if cost == FAIL:
             return None
         return int(cost), self.state.rebuild(codes, depth)
+
+    def _watched(self, call: Callable[[], T], stopped: Callable[[T], bool]) -> T:
+        """``call()``, one long compiled call, watched (progress, limits and Ctrl-C while it
+        runs; made again after a Ctrl-C that raised nothing); ``TaskStopped`` once its
+        answer is ``stopped`` (its stop flag was set)."""
+        while True:
+            if self.watch is None:
+                answer = call()
+                break
+            with self.watch:
+                answer = call()
+            if not stopped(answer) or not self.watch.resume():
+                break
+        self.report()
+        if stopped(answer):
+            raise TaskStopped("told to stop")
+        return answer
 
     def _branch(
         self, codes: IndexArray, depth: int, limit: int, history: History
@@ -171,8 +182,11 @@ class Search:
         candidates: list[Candidate] = []
         if history:  # every guess's bound one guess deeper, in one compiled call
             state.ready(codes)
-            hopeful = search_calls.aheads(
-                state.ctx, state.memo, codes, guesses[order], bounds[order], child, limit
+            hopeful = self._watched(
+                lambda: search_calls.aheads(
+                    state.ctx, state.memo, codes, guesses[order], bounds[order], child, limit
+                ),
+                search_calls.stopped,
             )
         for rank, i in enumerate(order.tolist()):
             guess = int(guesses[i])
