@@ -17,6 +17,7 @@ from bullscows.cli.common import (
     variant_options,
 )
 from bullscows.cli.progress import announce_search, counting, duration, say, searching, showing
+from bullscows.cli.tree_opening import interrupted
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
@@ -100,6 +101,14 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
     "bound (one guess deeper; --jobs N bounds parts on N threads).",
 )
 @click.option(
+    "--opening",
+    metavar="CODE|root-bound",
+    help="With --strategy optimal: fix the first guess (CODE, or root-bound: the first guess "
+    "of the lowest root bound) and in each of its parts the second guess of the root bound's "
+    "order, and search every part two guesses deep: the lowest total of that opening, or "
+    "under --time-limit a whole tree (the parts left get a heuristic's) with its bounds.",
+)
+@click.option(
     "--check",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.json",
@@ -132,6 +141,7 @@ def tree(
     time_limit: float | None,
     budget: int | None,
     bound: str | None,
+    opening: str | None,
     check: Path | None,
     compare: tuple[Path, Path] | None,
     quiet: bool,
@@ -150,6 +160,7 @@ def tree(
     bullscows tree --rules bc --strategy optimal --jobs 2 --checkpoint bc.ckpt --out bc.json
     bullscows tree --rules digits --strategy optimal --time-limit 600 --checkpoint d.ckpt
     bullscows tree --rules digits --strategy optimal --bound deep --jobs 2
+    bullscows tree --rules bc5 --strategy optimal --opening root-bound --out bc5.json.gz
     bullscows solve --rules mm --strategy tree:mm-minimax.json
 
     An optimal strategy's tree is searched for (proven) here, showing progress, and kept in
@@ -183,6 +194,8 @@ def tree(
             "choose a deterministic one (`bullscows strategies` lists them)"
         )
     searched = isinstance(strategy, OptimalSearch)
+    if bound is not None and opening is not None:
+        raise click.UsageError("give --bound or --opening, not both")
     if bound is not None:
         _bound(rules, strategy, bound, jobs, (out, form != "summary", as_json, scheduler,
                checkpoint, time_limit, budget), quiet)  # fmt: skip
@@ -195,6 +208,11 @@ def tree(
         )
     if jobs > 1 and scheduler is not None:
         raise click.UsageError("give --jobs or --scheduler, not both")
+    if opening is not None:
+        given = (time_limit, budget) if limits else None
+        _opening(rules, strategy, opening, form, jobs, scheduler, checkpoint, given, out, as_json,
+                 quiet)  # fmt: skip
+        return
     if searched:  # a search shows its progress and can be interrupted
         from bullscows.search.progress import Budget, Standing
 
@@ -216,6 +234,25 @@ def tree(
         click.echo(json.dumps(_figures_json(built, _figures(built)), indent=2))
     else:
         _print_summary(built, _figures(built))
+
+
+def _opening(
+    rules: Rules, strategy: Strategy, opening: str, form: str, jobs: int, scheduler: str | None,
+    checkpoint: Path | None, limits: tuple[float | None, int | None] | None, out: Path | None,
+    as_json: bool, quiet: bool,
+) -> None:  # fmt: skip
+    """``--opening``: checked here, run by ``cli.tree_opening``."""
+    if strategy.spec != StrategySpec("optimal"):
+        raise click.UsageError(
+            f"--opening goes with --strategy optimal (the lowest total), not {strategy.label!r}"
+        )
+    if form != "summary":
+        raise click.UsageError("--opening prints its figures: give it without --format")
+    from bullscows.cli.tree_opening import run_opening
+    from bullscows.search.progress import Budget
+
+    budget = None if limits is None else Budget(*limits)
+    run_opening(rules, opening, jobs, scheduler, checkpoint, budget, out, as_json, quiet)
 
 
 def _search(
@@ -253,13 +290,7 @@ def _search(
     except SearchStopped as stopped:
         return stopped.standing
     except KeyboardInterrupt:
-        kept = (
-            f"the answers so far are in {checkpoint}: run the same command to resume"
-            if checkpoint is not None
-            else "give --checkpoint FILE to be able to resume"
-        )
-        click.echo(f"\nInterrupted; {kept}.", err=True)
-        sys.exit(130)
+        interrupted(checkpoint)
     return built
 
 

@@ -1,0 +1,133 @@
+"""Trees of a fixed opening (``search.opening``): every tree valid, never below the proven
+optimum, equal to it under the optimal tree's own opening; a budget leaves a whole tree
+between its bounds; a checkpoint gives the same tree again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows import Code, Rules
+from bullscows.cli import main
+from bullscows.search import distribute, optimal_tree, reporting
+from bullscows.search.opening import Opening, opening_of, opening_tree
+from bullscows.search.progress import Budget
+from bullscows.strategies.part_trees import heuristic_part
+from bullscows.tree import DecisionTree, check_tree, load_tree
+
+
+def _valid(rules: Rules, found: object) -> int:
+    """The total of the opening's tree by the independent checker (which must pass it)."""
+    tree = DecisionTree(rules, "opening", "opening", found.tree)  # type: ignore[attr-defined]
+    report = check_tree(tree)
+    assert report.problems == []
+    assert report.summary is not None
+    return report.summary.total
+
+
+@pytest.mark.parametrize("spec", ["mm", "p4c6n", "p3c10n"])
+def test_the_root_bounds_opening_is_a_valid_tree_no_better_than_the_optimum(spec: str) -> None:
+    rules = Rules.parse(spec)
+    found = opening_tree(rules, heuristic_part)
+    optimum = optimal_tree(rules).total
+    assert _valid(rules, found) == found.total == found.lower >= optimum
+    assert found.solved == found.parts > 0 and found.stopped is None
+    assert found.tree.guess == found.opening.first
+    for reply, second in found.opening.seconds:
+        assert found.tree.branches[reply].guess == second
+
+
+@pytest.mark.parametrize("spec", ["mm", "p4c6n", "p3c10n"])
+def test_the_optimal_trees_opening_gives_the_optimum(spec: str) -> None:
+    rules = Rules.parse(spec)
+    optimal = optimal_tree(rules)
+    found = opening_tree(rules, heuristic_part, opening_of(optimal.tree))
+    assert found.total == found.lower == optimal.total
+    assert _valid(rules, found) == optimal.total
+
+
+def test_where_the_root_bound_picks_the_optimal_opening_the_total_is_the_optimum() -> None:
+    rules = Rules.parse("p3c5n")  # the optimal tree opens as the root bound orders
+    found, optimal = opening_tree(rules, heuristic_part), optimal_tree(rules)
+    optimal_seconds = dict(opening_of(optimal.tree).seconds)
+    assert all(optimal_seconds[reply] == guess for reply, guess in found.opening.seconds)
+    assert found.total == optimal.total == 196
+
+
+def test_a_budget_leaves_a_whole_tree_between_the_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    rules = Rules.parse("p3c10n")
+    whole = opening_tree(rules, heuristic_part)
+    found = opening_tree(rules, heuristic_part, budget=Budget(sets=50))
+    assert found.stopped == "the budget of 50 sets"
+    assert found.solved < found.parts
+    assert found.lower <= whole.total <= found.total == _valid(rules, found)
+    assert found.lower < found.total  # a part left to a heuristic that is not its optimum
+
+
+def test_a_checkpoint_gives_the_same_tree_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(distribute, "TASK_MIN", 3)  # every part is a task, kept in the file
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    rules, kept = Rules.parse("mm"), tmp_path / "mm.ckpt"
+    stopped = opening_tree(rules, heuristic_part, checkpoint=kept, budget=Budget(sets=60))
+    assert stopped.solved < stopped.parts
+    first = opening_tree(rules, heuristic_part, checkpoint=kept)
+    again = opening_tree(rules, heuristic_part, checkpoint=kept)
+    assert again.tree == first.tree and again.total == first.total == first.lower
+    assert again.sets < first.sets  # the second run read its answers back
+    assert first.tree == opening_tree(rules, heuristic_part).tree
+
+
+def test_an_opening_fixes_the_first_guess_and_the_root_bound_the_rest() -> None:
+    rules = Rules.parse("mm")
+    first = Code("1234", rules).index
+    found = opening_tree(rules, heuristic_part, first)
+    assert found.opening.first == first and found.total == found.lower >= 5625
+    fixed = opening_tree(rules, heuristic_part, Opening(first, found.opening.seconds[:1]))
+    assert fixed.tree == found.tree
+
+
+def test_tree_opening_writes_a_checked_tree(tmp_path: Path) -> None:
+    out = tmp_path / "mm-opening.json"
+    runner = CliRunner()
+    given = ["--rules", "mm", "--strategy", "optimal", "--opening", "root-bound"]
+    made = runner.invoke(main, ["tree", *given, "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    assert "total         5,667 (the lowest of this opening)" in made.output
+    assert "opening       1123," in made.output
+    checked = runner.invoke(main, ["tree", "--check", str(out)])
+    assert checked.exit_code == 0, checked.output
+    assert "a valid tree of optimal, opening 1123 on mm" in checked.output
+    assert load_tree(out).summary().total == 5667
+
+
+def test_tree_opening_under_a_budget_prints_its_bounds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    out = tmp_path / "p3c10n.json"
+    given = ["--rules", "p3c10n", "--strategy", "optimal", "--opening", "012", "--budget", "50"]
+    made = CliRunner().invoke(main, ["tree", *given, "--out", str(out), "--json"])
+    assert made.exit_code == 0, made.output
+    assert '"objective": "upper-bound"' in made.output
+    assert '"stopped": "the budget of 50 sets"' in made.output
+    assert check_tree(load_tree(out)).problems == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--opening", "12x4"], "code '12x4'"),
+        (["--opening", "1234", "--strategy", "minimax"], "--opening goes with --strategy optimal"),
+        (["--opening", "1234", "--format", "text"], "give it without --format"),
+    ],
+)
+def test_tree_opening_refuses_what_it_cannot_do(arguments: list[str], message: str) -> None:
+    given = ["tree", "--rules", "mm", "--strategy", "optimal", *arguments]
+    result = CliRunner().invoke(main, given)
+    assert result.exit_code != 0
+    assert message in result.output
