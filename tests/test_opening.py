@@ -112,7 +112,7 @@ def test_tree_opening_under_a_budget_prints_its_bounds(
     out = tmp_path / "p3c10n.json"
     given = ["--rules", "p3c10n", "--strategy", "optimal", "--opening", "012", "--budget", "50"]
     made = CliRunner().invoke(main, ["tree", *given, "--out", str(out), "--json"])
-    assert made.exit_code == 0, made.output
+    assert made.exit_code == 3, made.output  # stopped, with a whole tree
     assert '"objective": "upper-bound"' in made.output
     assert '"stopped": "the budget of 50 sets"' in made.output
     assert check_tree(load_tree(out)).problems == []
@@ -124,6 +124,7 @@ def test_tree_opening_under_a_budget_prints_its_bounds(
         (["--opening", "12x4"], "code '12x4'"),
         (["--opening", "1234", "--strategy", "minimax"], "--opening goes with --strategy optimal"),
         (["--opening", "1234", "--format", "text"], "give it without --format"),
+        (["--opening", "1234", "--bound", "root"], "give --bound or --opening, not both"),
     ],
 )
 def test_tree_opening_refuses_what_it_cannot_do(arguments: list[str], message: str) -> None:

@@ -17,7 +17,7 @@ from bullscows.cli.common import (
     variant_options,
 )
 from bullscows.cli.progress import announce_search, counting, duration, say, searching, showing
-from bullscows.cli.tree_opening import interrupted
+from bullscows.cli.tree_opening import interrupted, run_opening
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
 from bullscows.rules import Rules
@@ -106,7 +106,8 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
     help="With --strategy optimal: fix the first guess (CODE, or root-bound: the first guess "
     "of the lowest root bound) and in each of its parts the second guess of the root bound's "
     "order, and search every part two guesses deep: the lowest total of that opening, or "
-    "under --time-limit a whole tree (the parts left get a heuristic's) with its bounds.",
+    "under --time-limit a whole tree (the parts left get a heuristic's) with its bounds "
+    f"(exit {STOPPED_WITH_TREE}).",
 )
 @click.option(
     "--check",
@@ -241,18 +242,19 @@ def _opening(
     checkpoint: Path | None, limits: tuple[float | None, int | None] | None, out: Path | None,
     as_json: bool, quiet: bool,
 ) -> None:  # fmt: skip
-    """``--opening``: checked here, run by ``cli.tree_opening``."""
+    """``--opening``: checked here, run by ``cli.tree_opening``; exits ``STOPPED_WITH_TREE``
+    when a limit stopped it before every part was solved."""
     if strategy.spec != StrategySpec("optimal"):
         raise click.UsageError(
             f"--opening goes with --strategy optimal (the lowest total), not {strategy.label!r}"
         )
     if form != "summary":
         raise click.UsageError("--opening prints its figures: give it without --format")
-    from bullscows.cli.tree_opening import run_opening
     from bullscows.search.progress import Budget
 
     budget = None if limits is None else Budget(*limits)
-    run_opening(rules, opening, jobs, scheduler, checkpoint, budget, out, as_json, quiet)
+    if run_opening(rules, opening, jobs, scheduler, checkpoint, budget, out, as_json, quiet):
+        sys.exit(STOPPED_WITH_TREE)  # a whole tree, its parts not all solved
 
 
 def _search(

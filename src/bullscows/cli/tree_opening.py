@@ -36,9 +36,9 @@ def run_opening(
     out: Path | None,
     as_json: bool,
     quiet: bool,
-) -> None:
+) -> bool:
     """Search the opening named ``opening`` (a first guess, or ``ROOT_BOUND``), print its
-    figures, and write its tree to ``out``."""
+    figures, and write its tree to ``out``; whether ``budget`` stopped it first."""
     from bullscows.executors import make_executor
     from bullscows.search.opening import opening_tree
     from bullscows.strategies.part_trees import heuristic_part
@@ -67,6 +67,7 @@ def run_opening(
         click.echo(json.dumps(_json(found, built), indent=2))
     else:
         _print(found, built)
+    return found.stopped is not None
 
 
 def interrupted(checkpoint: Path | None) -> NoReturn:
