@@ -76,13 +76,11 @@ def time_left(task: Task, what: str = "") -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d} left{what}"
 
 
-def _display(show: bool, *columns: ProgressColumn) -> Progress:
-    """A display on stderr that leaves nothing behind; drawn only when ``show``."""
+def _display(*columns: ProgressColumn) -> Progress:
+    """A display on stderr that leaves nothing behind."""
     from rich.progress import Progress
 
-    return Progress(
-        *columns, console=streams.console(stderr=True), transient=True, disable=not show
-    )
+    return Progress(*columns, console=streams.console(stderr=True), transient=True)
 
 
 def _task(bars: Progress, task: TaskID) -> Task:
@@ -102,7 +100,7 @@ def counting(show: bool) -> Iterator[Count]:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-    bars = _display(show, TextColumn("{task.description:<28}"), BarColumn(),
+    bars = _display(TextColumn("{task.description:<28}"), BarColumn(),
                     MofNCompleteColumn(), TimeElapsedColumn(),
                     TextColumn("{task.fields[left]}", style="progress.remaining"))  # fmt: skip
     tasks: dict[str, TaskID] = {}
@@ -133,7 +131,7 @@ def searching(show: bool, label: str) -> Iterator[Show]:
         return
     from rich.progress import BarColumn, SpinnerColumn, TextColumn
 
-    bars = _display(show, SpinnerColumn(), BarColumn(bar_width=20),
+    bars = _display(SpinnerColumn(), BarColumn(bar_width=20),
                     TextColumn("{task.fields[left]}", style="progress.remaining"),
                     TextColumn("{task.description}"))  # fmt: skip
     task = bars.add_task(f"{label}: starting", total=None, left="estimate unknown")

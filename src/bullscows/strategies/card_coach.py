@@ -109,11 +109,19 @@ class Coached:
 class Review:
     """A finished game beside the card and the optimum for its secret, move by move."""
 
-    played: int
-    followed: int  # how many of the game's guesses were the card's
     card: int  # guesses the card needs for this secret (its first choice where it has one)
     optimum: int | None  # guesses the optimal strategy needs (None: no optimal tree at hand)
     moves: tuple[Coached, ...] = ()
+
+    @property
+    def played(self) -> int:
+        """How many guesses the game took."""
+        return len(self.moves)
+
+    @property
+    def followed(self) -> int:
+        """How many of the game's guesses were the card's."""
+        return sum(move.followed for move in self.moves)
 
     def text(self) -> str:
         lines = [
@@ -143,10 +151,9 @@ def review(card: Card, history: tuple[Step, ...], secret: Code, optimal: Strateg
         best = None if optimal is None else _optimum_guess(optimal, knowledge)
         moves.append(Coached(number, step.guess, advise(card, knowledge), best))
         knowledge = knowledge.after(step.guess, step.feedback)
-    followed = sum(move.followed for move in moves)
     best_total = None if optimal is None else guesses_for(rules, optimal, secret)
     card_total = guesses_for(rules, CardStrategy(card), secret)
-    return Review(len(history), followed, card_total, best_total, tuple(moves))
+    return Review(card_total, best_total, tuple(moves))
 
 
 def _optimum_guess(optimal: Strategy, knowledge: Knowledge) -> Code | None:
