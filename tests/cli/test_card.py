@@ -12,6 +12,7 @@ from bullscows import Rules, score
 from bullscows.cli import main
 from bullscows.knowledge import Knowledge
 from bullscows.sessions import seeded_secret
+from bullscows.strategies.card import load_card
 from bullscows.strategies.card_coach import advise
 from bullscows.strategies.card_strategy import best_card
 
@@ -67,15 +68,30 @@ def test_any_rule_on_a_small_variant() -> None:
     assert "Then: guess any code that fits every reply." in result.output
 
 
+def test_any_rule_past_400_secrets_where_sets_are_kept_up_to_symmetry(tmp_path: Path) -> None:
+    out = tmp_path / "card.json"
+    result = run("card", "--rules", "p3c9n", "--rule", "any", "--lines", "2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["rule"] == "any" and len(data["book"]) == 2
+    assert data["figures"]["secrets"] == 504 and 4 < data["figures"]["average"] < 5
+    again = load_card(out.read_text(), "card").figures()  # not the search's kept figures
+    assert (round(again.average, 6), again.worst) == (
+        data["figures"]["average"],
+        data["figures"]["worst"],
+    )
+
+
 def test_bad_requests_get_one_line() -> None:
     page = run("card", "--format", "pdf")
     assert page.exit_code == 2 and "--format pdf writes a page: give --out FILE.pdf" in page.output
-    big = run("card", "--rules", "bc", "--rule", "any")
-    assert big.exit_code == 1
-    assert big.output == (
-        "Error: the any rule's exact expectation is computed for variants of at most 400 "
-        "secrets; bc has 5,040\n"
-    )
+    for spec, size in (("bc-nolead", "4,536"), ("p5c8n", "6,720")):  # 0 unlike 1; too large
+        big = run("card", "--rules", spec, "--rule", "any")
+        assert big.exit_code == 1
+        assert big.output == (
+            "Error: the any rule's exact expectation is computed for variants of at most 5,040 "
+            f"secrets whose every position allows every symbol, else 400; {spec} has {size}\n"
+        )
     missing = run("card", "--card", "no-such-card.json")
     assert missing.exit_code == 1 and missing.output.startswith("Error: ")
     assert len(missing.output.splitlines()) == 1

@@ -9,15 +9,17 @@ from pathlib import Path
 import click
 
 from bullscows.cli.common import variant_options
+from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
 from bullscows.strategies.card import Card, card_text, load_card
-from bullscows.strategies.card_exact import RULE_NAMES
+from bullscows.strategies.card_exact import RULE_NAMES, RuleCosts
 from bullscows.strategies.card_page import PAGE_FORMATS, draw_card, heading
 from bullscows.strategies.card_strategy import (
     QUICK_WIDTHS,
     SEARCH_LIMIT,
     SHIPPED_LINES,
+    any_problem,
     best_card,
     search_cards,
 )
@@ -92,22 +94,22 @@ def card(
         raise click.UsageError(f"--format {form} writes a page: give --out FILE.{form}")
     if form != "text" and as_json:
         raise click.UsageError(f"--json prints JSON: give it without --format {form}")
-    chosen = _chosen(rules, lines, rule, search, card_file)
+    chosen, costs = _chosen(rules, lines, rule, search, card_file)
+    figures = chosen.figures(costs)
     if form != "text":
         buffer = io.BytesIO()
-        draw_card(chosen, buffer, form)
+        draw_card(chosen, buffer, form, figures)
         assert out is not None
         out.write_bytes(buffer.getvalue())
         click.echo(f"Card written to {out} ({len(buffer.getvalue()):,} bytes)", err=True)
         return
     if out is not None:
-        out.write_text(card_text(chosen), encoding="utf-8")
+        out.write_text(card_text(chosen, figures), encoding="utf-8")
         click.echo(f"Card written to {out} (play it with --strategy card:{out})", err=True)
         return
     if as_json:
-        click.echo(json.dumps(chosen.to_json(chosen.figures()), indent=1))
+        click.echo(json.dumps(chosen.to_json(figures), indent=1))
         return
-    figures = chosen.figures()
     text = [*heading(chosen, figures), ""]
     text += [f"{number:>3}. {line}" for number, line in enumerate(chosen.describe()[:-1], 1)]
     text.append(chosen.describe()[-1])
@@ -117,17 +119,22 @@ def card(
     click.echo("\n".join(text))
 
 
-def _chosen(rules: Rules, lines: int, rule: str, search: bool, card_file: Path | None) -> Card:
+def _chosen(
+    rules: Rules, lines: int, rule: str, search: bool, card_file: Path | None
+) -> tuple[Card, RuleCosts | None]:
+    """The card to show, and the rule's figures its search kept (``None``: no search)."""
     if card_file is not None:
         from bullscows.readers import quote_path, read_file, read_text
 
         where = f"card file {quote_path(card_file)}"
-        return load_card(read_text(read_file(card_file, where), where), where)
+        return load_card(read_text(read_file(card_file, where), where), where), None
     if rule == "first" and not search:
-        return best_card(rules, lines)
-    if rule == "any" and rules.secret_rules.size > SEARCH_LIMIT:
-        raise StrategyError(
-            f"the any rule's exact expectation is computed for variants of at most "
-            f"{SEARCH_LIMIT} secrets; {rules.spec} has {rules.secret_rules.size:,}"
-        )
-    return search_cards(rules, rule, lines, QUICK_WIDTHS)[-1]
+        return best_card(rules, lines), None
+    problem = any_problem(rules) if rule == "any" else None
+    if problem is not None:
+        raise StrategyError(problem)
+    if rules.secret_rules.size > SEARCH_LIMIT:
+        say(f"Searching for the {rule} rule's card of {rules.spec} ({rules.size:,} secrets): "
+            "up to minutes.")  # fmt: skip
+    costs = RuleCosts(rules, rule)
+    return search_cards(rules, rule, lines, QUICK_WIDTHS, costs)[-1], costs

@@ -247,9 +247,9 @@ def _read(data: object) -> Card:
     return Card(rules, str(data.get("rule")), lines)
 
 
-def card_text(card: Card) -> str:
-    """The card's JSON text with its figures."""
-    return json.dumps(card.to_json(card.figures()), indent=1) + "\n"
+def card_text(card: Card, figures: CardFigures | None = None) -> str:
+    """The card's JSON text with its figures (``figures``: where they are known already)."""
+    return json.dumps(card.to_json(figures or card.figures()), indent=1) + "\n"
 
 
 def load_card(text: str, where: str) -> Card:

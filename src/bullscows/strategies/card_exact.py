@@ -60,7 +60,7 @@ class RuleCosts:
         self.win = rules.length * (rules.length + 1)
         self._totals: dict[bytes, Number] = {}
         self._worst: dict[bytes, int] = {}
-        self.symmetric = rule == "any" and _fully_symmetric(rules)
+        self.symmetric = rule == "any" and fully_symmetric(rules)
         if self.symmetric:  # what ``key`` relabels codes with; no other rule needs them
             self._digits = self.universe.codes.astype(np.int64)
             self._perms = np.array(list(itertools.permutations(range(rules.length))), np.int64)
@@ -148,7 +148,7 @@ class RuleCosts:
         return np.array([o[0] for o in orbits.values()]), [len(o) for o in orbits.values()]
 
 
-def _fully_symmetric(rules: Rules) -> bool:
+def fully_symmetric(rules: Rules) -> bool:
     """Whether renaming symbols and reordering positions maps the variant onto itself: every
     position allows every symbol, and only secrets are guessed."""
     every = set(rules.symbols)

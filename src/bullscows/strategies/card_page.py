@@ -37,14 +37,15 @@ def heading(card: Card, figures: CardFigures) -> list[str]:
     ]
 
 
-def draw_card(card: Card, out: BinaryIO, form: str) -> None:
-    """Write the card (heading, book lines, rule) to ``out`` as one page in ``form``."""
+def draw_card(card: Card, out: BinaryIO, form: str, figures: CardFigures | None = None) -> None:
+    """Write the card (heading, book lines, rule) to ``out`` as one page in ``form``
+    (``figures``: the card's, where they are known already)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    lines = [*heading(card, card.figures()), "", *card.describe()]
+    lines = [*heading(card, figures or card.figures()), "", *card.describe()]
     height = 1.0 + 0.22 * len(lines)
     figure = Figure(figsize=(8.27, max(height, 2.0)))
     for number, text in enumerate(lines):

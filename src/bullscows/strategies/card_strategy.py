@@ -23,6 +23,7 @@ from bullscows.readers import quote_path, read_file, read_text
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy
 from bullscows.strategies.card import Card, load_card, load_frontier
+from bullscows.strategies.card_exact import RuleCosts, fully_symmetric
 from bullscows.strategies.card_search import BookSearch
 
 #: Names of the form ``card:PATH`` name a card file.
@@ -31,6 +32,10 @@ PREFIX = "card:"
 SHIPPED_LINES = 20
 #: Variants with at most this many secrets get a card searched on first use.
 SEARCH_LIMIT = 400
+#: The ``any`` rule's card is searched for at most ``SEARCH_LIMIT`` secrets, or for at most
+#: this many where its figures are kept per class of sets (``card_exact.fully_symmetric``):
+#: bc's 5,040 take a minute of computing (docs/card.md).
+ANY_LIMIT = 5040
 #: The quick search's guesses tried at the first and second guess.
 QUICK_WIDTHS = (4, 8)
 
@@ -56,11 +61,33 @@ def best_cards(rules: Rules) -> tuple[Card, ...]:
 
 
 def search_cards(
-    rules: Rules, rule: str, lines: int, widths: tuple[int | None, ...]
+    rules: Rules,
+    rule: str,
+    lines: int,
+    widths: tuple[int | None, ...],
+    costs: RuleCosts | None = None,
 ) -> tuple[Card, ...]:
-    """The best card found of each size from 0 to ``lines`` lines (``BookSearch``)."""
-    found = BookSearch(rules, rule, widths=widths).frontier(lines)
+    """The best card found of each size from 0 to ``lines`` lines (``BookSearch``; ``costs``:
+    the rule's figures kept so far, to share with the cards' ``figures``)."""
+    found = BookSearch(rules, rule, widths=widths, costs=costs).frontier(lines)
     return tuple(Card(rules, rule, book) for _, book in found)
+
+
+def any_problem(rules: Rules) -> str | None:
+    """Why the ``any`` rule's card of ``rules`` is not searched for (too many secrets for its
+    exact expectation), or ``None``.
+
+    >>> any_problem(Rules.parse("bc")) is None, any_problem(Rules.parse("bc-nolead")) is None
+    (True, False)
+    """
+    size = rules.secret_rules.size
+    if size <= SEARCH_LIMIT or (size <= ANY_LIMIT and fully_symmetric(rules)):
+        return None
+    return (
+        f"the any rule's exact expectation is computed for variants of at most {ANY_LIMIT:,} "
+        f"secrets whose every position allows every symbol, else {SEARCH_LIMIT}; "
+        f"{rules.spec} has {size:,}"
+    )
 
 
 def best_card(rules: Rules, lines: int = SHIPPED_LINES) -> Card:
