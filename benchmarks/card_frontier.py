@@ -8,12 +8,15 @@ lines (``BookSearch``: a search heuristic over books; every figure is exact for 
 beside the optimum (the shipped optimal trees) and the plain rule. ``--ship`` writes the best
 card of each size to ``src/bullscows/data/cards/SPEC.json`` (what ``card`` plays).
 ``--any`` adds the ``any`` rule's frontier for bc and mm (its exact expectation over a uniform
-choice, sets kept up to symmetry; minutes more); a small variant's is printed always.
+choice, sets kept up to symmetry; minutes more); a small variant's is printed always. Last it
+prints the table docs/card.md quotes, the time taken and the peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
 from pathlib import Path
 
@@ -42,10 +45,10 @@ def optimum(rules: Rules) -> tuple[float, int]:
 
 def frontier(rules: Rules, rule: str, widths: tuple[int | None, ...]) -> list[Row]:
     """Each size's best card with its exact figures and the codes read per rule guess."""
-    costs = RuleCosts(rules, rule)
+    costs = RuleCosts(rules, rule)  # one for the search and the figures: each set once
     return [
         (card, card.figures(costs), card.checks())
-        for card in search_cards(rules, rule, LINES, widths)
+        for card in search_cards(rules, rule, LINES, widths, costs)
     ]
 
 
@@ -65,6 +68,27 @@ def show(spec: str, rows: list[Row], best: tuple[float, int]) -> None:
 
 #: Per variant: each rule's frontier, and the optimum.
 Results = dict[str, tuple[dict[str, list[Row]], tuple[float, int]]]
+#: The card sizes of the summary table (docs/card.md quotes it).
+TABLE_SIZES = (0, 1, 2, 5, 8, 11, 14, 16, 20)
+
+
+def table(results: Results) -> list[str]:
+    """Every variant's and rule's frontier side by side at ``TABLE_SIZES``, in Markdown."""
+    columns = [(spec, rule) for spec, (by_rule, _) in results.items() for rule in by_rule]
+    lines = [
+        "| lines | " + " | ".join(f"{spec} `{rule}` | worst" for spec, rule in columns) + " |",
+        "|------:|" + "-------:|---:|" * len(columns),
+    ]
+    for size in TABLE_SIZES:
+        label = "0 (rule alone)" if size == 0 else f"{size:<5}"
+        cells = []
+        for spec, rule in columns:
+            figures = results[spec][0][rule][size][1]
+            cells.append(f"{figures.average:.4f} | {figures.worst}")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    optimum = [f"{results[spec][1][0]:.4f} | {results[spec][1][1]}" for spec, _ in columns]
+    lines.append("| optimum | " + " | ".join(optimum) + " |")
+    return lines
 
 
 def plot(results: Results, path: Path) -> None:
@@ -72,6 +96,7 @@ def plot(results: Results, path: Path) -> None:
 
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.fonttype"] = "none"  # text as text: a small file
+    matplotlib.rcParams["svg.hashsalt"] = "card-frontier"  # the same ids every run
     import matplotlib.pyplot as plt
 
     figure, axes = plt.subplots(1, len(results), figsize=(4.2 * len(results), 3.4))
@@ -99,6 +124,7 @@ def main() -> None:
     parser.add_argument("--ship", action="store_true", help="write the best cards to the package")
     parser.add_argument("--any", action="store_true", help="the any rule's frontier too")
     args = parser.parse_args()
+    started = time.perf_counter()
     results: Results = {}
     for spec, widths in WIDTHS.items():
         rules = Rules.parse(spec)
@@ -121,9 +147,14 @@ def main() -> None:
     for rule in ("first", "any"):
         rows = frontier(rules, rule, widths)
         show(f"{spec} ({rule} rule, every guess tried)", rows[:4], optimum(rules))
+    print("\nThe frontier (docs/card.md):\n")
+    print("\n".join(table(results)))
     if args.plot:
         plot(results, args.plot)
         print(f"\nplot: {args.plot}")
+    took = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(f"{took:.0f} s in all, {os.cpu_count()} cores; peak memory {peak:.0f} MiB")
 
 
 if __name__ == "__main__":
