@@ -4,6 +4,9 @@ between its bounds; a checkpoint gives the same tree again."""
 
 from __future__ import annotations
 
+import gzip
+import itertools
+import json
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,14 @@ from bullscows.search.opening import Opening, opening_of, opening_tree
 from bullscows.search.progress import Budget
 from bullscows.strategies.part_trees import heuristic_part
 from bullscows.tree import DecisionTree, check_tree, load_tree
+from plain import plain_counts
+
+#: The trees of fixed openings kept in docs/trees: (file, the variant's secrets, the
+#: guesses each number of guesses from 1 settles).
+SHIPPED = [
+    ("digits-opening.json.gz", ["".join(c) for c in itertools.product("0123456789", repeat=4)],
+     [1, 7, 54, 505, 3639, 5182, 608, 4]),
+]  # fmt: skip
 
 
 def _valid(rules: Rules, found: object) -> int:
@@ -132,3 +143,17 @@ def test_tree_opening_refuses_what_it_cannot_do(arguments: list[str], message: s
     result = CliRunner().invoke(main, given)
     assert result.exit_code != 0
     assert message in result.output
+
+
+@pytest.mark.parametrize(("name", "secrets", "expected"), SHIPPED)
+def test_the_shipped_trees_of_fixed_openings(
+    name: str, secrets: list[str], expected: list[int]
+) -> None:
+    # Checked, then played by the textbook reply (nothing of the library's scoring).
+    path = Path(__file__).resolve().parent.parent / "docs" / "trees" / name
+    report = check_tree(load_tree(path))
+    assert report.problems == [] and report.summary is not None
+    total = sum(guesses * n for guesses, n in enumerate(expected, start=1))
+    assert (report.summary.total, report.summary.secrets) == (total, len(secrets))
+    counts, _ = plain_counts(json.loads(gzip.decompress(path.read_bytes()))["tree"], secrets)
+    assert [counts[guesses] for guesses in range(1, len(expected) + 1)] == expected
