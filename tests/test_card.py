@@ -7,6 +7,7 @@ import itertools
 import json
 import random
 import re
+import sys
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -21,7 +22,7 @@ from bullscows.knowledge import Knowledge
 from bullscows.outcomes import build_tree, guess_counts
 from bullscows.rules import Rules
 from bullscows.strategies import get_strategy
-from bullscows.strategies.card import Card, card_text, load_card, load_frontier
+from bullscows.strategies.card import Card, CardFigures, card_text, load_card, load_frontier
 from bullscows.strategies.card_exact import RuleCosts
 from bullscows.strategies.card_search import BookSearch
 from bullscows.strategies.card_strategy import SHIPPED_LINES, best_cards, shipped_file
@@ -263,6 +264,37 @@ def test_shipped_card_meets_the_goal(spec: str, average: float, worst: int) -> N
         assert (figures.total, figures.worst) == (stated_figures["total"], stated_figures["worst"])
     best = cards[-1].figures()
     assert best.average <= average and best.worst <= worst
+
+
+def test_the_docs_frontier_table_is_the_benchmarks_with_the_shipped_cards() -> None:
+    """docs/card.md's frontier table is what benchmarks/card_frontier.py prints: its ``first``
+    columns (and the optimum) are the shipped cards' figures in the benchmark's format."""
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import card_frontier as bench
+    finally:
+        sys.path.remove(str(root / "benchmarks"))
+    results = {}
+    for spec in ("bc", "mm"):
+        rules = Rules.parse(spec)
+        path = shipped_file(rules)
+        assert path is not None
+        stated = [card["figures"] for card in json.loads(path.read_text())["cards"]]
+        rows = [
+            (card, CardFigures(data["secrets"], data["total"], data["worst"]), None)
+            for card, data in zip(load_frontier(path.read_text(), path.name), stated, strict=True)
+        ]
+        results[spec] = ({"first": rows}, bench.optimum(rules))
+    docs = (root / "docs" / "card.md").read_text().splitlines()
+    start = docs.index(next(line for line in docs if line.startswith("| lines |")))
+    documented = docs[start : start + len(bench.TABLE_SIZES) + 3]
+
+    def cells(row: str) -> list[str]:
+        return [cell.strip() for cell in row.split("|")[1:-1]]
+
+    for ours, theirs in zip(bench.table(results), documented, strict=True):
+        assert cells(ours) == [cells(theirs)[i] for i in (0, 1, 2, 5, 6)]
 
 
 # --- the coach ---------------------------------------------------------------------------
