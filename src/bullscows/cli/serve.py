@@ -38,8 +38,9 @@ from bullscows.errors import BullsCowsError
     "--compute-seconds", type=click.FloatRange(0.1, 3600), default=10, show_default=True,
     help="Time one request's computation may take (analysis, hints, trees, bench, ...).",
 )  # fmt: skip
-@click.option("--pool", type=click.IntRange(1, 64), default=2, show_default=True,
-              help="Such computations run at once, per worker.")  # fmt: skip
+@click.option("--pool", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Such computations run at once, for all workers (0: one fewer than the "
+              "cores); they pause while requests are answered.")  # fmt: skip
 @click.option(
     "--durability", type=click.Choice(["process", "full"]), default="process",
     show_default=True,

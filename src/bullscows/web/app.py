@@ -30,6 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from bullscows.web import api, pages, player
 from bullscows.web.common import HERE, Games
 from bullscows.web.compute import Pool
+from bullscows.web.gate import Gate
 from bullscows.web.limits import Limits, RateLimit
 from bullscows.web.security import ASGIApp, Guard, Message, Receive, Scope, Send
 from bullscows.web.storage import Store, Unavailable
@@ -68,6 +69,7 @@ def create_app(
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
+        pool.gate.close()
 
     app = FastAPI(
         **QUIET,
@@ -78,12 +80,13 @@ def create_app(
         docs_url=None,  # its pages load their scripts from a CDN: the document is enough
         redoc_url=None,
     )
-    pool = Pool(limits.pool, limits.seconds)
+    pool = Pool(limits.pool, limits.seconds, database=store.url)
     app.state.games = Games(store, pool)
     app.state.limits = limits
     app.add_middleware(Guard)
     app.add_middleware(RateLimit, limits_of=limits, store=store)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(Counted, gate=pool.gate)
     api.install(app)
     pages.install(app)
     player.install(app)
@@ -117,6 +120,20 @@ async def _expire(store: Store, limits: Limits) -> None:
         with contextlib.suppress(Unavailable):
             await asyncio.to_thread(store.expire, timedelta(hours=limits.expire_hours))
         await asyncio.sleep(3600)
+
+
+class Counted:
+    """Every request counted by ``gate`` while it is answered: computations pause meanwhile."""
+
+    def __init__(self, app: ASGIApp, gate: Gate) -> None:
+        self.app, self.gate = app, gate
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with self.gate.counted():
+            await self.app(scope, receive, send)
 
 
 class HeadAsGet:

@@ -31,6 +31,7 @@ from typing import Any, Protocol, TypeVar
 import anyio.from_thread
 
 from bullscows.errors import BullsCowsError
+from bullscows.web.gate import Gate
 
 T = TypeVar("T")
 #: Work (pairs of codes scored, about) done on a request's thread; more goes to a process.
@@ -41,6 +42,11 @@ SEARCH_WORK = 10**15
 NICE = 19
 #: How often a computation's client is asked whether it is still there (seconds).
 CHECK_EVERY = 0.1
+#: A computation paused for moves is stopped all the same once this many times its budget
+#: has passed since it started.
+PATIENCE = 3
+#: Requests of one server process that may wait for a place; more are answered 503 at once.
+WAITING = 8
 #: What the processes load once, before any computation forks from them.
 PRELOAD = ["bullscows.web.common", "bullscows.web.explorer", "bullscows.web.benching",
            "bullscows.analysis", "bullscows.web.warmed"]  # fmt: skip
@@ -128,19 +134,36 @@ class Client(Protocol):
 
 
 class Pool:
-    """At most ``size`` computations at once, each given ``seconds``; those of at most
-    ``inline_work`` run on the caller's thread. Called from a request's thread (never the
-    event loop), which waits while the process works."""
+    """At most ``size`` computations at once in processes of their own, for all the processes
+    of the server on ``database`` (``gate.Gate``: one fewer than the cores by default), each
+    given ``seconds`` of running time; those of at most ``inline_work`` run on the caller's
+    thread. Called from a request's thread (never the event loop), which waits while the
+    process works."""
 
-    def __init__(self, size: int = 2, seconds: float = 10.0, inline_work: float = INLINE_WORK
+    def __init__(self, size: int | None = None, seconds: float = 10.0,
+                 inline_work: float = INLINE_WORK, database: str | None = None
                  ) -> None:  # fmt: skip
-        self.size, self.seconds, self.inline_work = size, seconds, inline_work
-        self._places = threading.BoundedSemaphore(size)
+        self.seconds, self.inline_work = seconds, inline_work
+        self._size, self._database = size, database
+        self._gate: Gate | None = None
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
         #: Computations running in a process now, started so far, and stopped (out of time,
         #: client gone).
         self.counts = {"running": 0, "started": 0, "stopped": 0}
+
+    @property
+    def gate(self) -> Gate:
+        """The places and pauses shared with the server's other processes (made on first
+        use)."""
+        with _counting:
+            if self._gate is None:
+                self._gate = Gate(self._database, self._size)
+            return self._gate
+
+    @property
+    def size(self) -> int:
+        return self.gate.places
 
     def warm(self) -> None:
         """Start the process that computations fork from, so the first waits for nothing."""
@@ -167,33 +190,42 @@ class Pool:
     def call(self, client: Client | None, work: int, function: Callable[..., T], *args: Any,
              command: str) -> T:  # fmt: skip
         """``function(*args)``: here if ``work`` is at most ``INLINE_WORK``, else in a process
-        of its own, within the budget either way; ``command`` is what the person may run
-        instead."""
+        of its own once a place is free, within the budget either way; ``command`` is what
+        the person may run instead."""
         if self.inline(work):
             with self.timed(command):
                 return function(*args)
-        deadline = time.monotonic() + self.seconds
-        if not self._places.acquire(timeout=self.seconds):
-            raise Busy(
-                f"the server is busy with {self.size} other long computations; try again in a "
-                f"minute, or run it yourself: {command}"
-            )
-        try:
-            return self._in_process(client, deadline, function, args, command)
-        finally:
-            self._places.release()
+        gate = self.gate
+        busy = Busy(f"the server is busy with {gate.places} other long computation"
+                    f"{'s' * (gate.places > 1)}; try again in a minute, or run it yourself: "
+                    f"{command}")  # fmt: skip
+        if gate.waiting >= WAITING:
+            raise busy
+        with gate.aside():  # the request waits: computations need not pause for it
+            place = gate.take(self.seconds, lambda: client is not None and _gone(client))
+            if place is None:
+                if client is not None and _gone(client):
+                    raise Gone("the client left; its computation was never started")
+                raise busy
+            try:
+                return self._in_process(client, place, function, args, command)
+            finally:
+                gate.free(place)
 
-    def _in_process(self, client: Client | None, deadline: float, function: Callable[..., T],
+    def _in_process(self, client: Client | None, place: int, function: Callable[..., T],
                     args: tuple[Any, ...], command: str) -> T:  # fmt: skip
         answer, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_child, args=(sender, function, args),
                                         daemon=True)  # fmt: skip
         process.start()
         sender.close()
+        gate, start = self.gate, time.monotonic()
+        gate.start(place, process.pid or 0)
         self._count(running=1, started=1)
         try:
             while not answer.poll(CHECK_EVERY):
-                if time.monotonic() > deadline:
+                elapsed = time.monotonic() - start
+                if elapsed - gate.paused(place) > self.seconds or elapsed > PATIENCE * self.seconds:
                     raise self._too_large(command)
                 if client is not None and _gone(client):
                     raise Gone("the client left; its computation was stopped")
@@ -202,6 +234,7 @@ class Pool:
             self._count(stopped=1)
             raise
         finally:
+            gate.end(place)  # signalled no more: then killed and reaped
             if process.is_alive():
                 process.kill()
             process.join(30)
@@ -222,7 +255,7 @@ class Pool:
                 self.counts[key] += change
 
 
-_counting = threading.Lock()
+_counting = threading.RLock()
 #: A pool that runs everything on the caller's thread (calls from outside a server).
 INLINE = Pool(size=1, seconds=float("inf"), inline_work=float("inf"))
 

@@ -48,8 +48,9 @@ class Limits:
     uploads: str = "10/minute"
     #: Seconds of computation one request may take (analysis, hints, trees, bench, ...).
     seconds: float = 10.0
-    #: Computations run at once in worker processes of their own; more wait, then get 503.
-    pool: int = 2
+    #: Computations run at once in processes of their own, for all the server's processes
+    #: (0: one fewer than the cores); more wait, then get 503.
+    pool: int = 0
 
     def __post_init__(self) -> None:
         for name in ("games", "uploads"):

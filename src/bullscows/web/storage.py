@@ -408,10 +408,10 @@ class Writer:
     def __init__(self, url: str) -> None:
         self._threads = threading.Lock()
         self._file: int | None = None
-        path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:" and fcntl is not None:
+        path = sqlite_path(url)
+        if path is not None and fcntl is not None:
             with contextlib.suppress(OSError):
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT, 0o600)
 
     def __enter__(self) -> None:
@@ -433,14 +433,24 @@ def _engine(url: str, synchronous: str = "NORMAL") -> Engine:
     """An engine for ``url``; a SQLite file's folder is created on first use, and its commits
     are as durable as ``synchronous`` (SQLite's setting) makes them."""
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[1] if "///" in url else ""
-        if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        path = sqlite_path(url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
             event.listen(engine, "connect", functools.partial(_sqlite_pragmas, synchronous))
             return engine
         return create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
     return create_engine(url, pool_pre_ping=True)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL; ``None`` for an in-memory database (or another kind).
+
+    >>> sqlite_path("sqlite:////srv/games.sqlite3"), sqlite_path("sqlite://")
+    (PosixPath('/srv/games.sqlite3'), None)
+    """
+    path = url.split("///", 1)[1] if url.startswith("sqlite") and "///" in url else ""
+    return Path(path) if path and path != ":memory:" else None
 
 
 def _sqlite_pragmas(synchronous: str, connection: Any, _: object) -> None:
