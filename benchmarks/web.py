@@ -68,7 +68,8 @@ def play(base: str, rules: str, timings: dict[str, list[float]], lock: threading
 
 
 def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
+    """The value below which ``fraction`` of ``values`` lie (0 for none)."""
+    ordered = sorted(values) or [0.0]
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bullscows.web.process import serving
+from web import percentile  # benchmarks/web.py
 
 WIDE = "p7c8n:guesses=p7c8r"
 #: The goals: a guess's p95 (ms) with 200 players, moves per second with 2 workers, how much
@@ -190,11 +191,6 @@ async def sample(pid: int | None, run: Run, every: int, stop: asyncio.Event) -> 
             if run.games >= every * (len(run.memory) + 1):
                 run.memory.append((run.games, memory))
         await asyncio.sleep(0.5)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values) or [0.0]
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 async def measure(base: str, pid: int | None, players: int, games: int, rules: str,
