@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from bullscows.codes import Code
+from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback
 from bullscows.hints import Hint, explain_guess, give_hint
 from bullscows.knowledge import Knowledge, Step
@@ -86,6 +87,19 @@ def move_text(move: dict[str, Any], reply_style: str = "words") -> str:
         f"{move['number']}. {move['guess']}  {reply}  {move['codes']:,} codes -> "
         f"{move['left']:,}: {move['sentence']}{fits}"
     )
+
+
+def review(game: object) -> list[dict[str, Any]]:
+    """``analyse`` of a game of a person's guesses at the computer's code, once it is over
+    or, with hints on, during it (the analysis names the best guess of every move so far);
+    any other game is a ``BullsCowsError`` that says why not."""
+    if not isinstance(game, Codemaker | Adversary):
+        raise BullsCowsError("only your guesses at my code are analysed (play)")
+    if not game.over and game.hinter is None:
+        raise BullsCowsError(
+            "the analysis comes at the end of the game, or during it with hints on"
+        )
+    return analyse(game)
 
 
 def analyse(game: Codemaker | Adversary | Played) -> list[dict[str, Any]]:

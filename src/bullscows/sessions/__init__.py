@@ -28,7 +28,7 @@ from bullscows.rules import Rules
 from bullscows.sessions.breaking import Codebreaker
 from bullscows.sessions.common import as_code, as_feedback, random_secret
 from bullscows.sessions.duel import Duel, DuelTurn
-from bullscows.sessions.making import Adversary, Codemaker, seeded_secret
+from bullscows.sessions.making import Adversary, Codemaker, challenge, seeded_secret
 from bullscows.sessions.moves import (
     Candidates,
     Fix,
@@ -111,6 +111,7 @@ __all__ = [
     "Winner",
     "as_code",
     "as_feedback",
+    "challenge",
     "named_move",
     "random_secret",
     "read_move",

@@ -76,6 +76,8 @@ class Codebreaker(Logged):
 
     kind = "codebreaker"
     BROKEN = "the code is already broken (undo to change a reply)"
+    #: The computer picks a guess at every move.
+    chooses_always = True
 
     def __init__(
         self,
@@ -98,6 +100,22 @@ class Codebreaker(Logged):
     @property
     def knowledge(self) -> Knowledge:
         return self._stack[-1]
+
+    @property
+    def chooser(self) -> Strategy:
+        """The strategy that picks the computer's guesses."""
+        return self.strategy
+
+    @property
+    def choosing_among(self) -> int:
+        """The codes still possible where ``chooser`` picks its next guess."""
+        return self.remaining
+
+    def command(self, analysis: bool = False) -> str:
+        """The terminal command that plays a game like this one (``analysis`` aside: only a
+        person's guesses are analysed)."""
+        name = "assist" if self.assist else "solve"
+        return f"bullscows {name} --rules {self.rules.spec} --strategy {self.strategy.name}"
 
     @property
     def contradiction(self) -> Contradiction | None:

@@ -56,6 +56,8 @@ class Duel:
     kind = "duel"
     #: Its turns are checked by each move (a move out of turn is a ``TurnError``).
     accepts: tuple[type[Move], ...] = (Guess, Reply, Fix, Undo, GiveUp, AskHelp)
+    #: The computer picks a guess at every round.
+    chooses_always = True
 
     def __init__(
         self,
@@ -78,6 +80,20 @@ class Duel:
     def move_number(self) -> int:
         """The number of the next move (see ``sessions.moves``)."""
         return len(self.log) + 1
+
+    @property
+    def chooser(self) -> Strategy:
+        """The strategy that picks the computer's guesses."""
+        return self.breaker.strategy
+
+    @property
+    def choosing_among(self) -> int:
+        """The codes of the person's secret still possible, where ``chooser`` picks."""
+        return self.breaker.remaining
+
+    def command(self, analysis: bool = False) -> str:
+        """The terminal command that plays a game like this one (``analysis`` aside)."""
+        return f"bullscows duel --rules {self.rules.spec} --strategy {self.chooser.name}"
 
     def bare_move(self, text: str) -> Move:
         """A guess at the computer's code at its turn, else what the codebreaker reads."""

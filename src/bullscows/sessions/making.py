@@ -12,6 +12,7 @@ harder: ``hard`` (every guess must fit every reply so far; hints then fit too) a
 
 from __future__ import annotations
 
+import shlex
 from abc import ABC, abstractmethod
 
 import numpy as np
@@ -73,6 +74,9 @@ class _Maker(Logged, ABC):
     kind: str
     #: Whether it picks its secret at the start (an adversary commits only when asked).
     picks_secret: bool = True
+    #: Whether the computer picks a guess at every move (it breaks a code), not only when
+    #: asked (a hint).
+    chooses_always = False
     hinter: Strategy | None
     accepts: tuple[type[Move], ...] = (
         Guess, AskHint, Candidates, Undo, GiveUp, History, AskHelp,
@@ -120,6 +124,33 @@ class _Maker(Logged, ABC):
     @property
     def status(self) -> Status:
         return Status.LOST if self.lost else super().status
+
+    @property
+    def chooser(self) -> Strategy | None:
+        """The strategy whose guesses this game shows: its hints' (``None`` without)."""
+        return self.hinter
+
+    @property
+    def choosing_among(self) -> int:
+        """The codes still possible where ``chooser`` picks its next guess."""
+        return self.remaining
+
+    def command(self, analysis: bool = False) -> str:
+        """The terminal command that plays a game like this one, hints on; ``analysis``:
+        that analyses this one's guesses.
+
+        >>> game = Codemaker(Rules.parse("bc"), secret="2745", hints="minimax")
+        >>> _ = game.guess("1389")
+        >>> game.command(analysis=True)
+        "bullscows analyse --rules bc --strategy minimax '1389 0 0'"
+        """
+        strategy = "" if self.hinter is None else f" --strategy {self.hinter.name}"
+        if analysis:
+            steps = (shlex.quote(f"{s.guess.text} {s.feedback.format('pair')}")
+                     for s in self.history)  # fmt: skip
+            return f"bullscows analyse --rules {self.rules.spec}{strategy} " + " ".join(steps)
+        coach = " --coach" if self.coach else ""
+        return f"bullscows play --rules {self.rules.spec} --hint{strategy}{coach}"
 
     def _check_playing(self) -> None:
         super()._check_playing()
@@ -300,6 +331,20 @@ class Codemaker(_Maker):
             "give-up": lambda e: game.give_up(),
         })  # fmt: skip
         return game
+
+
+def challenge(game: object) -> Codemaker:
+    """A new game of the same secret as ``game``, a finished game against the computer's
+    secret, for a friend to play (with the same hints).
+
+    >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+    >>> _ = game.guess("2745")
+    >>> challenge(game).secret.text, challenge(game).history
+    ('2745', ())
+    """
+    if not (isinstance(game, Codemaker) and game.over):
+        raise BullsCowsError("only a finished game against my secret can be a challenge")
+    return Codemaker(game.rules, secret=game.secret, hints=game.hinter)
 
 
 class Adversary(_Maker):

@@ -235,8 +235,8 @@ def install(app: FastAPI) -> None:
     def accept(challenge_id: str, request: Request) -> GameOut:
         """Start a game of a challenge's secret."""
         games = games_of(request)
-        game_id = games.accept(challenge_id)
-        return GameOut(id=game_id, state=games.view(request, game_id)[1].shown)
+        game_id, game = games.accept(challenge_id)
+        return GameOut(id=game_id, state=games.shown(request, game, "play"))
 
     @app.get("/api/bench", responses={**ERRORS, 200: BENCH_ANSWER}, tags=["bench"])
     def bench(

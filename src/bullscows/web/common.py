@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-import shlex
 import threading
 import time
 from collections import OrderedDict
@@ -21,11 +20,11 @@ from fastapi.templating import Jinja2Templates
 
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.records import GameRecord
-from bullscows.sessions import Adversary, Codemaker, Duel, Game, Move, restore
-from bullscows.strategies import Strategy
+from bullscows.sessions import Game, Move
+from bullscows.sessions import challenge as challenge_of
 from bullscows.web import benching
 from bullscows.web.compute import SEARCH_WORK, Busy, Client, Gone, Pool, TooLarge
-from bullscows.web.games import Setup, Told, analysed, apply, new_game, state
+from bullscows.web.games import Setup, Told, analysed, apply, new_game, restored, state
 from bullscows.web.models import StateOut
 from bullscows.web.storage import Store, Unavailable
 
@@ -73,25 +72,18 @@ class Games:
     def load(self, game_id: str, template: bool = False) -> tuple[Game, str]:
         """The game of that id and its mode; a challenge's template only with ``template``
         (nobody plays the template itself: each friend plays a copy)."""
-        found = self.store.get(game_id)
-        if found is None or (found[1] == CHALLENGE) != template:
-            what = "challenge" if template else "game"
-            raise NotFound(f"no {what} {game_id[:40]!r}: it may have been mistyped")
-        record, mode = found
-        return restore(record, assist=mode == "assist"), mode
+        record, mode, _ = self.read(game_id, template)
+        return restored(record, mode), mode
 
     def challenge(self, game_id: str) -> str:
         """A challenge to play the same secret as the finished game ``game_id``: its id."""
         game, _ = self.load(game_id)
-        if not (isinstance(game, Codemaker) and game.over):
-            raise BullsCowsError("only a finished game against my secret can be a challenge")
-        copy = Codemaker(game.rules, secret=game.secret, hints=game.hinter)
-        return self.store.add(copy.to_record(), CHALLENGE)
+        return self.store.add(challenge_of(game).to_record(), CHALLENGE)
 
-    def accept(self, challenge_id: str, player: str | None = None) -> str:
-        """A new game of the challenge's secret, for ``player``: its id."""
+    def accept(self, challenge_id: str, player: str | None = None) -> tuple[str, Game]:
+        """A new game of the challenge's secret, for ``player``: its id, and the game."""
         game, _ = self.load(challenge_id, template=True)
-        return self.add(game, "play", player)
+        return self.add(game, "play", player), game
 
     def play(self, client: Client | None, game_id: str, choose: Chooser) -> tuple[Game, Played]:
         """One move on the game as stored: ``choose`` reads it and names the move; the move and
@@ -131,18 +123,18 @@ class Games:
         move = choose(game, mode)
         work = work_of(game, move)
         if self.pool.inline(work):
-            with self.pool.timed(command_for(game, mode)):
+            with self.pool.timed(game.command()):
                 told = apply(game, move)
                 return game, state(game, mode), told, game.to_record()
         text, told, shown = self.pool.call(
-            client, work, moved, record.dumps(), mode, move, command=command_for(game, mode)
+            client, work, moved, record.dumps(), mode, move, command=game.command()
         )
         after = GameRecord.loads(text)
-        return restore(after, assist=mode == "assist"), shown, told, after
+        return restored(after, mode), shown, told, after
 
     def _stored(self, game_id: str) -> Known:
         record, mode, version = self.read(game_id)
-        return record, mode, version, restore(record, assist=mode == "assist")
+        return record, mode, version, restored(record, mode)
 
     def _recall(self, game_id: str) -> Known | None:
         """The game as this process last wrote it, taken out while a move is made on it."""
@@ -163,10 +155,13 @@ class Games:
                 _, (*_, dropped) = self._known.popitem(last=False)
                 self._known_codes -= dropped.rules.size
 
-    def read(self, game_id: str) -> tuple[GameRecord, str, int]:
+    def read(self, game_id: str, template: bool = False) -> tuple[GameRecord, str, int]:
+        """The game's record, mode and version (a challenge's template only with
+        ``template``), or ``NotFound``."""
         found = self.store.read(game_id)
-        if found is None or found[1] == CHALLENGE:
-            raise NotFound(f"no game {game_id[:40]!r}: it may have been mistyped")
+        if found is None or (found[1] == CHALLENGE) != template:
+            what = "challenge" if template else "game"
+            raise NotFound(f"no {what} {game_id[:40]!r}: it may have been mistyped")
         return found
 
     def view(self, client: Client | None, game_id: str) -> tuple[Game, Played]:
@@ -176,7 +171,7 @@ class Games:
 
     def shown(self, client: Client | None, game: Game, mode: str) -> StateOut:
         """``games.state`` of ``game``, here or in the pool."""
-        work, command = work_of(game), command_for(game, mode)
+        work, command = work_of(game), game.command()
         if self.pool.inline(work):
             with self.pool.timed(command):
                 return state(game, mode)
@@ -197,7 +192,7 @@ class Games:
         game, mode = self.load(game_id)
         work = game.rules.guess_rules.size * game.rules.size
         moves = self.pool.call(client, work, analysed_of, game.to_record().dumps(),
-                               command=command_for(game, "analysis"))  # fmt: skip
+                               command=game.command(analysis=True))  # fmt: skip
         return game, mode, moves
 
 
@@ -214,57 +209,31 @@ def work_of(game: Game, move: Move | None = None) -> int:
     """About how many pairs of codes ``move`` (``None``: showing the game) scores: a
     strategy's choice (a hint, the computer's next guess) weighs every guess against every
     code left; a guess or a reply weighs only the codes left."""
-    rules, remaining = game.rules, _remaining(game)
-    asks = move is not None and move.asks_strategy
-    chooses = asks or not isinstance(game, Codemaker | Adversary)
-    if not chooses:
-        return remaining
-    strategy = _strategy(game)
+    rules, among = game.rules, game.choosing_among
+    if not (game.chooses_always or (move is not None and move.asks_strategy)):
+        return among
+    strategy = game.chooser
     if strategy is not None and strategy.needs_search(rules):
         return SEARCH_WORK
-    return rules.guess_rules.size * remaining
-
-
-def _remaining(game: Game) -> int:
-    return game.breaker.remaining if isinstance(game, Duel) else game.remaining
-
-
-def _strategy(game: Game) -> Strategy | None:
-    if isinstance(game, Codemaker | Adversary):
-        return game.hinter
-    return game.breaker.strategy if isinstance(game, Duel) else game.strategy
-
-
-def command_for(game: Game, mode: str) -> str:
-    """The terminal command that does what a large request asked of ``game``."""
-    chosen = _strategy(game)
-    strategy = f" --strategy {chosen.name}" if chosen is not None else ""
-    if mode == "analysis" and isinstance(game, Codemaker | Adversary):
-        steps = (shlex.quote(f"{s.guess.text} {s.feedback.format('pair')}") for s in game.history)
-        return f"bullscows analyse --rules {game.rules.spec}{strategy} " + " ".join(steps)
-    if mode in ("play", "analysis") and isinstance(game, Codemaker | Adversary):
-        coach = " --coach" if game.coach else ""
-        return f"bullscows play --rules {game.rules.spec} --hint{strategy}{coach}"
-    command = mode if mode in ("solve", "duel") else "assist"
-    return f"bullscows {command} --rules {game.rules.spec}{strategy}"
+    return rules.guess_rules.size * among
 
 
 def moved(text: str, mode: str, move: Move) -> tuple[str, Told, StateOut]:
     """In the pool: ``move`` on the game of record ``text``; its new record, what it told,
     and its state."""
-    game = restore(GameRecord.loads(text), assist=mode == "assist")
+    game = restored(GameRecord.loads(text), mode)
     told = apply(game, move)
     return game.to_record().dumps(), told, state(game, mode)
 
 
 def shown_of(text: str, mode: str) -> StateOut:
     """In the pool: the state of the game of record ``text``."""
-    return state(restore(GameRecord.loads(text), assist=mode == "assist"), mode)
+    return state(restored(GameRecord.loads(text), mode), mode)
 
 
 def analysed_of(text: str) -> list[dict[str, Any]]:
     """In the pool: the analysis of the game of record ``text``."""
-    return analysed(restore(GameRecord.loads(text)))
+    return analysed(restored(GameRecord.loads(text), "play"))
 
 
 def status_of(error: BullsCowsError) -> int:

@@ -24,7 +24,7 @@ from bullscows.errors import BullsCowsError, RulesError, StrategyError
 from bullscows.feedback import Feedback, default_style
 from bullscows.hints import Hint, explain_guess
 from bullscows.knowledge import Fix, Step
-from bullscows.records import Status
+from bullscows.records import GameRecord, Status
 from bullscows.rules import PRESETS, Rules
 from bullscows.sessions import (
     Adversary,
@@ -34,6 +34,7 @@ from bullscows.sessions import (
     DuelTurn,
     Game,
     Move,
+    restore,
 )
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy
 from bullscows.web.coaching import coach_card, coach_out, review_out
@@ -310,17 +311,17 @@ def shown(game: Game, mode: str) -> dict[str, Any]:
 
 
 def analysed(game: Game) -> list[dict[str, Any]]:
-    """``analysis.analyse`` of a game of yours against my code, once it is over or, with
+    """``analysis.review`` of a game of yours against my code, once it is over or, with
     hints on, during it (the analysis names the best guess of every move so far)."""
-    from bullscows.analysis import analyse
+    from bullscows.analysis import review  # loads the search: when used
 
-    if not isinstance(game, Codemaker | Adversary):
-        raise BullsCowsError("only your guesses at my code are analysed (play)")
-    if not game.over and game.hinter is None:
-        raise BullsCowsError(
-            "the analysis comes at the end of the game, or during it with hints on"
-        )
-    return analyse(game)
+    return review(game)
+
+
+def restored(record: GameRecord, mode: str) -> Game:
+    """The game of ``record``, played in ``mode`` (assisted: it reads lines as ``assist``
+    does)."""
+    return restore(record, assist=mode == "assist")
 
 
 def presets() -> list[tuple[str, str, int]]:

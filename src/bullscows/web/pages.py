@@ -173,7 +173,7 @@ def install(app: FastAPI) -> None:
     @app.post("/challenge/{challenge_id}", include_in_schema=False)
     def accept(request: Request, challenge_id: str) -> Response:
         player = player_of(request) or new_id()
-        game_id = games_of(request).accept(challenge_id, player)
+        game_id, _ = games_of(request).accept(challenge_id, player)
         return for_player(request, RedirectResponse(f"/game/{game_id}", status_code=303), player)
 
     @app.get("/record", response_class=HTMLResponse, include_in_schema=False)
