@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from bullscows import Code, Rules
 from bullscows.cli import main
+from bullscows.executors import Threads
 from bullscows.search import distribute, optimal_tree, reporting
 from bullscows.search.opening import Opening, opening_of, opening_tree
 from bullscows.search.progress import Budget
@@ -91,6 +92,15 @@ def test_a_checkpoint_gives_the_same_tree_again(
     assert again.tree == first.tree and again.total == first.total == first.lower
     assert again.sets < first.sets  # the second run read its answers back
     assert first.tree == opening_tree(rules, heuristic_part).tree
+
+
+def test_parts_spread_over_threads_give_the_same_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(distribute, "TASK_MIN", 3)  # every part a task, sent to the threads
+    rules = Rules.parse("mm")
+    with Threads(2) as team:
+        spread = opening_tree(rules, heuristic_part, executor=team)
+    assert spread.tree == opening_tree(rules, heuristic_part).tree
+    assert spread.total == spread.lower == 5667
 
 
 def test_an_opening_fixes_the_first_guess_and_the_root_bound_the_rest() -> None:
