@@ -95,10 +95,10 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 )
 @click.option(
     "--bound",
-    type=click.Choice(KINDS),
+    type=click.Choice(list(KINDS)),
     help="With --strategy optimal: print a proven lower bound on the lowest total instead of "
-    "searching, with each first guess's: the root bound (the search's start) or the deep "
-    "bound (one guess deeper; --jobs N bounds parts on N threads).",
+    "searching, with each first guess's: the root bound (the search's start), or the deep or "
+    "deeper bound (one or two guesses deeper; --jobs N bounds parts on N threads).",
 )
 @click.option(
     "--opening",

@@ -11,6 +11,10 @@ are taken one per class of the symmetries that fix the first guess, third guesse
 class of those that fix both; a first guess whose root bound reaches the best deep bound
 found is not bounded deeper (it cannot lower the bound), nor is a part once the sum passes it.
 
+The *deeper* bound (``levels=3``) charges each part ``Q`` a second guess leaves its own deep
+bound, third guesses one per class as above and fourth guesses every code; on ``mm`` and
+``p4c7r`` it is the optimum itself.
+
 >>> from bullscows.rules import Rules
 >>> found = deep_bound(Rules.parse("p2c6r"))
 >>> found.root, found.lower, [(found.text(first.guess), first.exact) for first in found.firsts]
@@ -28,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels.tables import INFEASIBLE, level_caps
+from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
@@ -62,6 +67,7 @@ class DeepBound:
     lower: int
     root: int
     firsts: tuple[FirstDeep, ...]
+    levels: int = 2
 
     def text(self, guess: int) -> str:
         """A first guess as the game writes it."""
@@ -80,11 +86,18 @@ class _Shape:
     win: int
     caps: IndexArray
     slots: int
+    levels: int
 
 
-def deep_bound(rules: Rules, jobs: int = 1, progress: PartProgress | None = None) -> DeepBound:
+def deep_bound(
+    rules: Rules, jobs: int = 1, progress: PartProgress | None = None, levels: int = 2
+) -> DeepBound:
     """The deep bound of ``rules`` (see the module docstring), its parts bounded on ``jobs``
-    threads: no tree costs less than ``lower``."""
+    threads: no tree costs less than ``lower``. With ``levels`` 3, the deeper bound: each
+    part ``Q`` a second guess leaves is charged its own deep bound rather than its lookahead
+    (fourth guesses: every code)."""
+    if levels not in (2, 3):
+        raise BullsCowsError(f"levels {levels}: the deep bound looks 2 or 3 guesses deep")
     root = root_bound(rules)
     order = sorted(root.firsts, key=lambda first: (first[1], first[0]))
     best = INFEASIBLE
@@ -93,20 +106,26 @@ def deep_bound(rules: Rules, jobs: int = 1, progress: PartProgress | None = None
         if cheap >= best:  # the deep bound is at least the root bound: no lower
             found.append(FirstDeep(guess, cheap, cheap, False, 0))
             continue
-        first = _first(rules, guess, cheap, best, jobs, progress)
+        first = _first(rules, guess, cheap, best, jobs, progress, levels)
         found.append(first)
         if first.exact:
             best = min(best, first.deep)
-    return DeepBound(rules, best, root.lower, tuple(found))
+    return DeepBound(rules, best, root.lower, tuple(found), levels)
 
 
 def _first(
-    rules: Rules, first: int, cheap: int, best: int, jobs: int, progress: PartProgress | None
+    rules: Rules,
+    first: int,
+    cheap: int,
+    best: int,
+    jobs: int,
+    progress: PartProgress | None,
+    levels: int,
 ) -> FirstDeep:
     """The deep bound of ``first`` (root bound ``cheap``), or a figure of at least ``best``."""
     u = universe(rules)
     secrets = u.secrets
-    shape = _shape(rules, first)
+    shape = _shape(rules, first, levels)
     replies = u.score_row(first, secrets)
     parts = [secrets[replies == r] for r in distinct(replies).tolist() if r != shape.win]
     parts.sort(key=len, reverse=True)  # the largest first: they take longest
@@ -181,15 +200,15 @@ def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> tuple[in
     limit = INFEASIBLE if slack >= INFEASIBLE else ahead + slack
     if slack == 0:
         return 0, 0, -1
-    order = np.argsort(cheap, kind="stable").astype(np.int64)
-    deep, arg, tried = deep_bounds.part_bound(
-        block, shape.seconds, cheap, order, shape.thirds, shape.starts, shape.valid,
+    kernel = deep_bounds.part_bound3 if shape.levels == 3 else deep_bounds.part_bound
+    deep, arg, tried = kernel(
+        block, shape.seconds, cheap, shape.thirds, shape.starts, shape.valid,
         shape.win, shape.caps, shape.slots, limit,
     )  # fmt: skip
     return int(deep) - ahead, int(tried), int(arg)
 
 
-def _shape(rules: Rules, first: int) -> _Shape:
+def _shape(rules: Rules, first: int, levels: int) -> _Shape:
     """The second guesses after ``first`` and the third guesses after each."""
     u = universe(rules)
     n = len(u.secrets)
@@ -201,4 +220,4 @@ def _shape(rules: Rules, first: int) -> _Shape:
     starts[1:] = np.cumsum([len(t) for t in after])
     thirds = np.concatenate(after).astype(np.int64) if after else np.zeros(0, np.int64)
     caps = level_caps(reply_count(rules), covering=n)
-    return _Shape(seconds, thirds, starts, valid, win, caps, rules.reply_slots)
+    return _Shape(seconds, thirds, starts, valid, win, caps, rules.reply_slots, levels)
