@@ -17,6 +17,9 @@ import os
 import stat
 from pathlib import Path
 
+from bullscows.errors import BullsCowsError
+from bullscows.readers import quote_path
+
 
 def part_path(path: Path) -> Path:
     """The file beside ``path`` that this process writes before renaming it over ``path``."""
@@ -74,3 +77,21 @@ def write_atomic(
     finally:
         part.unlink(missing_ok=True)
     return True
+
+
+def write_file(path: str | Path, data: bytes, what: str) -> None:
+    """``write_atomic`` for a file a person names: a failure is a ``BullsCowsError`` saying
+    ``what`` could not be written where, and why.
+
+    >>> try:
+    ...     write_file("/dev/null/card.json", b"{}", "the card")
+    ... except BullsCowsError as error:
+    ...     print(error)
+    cannot write the card to '/dev/null/card.json': Not a directory
+    """
+    try:
+        write_atomic(path, data)
+    except OSError as error:
+        raise BullsCowsError(
+            f"cannot write {what} to {quote_path(path)}: {error.strerror or error}"
+        ) from None

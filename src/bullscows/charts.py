@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bullscows.atomic import write_atomic
+from bullscows.atomic import write_file
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_path
 
@@ -113,9 +113,5 @@ def plot_report(report: BenchReport, path: str | Path) -> None:
     axes.set_axisbelow(True)
     drawn = io.BytesIO()
     figure.savefig(drawn, format=path.suffix.lower()[1:])
-    try:  # whole or not at all: a chart that was there stays if this one cannot be written
-        write_atomic(path, drawn.getvalue())
-    except OSError as error:
-        raise BullsCowsError(
-            f"cannot write the chart to {quote_path(path)}: {error.strerror or error}"
-        ) from None
+    # Whole or not at all: a chart that was there stays if this one cannot be written.
+    write_file(path, drawn.getvalue(), "the chart")

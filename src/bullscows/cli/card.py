@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from bullscows.atomic import write_file
 from bullscows.cli.common import variant_options
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
@@ -100,11 +101,11 @@ def card(
         buffer = io.BytesIO()
         draw_card(chosen, buffer, form, figures)
         assert out is not None
-        out.write_bytes(buffer.getvalue())
+        write_file(out, buffer.getvalue(), "the card")
         click.echo(f"Card written to {out} ({len(buffer.getvalue()):,} bytes)", err=True)
         return
     if out is not None:
-        out.write_text(card_text(chosen, figures), encoding="utf-8")
+        write_file(out, card_text(chosen, figures).encode("utf-8"), "the card")
         click.echo(f"Card written to {out} (play it with --strategy card:{out})", err=True)
         return
     if as_json:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.atomic import write_atomic
+from bullscows.atomic import write_file
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback
 from bullscows.figures import figures
@@ -24,7 +24,6 @@ from bullscows.knowledge import Knowledge
 from bullscows.readers import (
     MAX_FILE_BYTES,
     quote,
-    quote_path,
 )
 from bullscows.rules import Rules
 from bullscows.tree.walk import walk_secrets
@@ -236,12 +235,7 @@ class DecisionTree:
 def write_tree_file(path: str | Path, data: bytes) -> None:
     """Write a tree file's bytes whole (``atomic.write_atomic``: a failure leaves the file that
     was there as it was); a failure is a ``BullsCowsError`` naming the file."""
-    try:
-        write_atomic(path, data)
-    except OSError as error:
-        raise BullsCowsError(
-            f"cannot write the tree to {quote_path(path)}: {error.strerror or error}"
-        ) from None
+    write_file(path, data, "the tree")
 
 
 def follow(root: Node, knowledge: Knowledge, source: str) -> int:
