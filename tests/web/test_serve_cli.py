@@ -69,7 +69,7 @@ def test_a_port_taken_is_said_before_serving() -> None:
 
 @pytest.mark.parametrize(
     ("option", "words"),
-    [(("--games-rate", "lots"), "games 'lots': give a rate such as '60/minute'"),
+    [(("--games-rate", "lots"), "'--games-rate': 'lots': give a rate such as '60/minute'"),
      (("--workers", "0"), "0 is not in the range 1<=x<=64"),
      (("--host", "no.such.host.invalid"), "no.such.host.invalid:0 is no address here")],
 )  # fmt: skip

@@ -10,7 +10,7 @@ import click
 
 from bullscows.cli import streams
 from bullscows.cli.candidates import history_arguments
-from bullscows.cli.common import reply_style_option
+from bullscows.cli.common import make_strategy, reply_style_option
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_path, read_file, read_text
 from bullscows.records import GameRecord
@@ -68,13 +68,12 @@ def analyse(
     """
     from bullscows.analysis import analyse_history, move_text
     from bullscows.sessions.question import read_history
-    from bullscows.strategies import get_strategy
 
     if sum((bool(steps), source is not None, record is not None, last)) > 1:
         raise click.UsageError(
             "give the history as arguments, with --from, --record or --last: one of them"
         )
-    player = get_strategy(strategy)
+    player = make_strategy(strategy)
     if record is not None or last:
         rules, history, seed = _played(_read_record(record) if record else _last_kept())
         given = click.get_current_context().get_parameter_source("reply_style")
@@ -86,7 +85,10 @@ def analyse(
         lines = steps if steps else streams.read_lines(source)
         history, seed = read_history(lines, rules, "argument" if steps else "line"), 0
     if not history:
-        raise BullsCowsError("no guess to analyse: give a history of guesses and replies")
+        why = "give a history of guesses and replies"
+        if record or last:
+            why = f"{'your last game' if last else 'the game'} has none (given up at once)"
+        raise BullsCowsError(f"no guess to analyse: {why}")
     moves = analyse_history(rules, history, player, seed)
     if as_json:
         click.echo(json.dumps({"rules": rules.spec, "moves": moves}, indent=2))

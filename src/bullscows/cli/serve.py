@@ -9,6 +9,20 @@ import socket
 import click
 
 from bullscows.errors import BullsCowsError
+from bullscows.readers import quote
+
+
+def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str:
+    """A rate the web app's limiter reads (``limits``), or a usage error quoting it."""
+    from limits import parse
+
+    try:
+        parse(value)
+    except ValueError:
+        raise click.BadParameter(
+            f"{quote(value)}: give a rate such as '60/minute' (per second, minute, hour or day)"
+        ) from None
+    return value
 
 
 @click.command()
@@ -31,8 +45,10 @@ from bullscows.errors import BullsCowsError
     help="Delete games, challenges and uploads untouched this long (0: keep them).",
 )  # fmt: skip
 @click.option("--games-rate", default="120/minute", show_default=True, metavar="RATE",
+              callback=_rate,
               help="Games one client may start, counted for all workers.")  # fmt: skip
 @click.option("--uploads-rate", default="10/minute", show_default=True, metavar="RATE",
+              callback=_rate,
               help="Trees one client may upload, counted for all workers.")  # fmt: skip
 @click.option(
     "--compute-seconds", type=click.FloatRange(0.1, 3600), default=10, show_default=True,
@@ -51,7 +67,13 @@ def serve(
     host: str, port: int, database: str | None, workers: int, expire_hours: float,
     games_rate: str, uploads_rate: str, compute_seconds: float, pool: int, durability: str,
 ) -> None:  # fmt: skip
-    """Serve the web app: play, solve, duel, assist and explore trees in a browser."""
+    """Serve the web app: play, solve, duel, assist and explore trees in a browser.
+
+    \b
+    bullscows serve                       then open http://127.0.0.1:8000/
+    bullscows serve --port 0              any free port (the line printed names it)
+    bullscows serve --host 0.0.0.0 --workers 4 --database postgresql://host/bullscows
+    """
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
