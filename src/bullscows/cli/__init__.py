@@ -109,6 +109,19 @@ class LazyGroup(click.Group):
                 gc.enable()
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args`` names; a name that is none says which it may have meant."""
+        name = args[0] if args else ""
+        if name in COMMANDS or name.startswith("-"):
+            return super().resolve_command(ctx, args)
+        import difflib
+
+        close = difflib.get_close_matches(name, COMMANDS, n=1)
+        meant = f" Did you mean {close[0]!r}?" if close else f" Commands: {', '.join(COMMANDS)}."
+        ctx.fail(f"No such command {name!r}.{meant}")
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, short) for name, (_, _, short) in COMMANDS.items()]
         with formatter.section("Commands"):

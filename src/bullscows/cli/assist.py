@@ -61,6 +61,11 @@ def assist(
 
     With --from FILE the whole history is read first (a line that cannot be read ends the run
     with exit 1, naming it); what it says is shown, and the prompt carries on from there.
+
+    \b
+    bullscows assist
+    bullscows assist --rules mm --strategy optimal
+    bullscows assist --from game.txt
     """
     search_first(rules, [strategy], quiet=False)  # not silently at the first suggestion
     breaker = Codebreaker(rules, strategy, seed, assist=True)

@@ -116,7 +116,7 @@ max_depth_option = click.option(
     "--max-depth",
     type=click.IntRange(min=1),
     metavar="D",
-    help="the optimal strategies: no secret may need more than D guesses.",
+    help="With an optimal strategy: no secret may need more than D guesses.",
 )
 
 
@@ -277,6 +277,7 @@ class Terminal:
         self.typed = ""  # the last line read
         self.refused = 0
         self.prompting = False  # a prompt's line of the transcript is not ended yet
+        self.ended = False  # the input has ended (Ctrl-D at a terminal)
 
     def refuse(self, text: str) -> None:
         """Refuse the last line read, saying why: in red at a terminal (to be typed again);
@@ -311,16 +312,18 @@ class Terminal:
         self.prompting = False
 
     def ask(self, prompt: str) -> str | None:
-        """One line of input, stripped; ``None`` at end of input. A line that is not UTF-8
-        text is refused (named, from a script), and asked again."""
-        while True:
+        """One line of input, stripped; ``None`` at end of input, and without asking once it
+        has ended (Ctrl-D at a terminal ends the game: no question follows). A line that is
+        not UTF-8 text is refused (named, from a script), and asked again."""
+        while not self.ended:
             try:
                 line = self._read(prompt)
             except EOFError:
                 line = None
             if line is None:
                 self.say()
-                return None
+                self.ended = True
+                break
             self.line += 1
             self.typed = ""  # none that can be quoted, until it is read
             try:
@@ -328,6 +331,7 @@ class Terminal:
                 return self.typed
             except BullsCowsError as error:
                 self.refuse(f"{error}; type it again" if self.interactive else str(error))
+        return None
 
     def _read(self, prompt: str) -> str | None:
         """A line typed at a terminal (with line editing), or read from a pipe or file up to

@@ -29,6 +29,10 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     The game goes on until both codes are broken; fewer guesses wins. At your guess prompt
     'quit' gives up; at a reply prompt 'undo' takes back your last reply and 'fix N REPLY'
     replaces reply #N.
+
+    \b
+    bullscows duel
+    bullscows duel --rules mm --strategy entropy
     """
     game = Duel(rules, strategy, seed)
     terminal = Terminal()

@@ -45,7 +45,13 @@ def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool
 @click.argument("spec", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def rules(spec: str | None, as_json: bool) -> None:
-    """List the preset variants, or describe the variant SPEC (e.g. p5c10n, moo5,5,5)."""
+    """List the preset variants, or describe the variant SPEC (e.g. p5c10n, moo5,5,5).
+
+    \b
+    bullscows rules
+    bullscows rules p5c8r:nolead
+    bullscows play --rules p5c8r:nolead
+    """
     from bullscows.errors import BullsCowsError
 
     if spec is None:

@@ -69,6 +69,13 @@ def play(
     possible, 'undo' takes back your last guess, 'hint' (with --hint) proposes one and says
     why, 'quit' gives up and reveals the secret. A game that ends is kept in your record
     (`bullscows record`); `bullscows analyse --last` weighs each of its guesses.
+
+    \b
+    bullscows play                        Bulls & Cows: 4 distinct digits
+    bullscows play --rules mm --hint      Mastermind, with hints
+    bullscows play --hard --max-guesses 7
+    bullscows play --adversary            no secret: each reply keeps the most codes
+    bullscows play --rules mm --coach     the card's advice before each guess
     """
     card = _card(rules) if coach else None
     terminal = Terminal()

@@ -33,6 +33,11 @@ def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: 
     'fix N REPLY' replaces reply #N, 'quit' stops. With --plain it plays against another
     program: exit 0 when the code is found, 1 (with the reason on stderr) on a contradiction or
     a bad reply.
+
+    \b
+    bullscows solve                       think of 4 distinct digits
+    bullscows solve --rules mm --strategy optimal
+    bullscows solve --rules mm --plain    guesses on stdout, replies from stdin
     """
     search_first(rules, [strategy], quiet=False)  # not silently at the first guess
     breaker = Codebreaker(rules, strategy, seed)

@@ -168,12 +168,19 @@ def _discard_output() -> None:
 MAX_LINES = 100_000
 
 
+#: Said at a terminal before a history is read from the keyboard.
+TYPE_HISTORY = "Type the history, one 'GUESS REPLY' a line (e.g. '0123 1 2'); Ctrl-D ends it."
+
+
 def read_lines(source: Path | None) -> list[str]:
     """Every line of the file ``source`` (bounded by ``readers.read_file``), or of stdin when
-    it is ``None`` or ``-`` (each line bounded by ``read_line``, at most ``MAX_LINES``)."""
+    it is ``None`` or ``-`` (each line bounded by ``read_line``, at most ``MAX_LINES``). At a
+    terminal, stderr first says what to type and how to end it (nothing else would)."""
     if source is not None and str(source) != "-":
         where = f"file {quote_path(source)}"
         return read_text(read_file(source, where), where).splitlines()
+    if sys.stdin.isatty():
+        print(TYPE_HISTORY, file=sys.stderr, flush=True)
     lines: list[str] = []
     while (line := read_line()) is not None:
         if len(lines) == MAX_LINES:

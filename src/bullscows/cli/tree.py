@@ -152,12 +152,13 @@ def tree(
     \b
     bullscows tree --rules mm --strategy minimax
     bullscows tree --rules mm --out mm-minimax.json
-    bullscows tree --rules mm --format text --depth 2
     bullscows tree --check mm-minimax.json
+    bullscows tree --rules mm --format text --depth 2
     bullscows tree --rules mm --format irving
-    bullscows tree --rules mm --check knuth.txt
-    bullscows tree --compare mm-minimax.json mm-optimal.json
+    bullscows tree --rules mm --out mm-minimax.txt
+    bullscows tree --rules mm --check mm-minimax.txt
     bullscows tree --rules mm --strategy optimal --out mm-optimal.json.gz
+    bullscows tree --compare mm-minimax.json mm-optimal.json.gz
     bullscows tree --rules bc --strategy optimal --jobs 2 --checkpoint bc.ckpt --out bc.json
     bullscows tree --rules digits --strategy optimal --time-limit 600 --checkpoint d.ckpt
     bullscows tree --rules digits --strategy optimal --bound deep --jobs 2

@@ -1,0 +1,166 @@
+"""The command line as a newcomer meets it: every ``--help`` example is a command that runs,
+a bad option value is one line that quotes it, and the end of input ends a game without
+another question."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from bullscows.cli import COMMANDS, main
+from bullscows.cli.streams import TYPE_HISTORY
+
+from .conftest import MY_GUESS, Spawn
+
+#: Plain output, lines never wrapped.
+ENV = {"COLUMNS": "200", "NO_COLOR": "1"}
+
+
+def command(name: str) -> click.Command:
+    found = main.get_command(click.Context(main), name)
+    assert found is not None
+    return found
+
+
+def examples(name: str) -> list[str]:
+    """The example command lines of ``bullscows NAME --help``, without their comments (after
+    two spaces or an arrow) and without a shell's redirection."""
+    text = CliRunner().invoke(main, [name, "--help"], env=ENV).stdout
+    lines = [line.strip() for line in text.split("Options:")[0].splitlines()]
+    shown = [re.split(r"\s{2,}|\s+->\s+|\s+<\s+", line)[0] for line in lines]
+    return [line for line in shown if line.startswith("bullscows ")]
+
+
+def run(line: str, input: str = "") -> Result:
+    return CliRunner().invoke(main, shlex.split(line)[1:], input=input, env=ENV)
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_help_example_is_a_command_line_its_command_accepts(name: str) -> None:
+    shown = examples(name)
+    if name not in ("strategies", "record", "score"):
+        assert shown, f"bullscows {name} --help shows no example"
+    for line in shown:
+        other, *args = shlex.split(line)[1:]
+        with command(other).make_context(other, args, resilient_parsing=False):
+            pass  # a usage error (an unknown option, a bad value) raises here
+
+
+def test_the_tree_help_examples_run_in_order_in_an_empty_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each file an example reads was written by one above it; the searches of minutes (bc,
+    # digits) are left out.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
+    ran = 0
+    for line in examples("tree"):
+        if "--rules bc " in line or "--rules digits " in line:
+            continue
+        result = run(line, input="quit\n")
+        assert result.exit_code == 0, (line, result.output)
+        assert "Traceback" not in result.output
+        ran += 1
+    assert ran == 10
+    assert {"mm-minimax.json", "mm-minimax.txt", "mm-optimal.json.gz"} <= {
+        path.name for path in tmp_path.iterdir()
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "meant"),
+    [("plya", "Did you mean 'play'?"), ("analyze", "Did you mean 'analyse'?"),
+     ("xyz", "Commands: play, solve, duel, assist, candidates, analyse, record, score, rules, ")],
+)  # fmt: skip
+def test_a_mistyped_command_says_which_was_meant(name: str, meant: str) -> None:
+    result = run(f"bullscows {name}")
+    assert result.exit_code == 2
+    assert one_error_line(result).startswith(f"Error: No such command {name!r}. {meant}")
+
+
+def test_the_max_depth_option_reads_as_a_sentence() -> None:
+    text = " ".join(CliRunner().invoke(main, ["play", "--help"], env=ENV).stdout.split())
+    assert "--max-depth D With an optimal strategy: no secret may need more than D" in text
+
+
+# --- bad option values: one line, quoting the value, non-zero ------------------------------------
+
+
+def one_error_line(result: Result) -> str:
+    assert "Traceback" not in result.output
+    [line] = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    return line
+
+
+@pytest.mark.parametrize("option", ["--games-rate", "--uploads-rate"])
+def test_a_bad_rate_is_a_usage_error_naming_the_option(option: str) -> None:
+    result = run(f"bullscows serve {option} fast")
+    assert result.exit_code == 2
+    assert one_error_line(result) == (
+        f"Error: Invalid value for '{option}': 'fast': give a rate such as '60/minute' (per "
+        "second, minute, hour or day)"
+    )
+
+
+def test_a_card_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    where = tmp_path / "missing" / "card.json"
+    result = run(f"bullscows card --rules bc --out {where}")
+    assert result.exit_code == 1
+    assert one_error_line(result) == (
+        f"Error: cannot write the card to '{where}': No such file or directory"
+    )
+
+
+def test_an_unknown_strategy_to_analyse_is_a_usage_error() -> None:
+    result = run('bullscows analyse --strategy clairvoyant "0123 0 2"')
+    assert result.exit_code == 2
+    assert "Invalid value for --strategy: unknown strategy 'clairvoyant'" in one_error_line(result)
+
+
+def test_the_last_game_without_a_guess_says_so(tmp_path: Path) -> None:
+    assert run("bullscows play --seed 1", input="quit\n").exit_code == 0  # given up at once
+    result = run("bullscows analyse --last")
+    assert result.exit_code == 1
+    assert one_error_line(result) == (
+        "Error: no guess to analyse: your last game has none (given up at once)"
+    )
+
+
+# --- the end of input ------------------------------------------------------------------------
+
+
+def test_end_of_input_at_a_contradiction_asks_nothing_more(spawn: Spawn) -> None:
+    game = spawn("solve", "--seed", "1")
+    for _ in range(2):
+        game.expect(MY_GUESS)
+        game.send("0 0")
+    game.expect_text("or 'quit': ")
+    game.send_eof()
+    game.expect_text("Stopped.")
+    assert game.finish() == 0
+    assert "What was your secret?" not in game.transcript
+
+
+def test_ctrl_d_at_the_reply_to_a_guess_ends_assist(terminal: Spawn) -> None:
+    # At a terminal the input can go on after Ctrl-D; the program takes it as the end.
+    game = terminal("assist")
+    game.expect_text("> ")
+    game.send("0123")
+    game.expect_text("Reply to 0123: ")
+    game.send_eof()
+    game.expect_text("No reply: 0123 is not recorded.")
+    assert game.finish() == 0
+
+
+def test_a_history_typed_at_a_terminal_is_asked_for(terminal: Spawn) -> None:
+    game = terminal("candidates")
+    game.expect_text(TYPE_HISTORY)
+    game.send("0123 0 0")
+    game.send_eof()
+    game.expect_text("Undetermined: 360 codes possible.")
+    assert game.finish() == 0
