@@ -77,3 +77,17 @@ def test_bad_options_are_one_line(option: tuple[str, str], words: str) -> None:
     result = run("serve", "--port", "0", "--database", "sqlite://", *option)
     assert result.returncode != 0 and words in result.stderr, result.stderr
     assert "Traceback" not in result.stderr and "serving" not in result.stdout
+
+
+def test_a_started_server_is_asked_past_any_proxy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A proxy named in the environment (with no ``no_proxy``) is not asked for 127.0.0.1."""
+    from bullscows.web.process import serving
+
+    for name in ("http_proxy", "HTTP_PROXY"):
+        monkeypatch.setenv(name, "http://127.0.0.1:9")
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    with serving(f"sqlite:///{tmp_path}/games.sqlite3", seconds=60) as base:
+        assert base.startswith("http://127.0.0.1:")
