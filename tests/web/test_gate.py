@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from bullscows.web import compute
+from bullscows.web import gate as gates
 from bullscows.web.compute import PATIENCE, Busy, Gone, Pool, TooLarge
 from bullscows.web.gate import Gate
 
@@ -74,6 +75,21 @@ def gate(database: str) -> Iterator[Gate]:
     other = Gate(database, 1)
     yield other
     other.close()
+
+
+def test_places_leave_a_core_to_the_moves(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One fewer than the cores the process may use, bounded by a container's CPU quota."""
+    cpus = len(os.sched_getaffinity(0))
+    quota = tmp_path / "cpu.max"
+    monkeypatch.setattr(gates, "CPU_MAX", quota)
+    assert gates.cores() == cpus  # no control group's quota
+    quota.write_text("max 100000\n")
+    assert gates.cores() == cpus
+    quota.write_text("150000 100000\n")  # one and a half cores: two, the second shared
+    assert gates.cores() == min(cpus, 2)
+    assert gates.default_places() == max(1, min(cpus, 2) - 1)
+    quota.write_text("50000 100000\n")
+    assert gates.cores() == 1 and gates.default_places() == 1
 
 
 def test_with_one_place_a_second_computation_waits_for_the_first(database: str) -> None:

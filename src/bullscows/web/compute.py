@@ -215,12 +215,17 @@ class Pool:
     def _in_process(self, client: Client | None, place: int, function: Callable[..., T],
                     args: tuple[Any, ...], command: str) -> T:  # fmt: skip
         answer, sender = self._context.Pipe(duplex=False)
-        process = self._context.Process(target=_child, args=(sender, function, args),
+        ready, go = self._context.Pipe(duplex=False)
+        process = self._context.Process(target=_child, args=(sender, ready, function, args),
                                         daemon=True)  # fmt: skip
         process.start()
         sender.close()
+        ready.close()
         gate, start = self.gate, time.monotonic()
-        gate.start(place, process.pid or 0)
+        gate.start(place, process.pid or 0)  # paused now if requests are being answered,
+        with contextlib.suppress(OSError):  # then let go: it never runs before
+            go.send_bytes(b"go")
+        go.close()
         self._count(running=1, started=1)
         try:
             while not answer.poll(CHECK_EVERY):
@@ -276,13 +281,18 @@ def _receive(answer: Connection) -> tuple[bool, Any]:
     return found
 
 
-def _child(sender: Connection, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+def _child(sender: Connection, ready: Connection, function: Callable[..., Any],
+           args: tuple[Any, ...]) -> None:  # fmt: skip
     """In the computation's process, at the lowest priority so that moves come first (Linux's
-    idle class: a core only when nothing else wants it; else ``NICE``): the result, or the
-    person's error, sent back."""
+    idle class: a core only when nothing else wants it; else ``NICE``), once the gate knows
+    it (``ready``): the result, or the person's error, sent back."""
     os.nice(NICE)
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    try:
+        ready.recv_bytes()
+    except EOFError:  # nobody waits for it
+        return
     try:
         result: tuple[bool, Any] = (False, function(*args))
     except BullsCowsError as error:

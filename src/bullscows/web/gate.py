@@ -53,10 +53,25 @@ LOOK_EVERY = 0.1
 COUNTED: contextvars.ContextVar[Gate | None] = contextvars.ContextVar("counted", default=None)
 
 
+#: The CPU quota of the process's control group (cgroup v2), as containers set it.
+CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+
+
+def cores() -> int:
+    """The cores this process may use: those it may run on, at most its control group's CPU
+    quota (rounded up)."""
+    found = len(os.sched_getaffinity(0))
+    with contextlib.suppress(OSError, ValueError):
+        quota, period = CPU_MAX.read_text().split()
+        if quota != "max":
+            found = min(found, max(1, -(-int(quota) // int(period))))
+    return found
+
+
 def default_places() -> int:
     """Computations at once by default: one fewer than the cores this process may use (at
     least one), so that one core is always left to the moves."""
-    return max(1, len(os.sched_getaffinity(0)) - 1)
+    return max(1, cores() - 1)
 
 
 def gate_path(database: str | None) -> Path | None:
