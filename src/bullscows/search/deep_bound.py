@@ -152,7 +152,7 @@ def _first(
     return FirstDeep(first, cheap, state.total, not state.over, state.seconds)
 
 
-def _done(futures: list[Future[tuple[int, int, int]]]) -> Iterator[Future[tuple[int, int, int]]]:
+def _done(futures: list[Future[tuple[int, int]]]) -> Iterator[Future[tuple[int, int]]]:
     """``futures`` as they finish (those cancelled left out)."""
     return (future for future in as_completed(futures) if not future.cancelled())
 
@@ -174,7 +174,7 @@ class _Sum:
         with self._lock:
             return INFEASIBLE if self.best >= INFEASIBLE else max(self.best - self.total, 0)
 
-    def add(self, gain: int, seconds: int, _: int) -> None:
+    def add(self, gain: int, seconds: int) -> None:
         with self._lock:
             self.total += gain
             self.seconds += seconds
@@ -183,11 +183,14 @@ class _Sum:
 _SCORING = threading.Lock()  # one block scored at a time (numba's threads score it)
 
 
-def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> tuple[int, int, int]:
+def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> tuple[int, int]:
     """How much the deep bound of ``part`` adds to its lookahead (at least the slack left
-    when it reaches it), the second guesses bounded and the best one's index (-1 if none)."""
+    when it starts, if it reaches it), and how many second guesses were bounded."""
     from bullscows._kernels import deep_bounds, search_kernels
 
+    slack = state.slack()
+    if slack == 0:  # the first guess is refuted already
+        return 0, 0
     with _SCORING:
         block = u.score_matrix(part, u.all())  # scoring is symmetric: the part's rows
     codes = np.arange(len(part), dtype=np.int64)
@@ -196,16 +199,13 @@ def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> tuple[in
         block, shape.seconds, codes, shape.valid, shape.win, shape.caps, depth
     )[0]
     ahead = int(cheap.min())
-    slack = state.slack()
     limit = INFEASIBLE if slack >= INFEASIBLE else ahead + slack
-    if slack == 0:
-        return 0, 0, -1
     kernel = deep_bounds.part_bound3 if shape.levels == 3 else deep_bounds.part_bound
-    deep, arg, tried = kernel(
+    deep, _, tried = kernel(
         block, shape.seconds, cheap, shape.thirds, shape.starts, shape.valid,
         shape.win, shape.caps, shape.slots, limit,
     )  # fmt: skip
-    return int(deep) - ahead, int(tried), int(arg)
+    return int(deep) - ahead, int(tried)
 
 
 def _shape(rules: Rules, first: int, levels: int) -> _Shape:
