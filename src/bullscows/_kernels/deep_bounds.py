@@ -117,20 +117,41 @@ def part_bound(block, seconds, cheap, thirds, starts, valid, win, caps, slots, l
 def part_bound3(block, seconds, cheap, thirds, starts, valid, win, caps, slots, limit):  # type: ignore[no-untyped-def]
     """``part_bound`` one guess deeper: each part a second guess leaves charged its own deep
     bound (third guesses ``thirds[starts[i]:starts[i + 1]]``, fourth guesses every column)
-    rather than its lookahead."""
+    rather than its lookahead.
+
+    Every second guess is first bounded one level less deep (its parts' lookaheads, as in
+    ``part_bound``); they are then bounded deeper in that order, until that bound reaches the
+    best found, each part's deep bound replacing its lookahead in turn, largest part first.
+    """
     n, m = block.shape
     codes = np.arange(n)
     every = np.arange(m)
-    best, arg, tried = limit, -1, 0
     members = np.empty(n, dtype=np.int64)
     count = np.zeros(slots + 1, dtype=np.int64)
-    for i in np.argsort(cheap, kind="mergesort"):
-        if cheap[i] >= best:
+    middle = cheap.copy()  # each second guess's deep bound, or at least ``limit``
+    for i in range(len(seconds)):
+        if cheap[i] >= limit:
+            continue
+        _by_reply(block, seconds[i], codes, members, count)
+        nexts = thirds[starts[i] : starts[i + 1]]
+        for r in range(slots):
+            size = count[r + 1] - count[r]
+            if r == win or size < 3:
+                continue
+            part = members[count[r] : count[r + 1]]
+            middle[i] += lookahead(block, nexts, part, valid, win, caps) - ideal(size, caps)
+            if middle[i] >= limit:
+                break
+    best, arg, tried = limit, -1, 0
+    for i in np.argsort(middle, kind="mergesort"):
+        if middle[i] >= best:
             break
         tried += 1
         _by_reply(block, seconds[i], codes, members, count)
-        sum_ = cheap[i]
+        sum_ = middle[i]
         nexts = thirds[starts[i] : starts[i + 1]]
+        begin = np.zeros(len(nexts), dtype=np.int64)
+        end = np.full(len(nexts), m, dtype=np.int64)
         sizes = count[1:] - count[:-1]
         for r in np.argsort(-sizes, kind="mergesort"):  # the largest parts gain most
             size = sizes[r]
@@ -139,14 +160,12 @@ def part_bound3(block, seconds, cheap, thirds, starts, valid, win, caps, slots, 
             if r == win:
                 continue
             part = members[count[r] : count[r + 1]]
-            shallow = ideal(size, caps)
             below = scan(block, np.empty(0, dtype=np.int64), nexts, part, valid, win, caps,
                          size + 1, 1, 0)[0]  # fmt: skip
-            begin = np.zeros(len(nexts), dtype=np.int64)
-            end = np.full(len(nexts), m, dtype=np.int64)
+            ahead = below.min()
             deep = _deep(block, part, nexts, below, every, begin, end, valid, win, caps, slots,
-                         shallow + best - sum_)[0]  # fmt: skip
-            sum_ += deep - shallow
+                         ahead + best - sum_)[0]  # fmt: skip
+            sum_ += deep - ahead
             if sum_ >= best:
                 break
         if sum_ < best:
