@@ -17,6 +17,7 @@ from bullscows.strategies.card import Card, card_text, load_card
 from bullscows.strategies.card_exact import RULE_NAMES, RuleCosts
 from bullscows.strategies.card_page import PAGE_FORMATS, draw_card, heading
 from bullscows.strategies.card_strategy import (
+    ANY_LIMIT,
     QUICK_WIDTHS,
     SEARCH_LIMIT,
     SHIPPED_LINES,
@@ -42,7 +43,8 @@ from bullscows.strategies.card_strategy import (
     default="first",
     show_default=True,
     help="Where the book says nothing: the first code in reading order that fits every reply, "
-    "or any code that fits (its figures are the exact expectation).",
+    "or any code that fits (its figures are the exact expectation; its card is searched now, "
+    f"for at most {ANY_LIMIT:,} secrets).",
 )
 @click.option(
     "--search",
@@ -88,7 +90,7 @@ def card(
     bullscows card --rules bc                 the shipped bc card (20 lines)
     bullscows card --rules mm --lines 8       the best mm card of at most 8 lines
     bullscows card --rules bc --format pdf --out bc-card.pdf
-    bullscows card --rules p3c5n --rule any   a card for the any-code-that-fits rule
+    bullscows card --rules mm --rule any      a card for the any-code-that-fits rule
     bullscows bench --rules bc --strategy card --strategy optimal
     """
     if form != "text" and out is None:
