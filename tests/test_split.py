@@ -4,19 +4,22 @@ tree as the search on one thread, whichever threads try which guesses."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
+from bullscows._kernels import search_calls
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import Threads
+from bullscows.executors import Threads, stop_flag
 from bullscows.rules import Rules
 from bullscows.search import optimal_tree, split
 from bullscows.search.engine import Search
 from bullscows.search.options import Objective, SearchOptions
 from bullscows.search.split import Split
-from bullscows.search.worker import solve_task
+from bullscows.search.worker import help_task, solve_task
 from bullscows.universe import universe
 
 #: A variant whose compiled search starts one guess deep (``engine.python_levels``).
@@ -140,3 +143,42 @@ def test_a_spare_part_shares_the_guesses_of_its_parts(eager: set[str]) -> None:
     assert found == alone
     assert sets_searched > 0
     assert heard and set(heard) == {1}  # the guesses of its parts, one guess deep
+
+
+def test_a_helper_under_way_when_the_guesses_run_out_is_waited_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A helper's guess may be the one that beats the incumbent: it is not told to stop when
+    # the task's own thread has taken every other guess and closes the split.
+    monkeypatch.setattr(split, "SPLIT_AFTER", 0.0)
+    monkeypatch.setattr(split, "SPLIT_MIN", 40)
+    history = ((0, 3),)
+    codes = next(sets(P4C6N, 1, 150))
+    alone = Search(SearchOptions(P4C6N)).solve(codes, 9, INFEASIBLE, history)
+    assert alone is not None
+    # at the optimum's cost no tree fits: every guess of a bound below it is tried
+    shared = Split(Search(SearchOptions(P4C6N)), codes, 9, alone[0], history)
+    real, told, entered = search_calls.try_guess, [], threading.Event()
+
+    def late(*arguments: Any) -> int:
+        if threading.current_thread() is threading.main_thread():
+            if shared.next > 1:  # the own thread's second guess: once the helper took one
+                assert entered.wait(60)
+        elif not entered.is_set():
+            entered.set()
+            deadline = time.monotonic() + 60
+            while shared.next < len(shared.guesses) and time.monotonic() < deadline:
+                time.sleep(0.01)  # until the own thread took the other guesses
+            time.sleep(0.2)  # and closed the split
+            flag = stop_flag()
+            assert flag is not None
+            told.append(int(flag[0]))
+        return real(*arguments)
+
+    monkeypatch.setattr(search_calls, "try_guess", late)
+    options = (P4C6N, "total", None, False, 1)
+    with Threads(1) as team:
+        found = shared.solve(team, lambda split: help_task(options, split))
+    assert told == [0]  # under way, not stopped
+    assert found is None
+

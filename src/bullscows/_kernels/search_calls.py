@@ -116,8 +116,8 @@ def code_keys(size: int, seed: int = 2024) -> IntArray:
 
 
 class Kernels(NamedTuple):
-    """The compiled entry points (``search_dfs.solve`` and the questions of
-    ``search_queries``, each by its name), and where they come from."""
+    """The compiled entry points (``search_dfs.solve``, the questions of ``search_queries``,
+    each by its name, and ``search_split.try_guess``), and where they come from."""
 
     solve: Any
     guess_order: Any
@@ -129,6 +129,7 @@ class Kernels(NamedTuple):
     perfect: Any
     bounds: Any
     grow_memo: Any
+    try_guess: Any
     origin: str
 
 
@@ -139,12 +140,17 @@ def kernels(ahead: bool = True) -> Kernels:
     module, why = load(SEARCH) if ahead else (None, "not asked for")
     if module is not None:
         questions = {question: getattr(module, question) for question in QUESTIONS}
-        return Kernels(solve=module.solve, **questions, origin=f"ahead of time ({why})")
-    from bullscows._kernels import search_dfs, search_queries
+        return Kernels(
+            solve=module.solve, **questions, try_guess=module.try_guess,
+            origin=f"ahead of time ({why})",
+        )  # fmt: skip
+    from bullscows._kernels import search_dfs, search_queries, search_split
 
     questions = {question: getattr(search_queries, question) for question in QUESTIONS}
     origin = f"numba's compilation (module {why})"
-    return Kernels(solve=search_dfs.solve, **questions, origin=origin)
+    return Kernels(
+        solve=search_dfs.solve, **questions, try_guess=search_split.try_guess, origin=origin
+    )
 
 
 def context(
@@ -291,17 +297,6 @@ def bounds(
     return found, squares, solved, largest
 
 
-@cache
-def _split_kernel() -> Any:
-    """``try_guess`` compiled ahead of time when the module has it, else numba's."""
-    compiled = getattr(load(SEARCH)[0], "try_guess", None)
-    if compiled is not None:
-        return compiled
-    from bullscows._kernels import search_split
-
-    return search_split.try_guess
-
-
 def try_guess(
     ctx: Context, memo: Memo, codes: IntArray, depth: int, guess: int, bound: int,
     incumbent: IntArray, rank: int,
@@ -310,7 +305,7 @@ def try_guess(
     ``guess`` if it beats ``incumbent``, else ``FAIL``, or ``STOPPED``
     (``search_split.try_guess``); every part of a tree found is in the memo, which grows as
     it needs."""
-    compiled = _split_kernel()
+    compiled = kernels().try_guess
     codes = _array(codes)
     while True:
         cost = int(compiled(ctx, memo.arrays, codes, int(depth), int(guess), int(bound),

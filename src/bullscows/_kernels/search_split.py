@@ -18,14 +18,10 @@ import numpy as np
 from numba import njit
 
 from bullscows._kernels.search_dfs import _ahead, _child_guesses, solve
-from bullscows._kernels.tables import CTX_CAPPED, FAIL, MEMO_FULL, STOPPED
+from bullscows._kernels.tables import CTX_CAPPED, FAIL, MEMO_FULL, STOPPED, beat
 
-
-@njit(cache=True)
-def limit(incumbent, rank):
-    """What the guess of ``rank`` must cost less than to beat the incumbent."""
-    ranks = incumbent[1]
-    return (incumbent[0] - rank + ranks - 1) // ranks
+#: What the guess of ``rank`` must cost less than to beat the incumbent (``tables.beat``).
+limit = njit(cache=True)(beat)
 
 
 @njit(cache=True, nogil=True)

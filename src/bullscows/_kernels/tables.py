@@ -40,6 +40,20 @@ STOPPED = -3
 #: yet; ``search_calls.solve`` grows the memo and asks again.
 MEMO_FULL = -4
 
+
+def beat(incumbent: npt.NDArray[np.int64], rank: int) -> int:
+    """What the guess of ``rank`` must cost less than to beat a shared incumbent,
+    ``[cost * ranks + rank of its first guess, ranks]`` (``search_split``), here and in the
+    compiled search alike: ``ceiling((incumbent - rank) / ranks)``.
+
+    >>> incumbent = np.array([20 * 5 + 3, 5])  # cost 20, found by the guess of rank 3
+    >>> int(beat(incumbent, 1)), int(beat(incumbent, 4))  # an earlier guess may tie
+    (21, 20)
+    """
+    ranks = incumbent[1]
+    return (incumbent[0] - rank + ranks - 1) // ranks  # type: ignore[no-any-return]
+
+
 # Where each item of the optimal search's context sits (``search_calls.context`` builds it,
 # ``search_dfs`` says what each is): a tuple of items of different types, read as
 # ``ctx[CTX_SCORES]``. Code ``c``'s replies to every guess are ``scores[rows[c]]``

@@ -178,7 +178,6 @@ class Search:
         # search to a good guess early. Among guesses of equal cost the first in ``order``
         # wins (as in the compiled search), so the tree does not depend on what the memo knew
         # when the lookaheads were taken: a guess before the best so far must only match it.
-        tried: set[bytes] = set()  # guesses splitting the codes alike are interchangeable
         candidates: list[Candidate] = []
         if history:  # every guess's bound one guess deeper, in one compiled call
             state.ready(codes)
@@ -188,16 +187,15 @@ class Search:
                 ),
                 search_calls.stopped,
             )
+        else:  # guesses splitting the codes alike are interchangeable: the first is tried
+            firsts = set(state.distinct(codes, guesses[order]))
         for rank, i in enumerate(order.tolist()):
             guess = int(guesses[i])
             if history:
                 if not 0 <= hopeful[rank] < limit:  # a split tried, or no better than limit
                     continue
-            else:
-                split = state.scores[guess, codes].tobytes()
-                if split in tried:
-                    continue
-                tried.add(split)
+            elif rank not in firsts:
+                continue
             total, parts, owns = self._ahead(codes, guess, int(bounds[i]), child, history)
             if total < limit:
                 candidates.append((total, rank, guess, parts, owns))

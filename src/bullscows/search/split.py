@@ -27,7 +27,7 @@ from concurrent.futures import Future
 import numpy as np
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import FAIL, STOPPED
+from bullscows._kernels.tables import FAIL, STOPPED, beat
 from bullscows.executors import TaskStopped, Threads
 from bullscows.search.engine import Search
 from bullscows.tree.model import Node
@@ -99,8 +99,10 @@ class Split:
                 if team is not None and helper is not None and late:
                     for _ in range(team.idle()):
                         helpers.append(team.submit(helper, self))
-        finally:
-            self.close(helpers)
+        except BaseException:  # stopped, or failed: so are the helpers
+            self.close(helpers, stop=True)
+            raise
+        self.close(helpers)
         ranks = len(self.guesses)
         if self.incumbent[0] >= self.limit * ranks:
             return None
@@ -109,14 +111,7 @@ class Split:
 
     def _distinct(self, guesses: IndexArray, bounds: IndexArray) -> None:
         """Keep the first guess of each split of the codes (the others split them alike)."""
-        scores, codes = self.search.state.scores, self.codes
-        seen: set[bytes] = set()
-        keep = []
-        for i, guess in enumerate(guesses.tolist()):
-            split = scores[guess, codes].tobytes()
-            if split not in seen:
-                seen.add(split)
-                keep.append(i)
+        keep = self.search.state.distinct(self.codes, guesses)
         self.guesses, self.bounds = guesses[keep], bounds[keep]
         self.incumbent[:] = (self.limit * len(keep), len(keep))
 
@@ -125,15 +120,11 @@ class Split:
         the incumbent (the guesses' bounds only grow, their limits only fall)."""
         with self.lock:
             rank = self.next
-            if rank >= len(self.guesses) or self.bounds[rank] >= self._limit(rank):
+            if rank >= len(self.guesses) or self.bounds[rank] >= beat(self.incumbent, rank):
                 self.next = len(self.guesses)
                 return None
             self.next = rank + 1
             return rank
-
-    def _limit(self, rank: int) -> int:
-        ranks = int(self.incumbent[1])
-        return (int(self.incumbent[0]) - rank + ranks - 1) // ranks
 
     def work(self, search: Search, enough: Callable[[], bool]) -> bool:
         """Try one guess with ``search`` (this thread's); ``False`` when none was left."""
@@ -160,13 +151,14 @@ class Split:
             observe(self.history, rank, time.thread_time() - began)
         return not enough()
 
-    def close(self, helpers: list[Future[int]]) -> None:
-        """No more guesses to take; wait for the helpers under way (a guess they are trying
-        may still beat the incumbent), cancel those not started."""
+    def close(self, helpers: list[Future[int]], stop: bool = False) -> None:
+        """No more guesses to take; cancel the helpers not started, and wait for those under
+        way (a guess they are trying may still beat the incumbent), or with ``stop`` tell
+        them to stop (``Threads``' cancel of a task under way)."""
         with self.lock:
             self.next = len(self.guesses)
         for future in helpers:
-            if not future.cancel():
+            if not (future.cancel() if stop else Future.cancel(future)):
                 with contextlib.suppress(TaskStopped):  # stopped with this task
                     self.helped += future.result()
 

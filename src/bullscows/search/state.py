@@ -111,6 +111,18 @@ class SearchState:
         }
         return Node(guess, dict(sorted(branches.items())))
 
+    def distinct(self, codes: IndexArray, guesses: IndexArray) -> list[int]:
+        """The places in ``guesses`` of the first guess of each split of ``codes`` (the
+        others split them alike: the same parts, the same costs)."""
+        seen: set[bytes] = set()
+        firsts = []
+        for i, guess in enumerate(guesses.tolist()):
+            split = self.scores[guess, codes].tobytes()
+            if split not in seen:
+                seen.add(split)
+                firsts.append(i)
+        return firsts
+
     def perfect(self, codes: IndexArray, depth: int) -> tuple[int, Node] | None:
         """A candidate splitting the others into single codes: cost ``2n - 1`` (and any
         penalty), the ideal, hence optimal."""
