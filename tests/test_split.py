@@ -182,3 +182,35 @@ def test_a_helper_under_way_when_the_guesses_run_out_is_waited_for(
     assert told == [0]  # under way, not stopped
     assert found is None
 
+
+class Counting(Threads):
+    """``Threads`` that note the history of each task of the search sent to them."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.histories: list[tuple[tuple[int, int], ...]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if fn is solve_task:
+            self.histories.append(args[5])
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_a_spare_part_sends_its_rounds_to_the_workers() -> None:
+    # A part one level above the tasks, sent whole to a worker (a spare part): its rounds'
+    # parts are tasks on the same workers, each taken back by the spare part's worker when
+    # no other has started it, and the answer is the one of one search.
+    rules = Rules.parse("p3c10n")  # searched in Python two guesses deep
+    search = Search(SearchOptions(rules))
+    every, depth = universe(rules).secrets, search.state.unlimited
+    reply, part = max(
+        search.state.scores.parts(search.state.ctx, every, 0), key=lambda p: len(p[1])
+    )
+    history = ((0, reply),)
+    alone = Search(SearchOptions(rules)).solve(part, depth, INFEASIBLE, history)
+    with Counting(3) as team:
+        task = (rules, "total", None, False, 1, history, part, depth, INFEASIBLE)
+        found, sets_searched = team.submit(solve_task, *task).result()
+    assert found == alone
+    assert sets_searched > 0
+    assert {len(asked) for asked in team.histories} == {1, 2}  # the spare part, its parts

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 from bullscows.errors import BullsCowsError
-from bullscows.executors import Threads, workers
+from bullscows.executors import TaskStopped, Threads, current_team, stop_flag, workers
 from bullscows.search.checkpoint import Check, Checkpoint, Found, History
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray
@@ -143,7 +143,7 @@ class PartTasks:
 
         def start() -> None:
             running = sum(not future.done() for future in futures.values())
-            while waiting and running < self.width and submit(waiting[0]):
+            while waiting and running < self.width and self._room() and submit(waiting[0]):
                 waiting.popleft()
                 running += 1
             self._fill()
@@ -243,6 +243,9 @@ class PartTasks:
         ``WAIT_TICK`` seconds."""
         running = {future for future in self.active if not future.done()}
         wait([*futures, *running], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
+        flag = stop_flag()  # a task on a worker that waits for others: told to stop?
+        if flag is not None and flag[0]:
+            raise TaskStopped("told to stop")
 
     def _await(
         self,
@@ -256,7 +259,10 @@ class PartTasks:
         more than ``RETRIES`` times."""
         for _ in range(RETRIES + 1):
             start()
-            if i not in futures and not submit(i):
+            if i not in futures and not (self._room() and submit(i)):
+                return ...
+            if self._take_back(futures[i]):
+                del futures[i]
                 return ...
             while not futures[i].done():
                 self._wait([future for future in futures.values() if not future.done()])
@@ -266,6 +272,23 @@ class PartTasks:
             if answer is not ...:
                 return answer
         return ...
+
+    def _room(self) -> bool:
+        """Whether a task may be sent now: always from the searching thread; from a worker
+        of the executor (a spare part's rounds) only while one of its workers is idle, so
+        that a busy team leaves the parts to this worker and its memo."""
+        team = self.executor
+        return current_team() is not team or not isinstance(team, Threads) or team.idle() > 0
+
+    def _take_back(self, future: Future[tuple[Found, int]]) -> bool:
+        """On a worker of the executor (a spare part's rounds, ``search.worker``): whether
+        ``future``'s task, not started yet, was taken back, to be solved on this thread
+        rather than waited for (no worker then waits for a task that no idle one takes)."""
+        if current_team() is not self.executor or not future.cancel():
+            return False
+        self.uncounted.discard(future)
+        self.active.discard(future)
+        return True
 
     def _result(self, future: Future[tuple[Found, int]]) -> Any:
         """A finished task's answer (its sets searched told to ``done``), or ``...`` if its

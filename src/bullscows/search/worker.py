@@ -101,7 +101,9 @@ def _thread_search(options: tuple[Any, ...]) -> Search:
     kept: tuple[tuple[Any, ...], Search] | None = getattr(_HERE, "search", None)
     if kept is None or kept[0] != options:
         kept = _HERE.search = None  # one search at a time: let its memo go before the next
-        search = Search(SearchOptions(*options), Run(stop=stop_flag()))
+        team = current_team()  # a spare part's rounds go to the workers of its team
+        run = Run(executor=team, task=None if team is None else solve_task, stop=stop_flag())
+        search = Search(SearchOptions(*options), run)
         search.tasks.local = _shared(search, options)
         _HERE.search = kept = (options, search)
     return kept[1]
