@@ -26,7 +26,7 @@ import time
 from concurrent.futures import Executor, Future
 from typing import Any
 
-from scaling import Recording, predict, search, structure
+from scaling import PartKey, Recording, predict, search, structure
 
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
@@ -78,10 +78,11 @@ def rounds_on_longest_chain(recording: Recording) -> int:
     """Rounds answered one after another on the longest path of the search's order."""
     rounds, held = structure(recording)
 
-    def chain(part: tuple[tuple[int, int], ...]) -> int:
-        return sum(1 + max(map(chain, held[key].parts), default=0) for key in rounds[part])
+    def chain(part: PartKey) -> int:
+        return sum(1 + max(map(chain, held[number].parts), default=0) for number in rounds[part])
 
-    return chain(()) if () in rounds else 0
+    root: PartKey = ((), -1)
+    return chain(root) if root in rounds else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,21 +7,27 @@ Run: .venv/bin/python benchmarks/scaling.py                 # bc, total
      .venv/bin/python benchmarks/scaling.py bc --objective worst-count --measure 2 \
          --repeats 1 --save bc-worst-count.json        # then --load it: no search
 
-The search is recorded on one worker thread, every part two guesses deep sent as a task (one
-guess deep for variants whose compiled search starts there): each task's CPU seconds, and the
+The search is recorded on one worker thread, the search's own code as it runs on N (spare
+work included: on one worker no spare part is taken, so each is searched in rounds of tasks,
+as a spare part's worker does too, ``search.worker``): every part two guesses deep sent as
+a task (one guess deep for variants whose compiled search starts there), each round of
+tasks as the search asks it (``PartTasks.round``: the part it branches on, and the round
+that asked that part), each task's CPU seconds and each of its guesses' seconds, and the
 searching thread's own (``serial``: the levels above the tasks, and parts too small to be
 tasks). CPU seconds, not wall: they hardly move when neighbours share the cores.
 
-The prediction keeps what the search's answers force: first guesses are tried one after
-another; under a first guess, its parts (the chains) are independent; in a chain, the parts
-under one second guess (a round) run together, and a round starts when the one before it is
-answered. A perfect scheduler runs each round's tasks at once, the longest first, on N
-workers; the serial seconds stay serial (in a real run some overlap the tasks: this side is
-pessimistic). So it is what better scheduling alone can give with today's tasks: a task longer
-than the rest of its round is a straggler no number of workers shortens (``unlimited``).
+The prediction keeps what the search's answers force: the root's rounds (its first
+guesses, and each question a search asks) one after another; in a round, its tasks and the
+parts it asks about run side by side; a part's rounds one after another, each when the one
+before is answered. A perfect scheduler runs each round's tasks at once, the longest first,
+on N workers; the serial seconds stay serial (in a real run some overlap the tasks: this
+side is pessimistic). So it is what better scheduling alone can give with today's tasks: a
+task longer than the rest of its round is a straggler no number of workers shortens
+(``unlimited``). ``shared`` makes each guess of a task a task of its own.
 
 The predictions are checked against real runs on threads (``--measure``, best of
-``--repeats``, the order alternating); speed-ups are against the run on one thread.
+``--repeats``, the order alternating); speed-ups are against the run on one thread, and each
+run's CPU seconds in all (per-thread memos cost CPU that one thread's memo saves).
 """
 
 from __future__ import annotations
@@ -44,6 +50,10 @@ from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree, split
 from bullscows.search.optimal import OBJECTIVES
 
+History = tuple[tuple[int, int], ...]
+#: A part as a round asks it: its history, and the round that asked it.
+PartKey = tuple[History, int]
+
 
 @dataclass
 class Task:
@@ -55,6 +65,8 @@ class Task:
     ran: bool = False
     #: The thread seconds of each guess tried, when its guesses were shared (``search.split``).
     guesses: list[float] = field(default_factory=list)
+    #: The round that asked it (``Recording.rounds``); -1: not recorded (its history tells).
+    round: int = -1
 
     def jobs(self, split: bool) -> list[float]:
         """Its work as independent jobs: whole, or (``split``) each guess and the rest."""
@@ -71,6 +83,11 @@ class Recording:
     wall: float = 0.0
     #: The searching thread's own CPU seconds.
     serial: float = 0.0
+    #: Each round the search asked, by number: the part it branches on, and the round that
+    #: asked that part (-1 for the root's rounds).
+    rounds: list[tuple[History, int]] = field(default_factory=list)
+    #: The process's CPU seconds in all, every thread's.
+    cpu: float = 0.0
 
     @property
     def task_seconds(self) -> float:
@@ -81,24 +98,61 @@ class Recording:
 _RUNNING = threading.local()
 
 
-def _observe(history: tuple[tuple[int, int], ...], rank: int, seconds: float) -> None:
-    task = getattr(_RUNNING, "task", None)
-    if task is not None and task.history == history:
-        task.guesses.append(seconds)
-
-
 class Recorder(Threads):
-    """``Threads`` that note each task's history and seconds (and each of its guesses', when
-    they are shared: ``search.split``)."""
+    """``Threads`` that note each task's history, round and seconds (and each of its
+    guesses', when they are shared: ``search.split``), and each round the search asks
+    (``PartTasks.round``). A context manager: it listens to the search only while open.
+
+    >>> with Recorder(1, Recording()) as team:
+    ...     team.submit(abs, -3).result()
+    3
+    """
 
     def __init__(self, workers: int, recording: Recording) -> None:
         super().__init__(workers)
         self.recording = recording
-        if _observe not in split.OBSERVERS:
-            split.OBSERVERS.append(_observe)
+        self.asked: dict[History, int] = {}  # each part, and the last round that asked it
+        self.lock = threading.Lock()
+        self.tasks = part_tasks()
+        self.original = self.tasks.round
+
+    def __enter__(self) -> Recorder:
+        split.OBSERVERS.append(self._observe)
+        recorder, asked = self, self.original
+
+        def round(tasks: Any, depth: int, requests: Any) -> Any:
+            recorder._note_round(requests)
+            return asked(tasks, depth, requests)
+
+        self.tasks.round = round
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.tasks.round = self.original
+        split.OBSERVERS.remove(self._observe)
+        self.shutdown(cancel_futures=True)
+
+    def _note_round(self, requests: Any) -> None:
+        if not requests:
+            return
+        part = tuple(requests[0][0][:-1])
+        with self.lock:
+            number = len(self.recording.rounds)
+            self.recording.rounds.append((part, self.asked.get(part, -1) if part else -1))
+            for history, _, _ in requests:
+                self.asked[tuple(history)] = number
+
+    @staticmethod
+    def _observe(history: History, rank: int, seconds: float) -> None:
+        task = getattr(_RUNNING, "task", None)
+        if task is not None and task.history == history:
+            task.guesses.append(seconds)
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         task = Task(tuple(args[-4]), len(args[-3])) if len(args) >= 4 else Task(())
+        if task.history:
+            with self.lock:
+                task.round = self.asked.get(task.history, -1)
         lock = threading.Lock()
 
         def timed() -> Any:
@@ -128,63 +182,74 @@ def part_tasks() -> Any:
 
 
 def search(spec: str, objective: Objective, workers: int) -> Recording:
-    """One search on ``workers`` threads, recorded. On one worker no part one guess above
-    the tasks is kept as spare work (solved whole on the searching thread): each is split
-    into its tasks, so that the searching thread's own seconds are the serial part."""
+    """One search on ``workers`` threads, recorded, as ``--jobs`` runs it."""
     recording = Recording()
-    team = Recorder(workers, recording)
-    tasks = part_tasks()
-    spare = tasks._is_spare
-    if workers == 1:
-        tasks._is_spare = lambda *_: False
-    try:
-        began, own = time.perf_counter(), time.thread_time()
+    with Recorder(workers, recording) as team:
+        began, own, cpu = time.perf_counter(), time.thread_time(), time.process_time()
         optimal_tree(Rules.parse(spec), objective, executor=team)
         recording.wall = time.perf_counter() - began
         recording.serial = time.thread_time() - own
-    finally:
-        tasks._is_spare = spare
-        team.shutdown(cancel_futures=True)
+        recording.cpu = time.process_time() - cpu
     return recording
-
-
-History = tuple[tuple[int, int], ...]
-RoundKey = tuple[History, int]  # a part, and the guess whose parts the round asks about
 
 
 @dataclass
 class Round:
     """The questions asked about the parts of one guess at one part: tasks, and parts
-    searched one guess deeper on the searching thread, whose own rounds run then."""
+    searched one guess deeper, whose own rounds run then."""
 
     tasks: list[float] = field(default_factory=list)
-    parts: list[History] = field(default_factory=list)
+    parts: list[PartKey] = field(default_factory=list)
+
+
+def numbered(recording: Recording) -> tuple[list[tuple[History, int]], list[int]]:
+    """The recording's rounds and each task's round; for a recording without them, one
+    round for each part and guess, as the tasks' histories tell (the passes of a part's
+    rounds, and the questions of the search, merge: such a prediction is optimistic)."""
+    if recording.rounds:
+        return recording.rounds, [task.round for task in recording.tasks]
+    rounds: list[tuple[History, int]] = []
+    known: dict[tuple[History, int], int] = {}
+
+    def number(history: History) -> int:  # the round that asked the part ``history``
+        key = (history[:-1], history[-1][0])
+        if key not in known:
+            parent = number(history[:-1]) if history[:-1] else -1
+            known[key] = len(rounds)
+            rounds.append((history[:-1], parent))
+        return known[key]
+
+    return rounds, [number(task.history) if task.history else -1 for task in recording.tasks]
 
 
 def structure(
     recording: Recording, shared: bool = False
-) -> tuple[dict[History, list[RoundKey]], dict[RoundKey, Round]]:
+) -> tuple[dict[PartKey, list[int]], dict[int, Round]]:
     """The recorded tasks as the search asks them: each part's rounds in order (a round is
     answered before the next round of its part is asked), and what each round holds (with
-    ``shared``, a task whose guesses were shared as its guesses). The root's rounds are its
-    first guesses, tried one after another."""
-    rounds: dict[History, list[RoundKey]] = {}
-    held: dict[RoundKey, Round] = {}
+    ``shared``, a task whose guesses were shared as its guesses). The root's rounds run one
+    after another."""
+    numbers, of_task = numbered(recording)
+    rounds: dict[PartKey, list[int]] = {}
+    held: dict[int, Round] = {}
 
-    def note(key: RoundKey) -> Round:
-        if key not in held:
-            held[key] = Round()
-            rounds.setdefault(key[0], []).append(key)
-            part = key[0]
-            if part:  # a part is asked about in its parent's round
-                parent = note((part[:-1], part[-1][0]))
-                if part not in parent.parts:
-                    parent.parts.append(part)
-        return held[key]
+    def note(number: int) -> Round:
+        if number not in held:
+            held[number] = Round()
+            part, parent = numbers[number]
+            key = (part, parent)
+            rounds.setdefault(key, []).append(number)
+            if parent >= 0:  # a part is asked about in its parent's round
+                asking = note(parent)
+                if key not in asking.parts:
+                    asking.parts.append(key)
+        return held[number]
 
-    for task in recording.tasks:
-        if task.ran and task.history:
-            note((task.history[:-1], task.history[-1][0])).tasks.extend(task.jobs(shared))
+    for task, number in zip(recording.tasks, of_task, strict=True):
+        if task.ran and number >= 0:
+            note(number).tasks.extend(task.jobs(shared))
+    for key in rounds:
+        rounds[key].sort()
     return rounds, held
 
 
@@ -195,52 +260,54 @@ def makespan(recording: Recording, workers: int, shared: bool = False) -> float:
     (an event simulation). With ``shared``, a task whose guesses were shared is as many
     tasks as it tried guesses, and one more for the rest of its seconds."""
     rounds, held = structure(recording, shared)
-    ready: list[tuple[float, int, RoundKey]] = []  # (-seconds, tiebreak, round)
-    waiting: dict[RoundKey, int] = {}  # tasks and parts still open in each round
+    owner = {number: key for key, numbers in rounds.items() for number in numbers}
+    root = ((), -1)
+    ready: list[tuple[float, int, int]] = []  # (-seconds, tiebreak, round)
+    waiting: dict[int, int] = {}  # tasks and parts still open in each round
     free = [0.0] * workers
-    running: list[tuple[float, int, RoundKey]] = []  # (ends at, tiebreak, round)
+    running: list[tuple[float, int, int]] = []  # (ends at, tiebreak, round)
     order = 0
 
-    def ask(part: History, index: int) -> None:
+    def ask(part: PartKey, index: int) -> None:
         nonlocal order
-        key = rounds[part][index]
-        round_ = held[key]
-        waiting[key] = len(round_.tasks) + len(round_.parts)
+        number = rounds[part][index]
+        round_ = held[number]
+        waiting[number] = len(round_.tasks) + len(round_.parts)
         for seconds in round_.tasks:
             order += 1
-            heapq.heappush(ready, (-seconds, order, key))
+            heapq.heappush(ready, (-seconds, order, number))
         for child in round_.parts:
             ask(child, 0)
-        if waiting[key] == 0:
-            answered(key)
+        if waiting[number] == 0:
+            answered(number)
 
-    def answered(key: RoundKey) -> None:
-        part = key[0]
-        index = rounds[part].index(key)
+    def answered(number: int) -> None:
+        part = owner[number]
+        index = rounds[part].index(number)
         if index + 1 < len(rounds[part]):
             ask(part, index + 1)
-        elif part:  # the part is settled: one fewer open in its parent's round
-            parent = (part[:-1], part[-1][0])
+        elif part != root:  # the part is settled: one fewer open in its parent's round
+            parent = part[1]
             waiting[parent] -= 1
             if waiting[parent] == 0:
                 answered(parent)
 
-    if () not in rounds:
+    if root not in rounds:
         return 0.0
-    ask((), 0)
+    ask(root, 0)
     now = end = 0.0
     while ready or running:
         while ready and free:
-            negative, _, key = heapq.heappop(ready)
+            negative, _, number = heapq.heappop(ready)
             start = max(now, heapq.heappop(free))
             order += 1
-            heapq.heappush(running, (start - negative, order, key))
-        ends, _, key = heapq.heappop(running)
+            heapq.heappush(running, (start - negative, order, number))
+        ends, _, number = heapq.heappop(running)
         now = end = max(end, ends)
         heapq.heappush(free, ends)
-        waiting[key] -= 1
-        if waiting[key] == 0:
-            answered(key)
+        waiting[number] -= 1
+        if waiting[number] == 0:
+            answered(number)
     return end
 
 
@@ -255,9 +322,9 @@ def save(path: str, runs: dict[int, list[Recording]]) -> None:
     """Write every run's recording to ``path`` (JSON), to be read back by ``load``."""
     data = {
         str(workers): [
-            {"wall": run.wall, "serial": run.serial,
-             "tasks": [[task.history, task.codes, task.seconds, task.ran, task.guesses]
-                       for task in run.tasks]}
+            {"wall": run.wall, "serial": run.serial, "cpu": run.cpu, "rounds": run.rounds,
+             "tasks": [[task.history, task.codes, task.seconds, task.ran, task.guesses,
+                        task.round] for task in run.tasks]}
             for run in done
         ]
         for workers, done in runs.items()
@@ -266,16 +333,21 @@ def save(path: str, runs: dict[int, list[Recording]]) -> None:
         json.dump(data, file)
 
 
+def _history(steps: list[list[int]]) -> History:
+    return tuple((guess, reply) for guess, reply in steps)
+
+
 def load(path: str) -> dict[int, list[Recording]]:
-    """The runs ``save`` wrote to ``path``."""
+    """The runs ``save`` wrote to ``path`` (those saved before rounds were recorded too)."""
     with open(path, encoding="utf-8") as file:
         data = json.load(file)
     return {
         int(workers): [
             Recording(
-                [Task(tuple(tuple(step) for step in history), codes, seconds, ran, guesses)
-                 for history, codes, seconds, ran, guesses in run["tasks"]],
+                [Task(_history(task[0]), *task[1:]) for task in run["tasks"]],
                 run["wall"], run["serial"],
+                [(_history(part), parent) for part, parent in run.get("rounds", [])],
+                run.get("cpu", 0.0),
             )
             for run in done
         ]
@@ -301,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rules", nargs="*", default=["bc"], help="variants (default: bc)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="total")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4, 8, 16, 64])
-    parser.add_argument("--measure", type=int, nargs="+", default=[2],
+    parser.add_argument("--measure", type=int, nargs="*", default=[2],
                         help="also time real runs on these numbers of threads")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=2, help="runs of each, the best kept")
     parser.add_argument("--save", help="write the runs to this JSON file (one variant)")
@@ -315,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.load is not None:
             runs.update(load(args.load))
         for repeat in range(args.repeats if args.load is None else 0):
-            order = [1, *args.measure]
+            order = [1, *(workers for workers in args.measure if workers != 1)]
             for workers in order if repeat % 2 == 0 else order[::-1]:
                 runs[workers].append(search(spec, args.objective, workers))
                 if args.save is not None:
@@ -332,8 +404,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(guesses)} guesses shared, {sum(guesses):.2f} s CPU (longest "
             f"{max(guesses, default=0):.2f} s)"
         )
-        head = ("workers", "whole s", "speed-up", "shared s", "speed-up", "measured s", "speed-up")
-        widths = (9, 9, 9, 9, 9, 11, 9)
+        head = ("workers", "whole s", "speed-up", "shared s", "speed-up", "measured s", "speed-up",
+                "CPU s")  # fmt: skip
+        widths = (9, 9, 9, 9, 9, 11, 9, 9)
         print("  " + " ".join(f"{h:>{w}}" for h, w in zip(head, widths, strict=True)))
         for workers in [*args.workers, None]:
             whole, shared = predict(recorded, workers), predict(recorded, workers, shared=True)
@@ -341,7 +414,7 @@ def main(argv: list[str] | None = None) -> int:
             real = ""
             if workers in best:
                 measured = best[workers].wall
-                real = f"{measured:>11.2f} {alone.wall / measured:>9.2f}"
+                real = f"{measured:>11.2f} {alone.wall / measured:>9.2f} {best[workers].cpu:>9.2f}"
             print(f"  {shown:>9} {whole:>9.2f} {base / whole:>9.2f} {shared:>9.2f} "
                   f"{base / shared:>9.2f} {real}")  # fmt: skip
         if args.longest:

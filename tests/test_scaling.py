@@ -54,6 +54,22 @@ def test_rounds_of_a_part_run_one_after_another(scaling: ModuleType) -> None:
     assert scaling.predict(recording, 8) == pytest.approx(3.0)
 
 
+def test_the_passes_of_a_round_run_one_after_another(scaling: ModuleType) -> None:
+    # a part asked twice about the parts of one guess (a second pass with wider windows):
+    # the second pass is asked once the first is answered
+    part = ((0, 1),)
+    tasks = [
+        scaling.Task((*part, (5, 1)), 100, 1.0, True, [], 1),
+        scaling.Task((*part, (5, 2)), 100, 1.0, True, [], 1),
+        scaling.Task((*part, (5, 1)), 100, 1.0, True, [], 2),
+    ]
+    rounds = [((), -1), (part, 0), (part, 0)]
+    recording = scaling.Recording(tasks, wall=3.0, serial=0.0, rounds=rounds)
+    assert scaling.predict(recording, 8) == pytest.approx(2.0)
+    merged = scaling.Recording(tasks, wall=3.0, serial=0.0)  # no rounds: one per guess
+    assert scaling.predict(merged, 8) == pytest.approx(1.0)
+
+
 def test_a_recorded_search_saved_and_loaded(
     scaling: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -65,10 +81,14 @@ def test_a_recorded_search_saved_and_loaded(
     cpu = recording.serial + recording.task_seconds
     assert scaling.predict(recording, 1) == pytest.approx(cpu)
     assert scaling.predict(recording, 4, shared=True) <= scaling.predict(recording, 1) + 1e-9
+    assert recording.rounds and recording.cpu > 0
+    assert all(task.round >= 0 for task in recording.tasks if task.history)
+    assert not split.OBSERVERS  # the recorder stopped listening
     saved = tmp_path / "runs.json"
     scaling.save(str(saved), {1: [recording]})
     loaded = scaling.load(str(saved))[1][0]
     assert loaded.tasks == recording.tasks
+    assert loaded.rounds == recording.rounds
     assert scaling.predict(loaded, 2, shared=True) == scaling.predict(recording, 2, shared=True)
 
 
@@ -85,3 +105,26 @@ def test_whole_processes_are_timed_and_their_trees_compared(
     assert rows[0] == "p3c6n optimal"
     assert [row.split(":")[0].strip() for row in rows[1:]] == ["--jobs  1", "--jobs  2"]
     assert all(row.endswith("same tree") for row in rows[1:])
+
+
+def test_one_thread_time_scaled_from_another_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import jobs
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    argv = ["--rules", "p3c6n", "--jobs", "2", "--one-thread", "40", "--calibrate", "2",
+            "--reference", "p3c6n", "optimal"]  # fmt: skip
+    assert jobs.main(argv) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "p3c6n optimal"
+    here = float(rows[1].split(": ")[1].split(" s CPU")[0])  # the reference's CPU seconds
+    assert rows[2].startswith("  --jobs  1, estimated: 40.0 s CPU recorded / ")
+    ratio = float(rows[2].split(" / ")[1].split(" = ")[0])  # how fast this core is
+    assert ratio == pytest.approx(2 / here, rel=0.05)
+    estimate = float(rows[2].rsplit("= ", 1)[1].removesuffix(" s"))
+    assert estimate == pytest.approx(40 / ratio, rel=0.05)
+    seconds = float(rows[3].split(":")[1].split(" s")[0])
+    speed_up = float(rows[3].split("speed-up")[1].split()[0])
+    assert speed_up == pytest.approx(estimate / seconds, rel=0.05)
+    assert rows[3].endswith("same tree")
