@@ -16,10 +16,14 @@ from bullscows import Code, Rules
 from bullscows.cli import main
 from bullscows.executors import Threads
 from bullscows.search import distribute, optimal_tree, reporting
+from bullscows.search.checkpoint import Checkpoint
+from bullscows.search.engine import SearchOptions
 from bullscows.search.opening import Opening, opening_of, opening_tree
 from bullscows.search.progress import Budget
+from bullscows.search.state import SearchState
 from bullscows.strategies.part_trees import heuristic_part
 from bullscows.tree import DecisionTree, check_tree, load_tree
+from bullscows.universe import universe
 from plain import plain_counts
 
 #: The trees of fixed openings kept in docs/trees: (file, the variant's secrets, the
@@ -27,7 +31,13 @@ from plain import plain_counts
 SHIPPED = [
     ("digits-opening.json.gz", ["".join(c) for c in itertools.product("0123456789", repeat=4)],
      [1, 7, 54, 505, 3639, 5182, 608, 4]),
+    ("bc5-opening.json.gz", ["".join(c) for c in itertools.permutations("0123456789", 5)],
+     [1, 9, 84, 1626, 9173, 15405, 3878, 63, 1]),
+    ("logik-opening.json.gz", ["".join(c) for c in itertools.product("12345678", repeat=5)],
+     [1, 8, 95, 1849, 13936, 15942, 935, 2]),
 ]  # fmt: skip
+#: The checkpoints of fixed openings kept in docs/trees: (variant, the answers they hold).
+CHECKPOINTS = [("bc5", 85), ("logik", 126)]
 
 
 def _valid(rules: Rules, found: object) -> int:
@@ -167,3 +177,24 @@ def test_the_shipped_trees_of_fixed_openings(
     assert (report.summary.total, report.summary.secrets) == (total, len(secrets))
     counts, _ = plain_counts(json.loads(gzip.decompress(path.read_bytes()))["tree"], secrets)
     assert [counts[guesses] for guesses in range(1, len(expected) + 1)] == expected
+
+
+@pytest.mark.parametrize(("spec", "answers"), CHECKPOINTS)
+def test_the_shipped_checkpoints_hold_checked_answers(
+    spec: str, answers: int, tmp_path: Path
+) -> None:
+    # Fixed openings searched as far as the 2-core machine allowed: a resumed search reads
+    # these answers (each tree is checked against its part as it is read, as here).
+    shipped = Path(__file__).resolve().parent.parent / "docs" / "trees" / f"{spec}-opening.ckpt.gz"
+    kept = tmp_path / f"{spec}-opening.ckpt"
+    kept.write_bytes(gzip.decompress(shipped.read_bytes()))
+    store = Checkpoint(kept, spec, "total", None, False)
+    assert store.resumed == answers == len(store.exact) + len(store.failed)
+    rules = Rules.parse(spec)
+    state = SearchState(SearchOptions(rules))
+    u = universe(rules)
+    for (weight, history, depth), found in store.exact.items():
+        codes = u.secrets
+        for guess, reply in history:
+            codes = codes[u.score_row(guess, codes) == reply]
+        assert weight == 1 and len(history) == 2 and state.trust(codes, depth, found)
