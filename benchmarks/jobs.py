@@ -12,7 +12,8 @@ A search whose one-thread run is too long to time on the machine at hand (``bc``
 ``optimal-worst-count``: about 15 minutes) takes its one-thread time from another machine's
 record, scaled by how fast this machine's core is: ``--one-thread SECONDS`` is the CPU
 seconds of the one-thread search there, ``--calibrate SECONDS`` the CPU seconds there of a
-short reference search (``--reference``, one thread), which runs here first. The speed-up is
+short reference search (``--reference``, one thread, the second of two runs: the first
+readies numba's cache), which runs here first. The speed-up is
 then the scaled one-thread time over each run's seconds, stated as an estimate:
 
     .venv/bin/python benchmarks/jobs.py --rules bc --strategy optimal-worst-count --jobs 16 \
@@ -77,9 +78,11 @@ def calibrate(args: argparse.Namespace, folder: Path) -> float | None:
     if args.one_thread is None:
         return None
     rules, strategy = args.reference
-    timed = run(rules, strategy, 1, folder, None)
-    if timed is None:
-        raise SystemExit("the reference search failed: no one-thread estimate")
+    for warm in ("cold", "warm"):  # the first run readies numba's cache where it is cold
+        (folder / warm).mkdir()
+        timed = run(rules, strategy, 1, folder / warm, None)
+        if timed is None:
+            raise SystemExit("the reference search failed: no one-thread estimate")
     here = timed[1]
     ratio = args.calibrate / here if args.calibrate else 1.0
     print(f"  reference {rules} {strategy} --jobs 1: {here:.2f} s CPU here, "
