@@ -1,6 +1,6 @@
 """The compiled lookaheads of many guesses (``search_queries.aheads``) read the search's stop
 flag, so that a time limit stops a search past 10,000 codes within about a second, in the
-middle of those lookaheads too."""
+middle of those lookaheads too (not minutes later, once they end)."""
 
 from __future__ import annotations
 
@@ -13,20 +13,22 @@ import pytest
 from bullscows import Code, Rules
 from bullscows._kernels import search_calls
 from bullscows._kernels.tables import INFEASIBLE, STOPPED
+from bullscows.search import reporting
 from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.options import Run
-from bullscows.search.progress import Budget, BudgetSpent
+from bullscows.search.progress import BudgetSpent, SearchReport
 from bullscows.universe import universe
 
 #: ``bc5`` after 01234 answered with one bull and three cows: 1,100 codes, whose 36 second
-#: guesses take seconds to look ahead at (each scores every one of the 30,240 codes).
-REPLY = 9
+#: guesses take about a second to look ahead at (each scores every one of the 30,240
+#: codes); with no bull and one cow, 2,400 codes.
+REPLY, WIDE = 9, 1
 
 
-def _part(rules: Rules) -> tuple[int, npt.NDArray[np.int64]]:
+def _part(rules: Rules, reply: int = REPLY) -> tuple[int, npt.NDArray[np.int64]]:
     u = universe(rules)
     first = Code("01234", rules).index
-    return first, u.secrets[u.score_row(first, u.secrets) == REPLY]
+    return first, u.secrets[u.score_row(first, u.secrets) == reply]
 
 
 def test_a_set_stop_flag_stops_the_lookaheads_before_any_guess() -> None:
@@ -44,23 +46,34 @@ def test_a_set_stop_flag_stops_the_lookaheads_before_any_guess() -> None:
     assert search_calls.stopped(totals) and int(state.stats[1]) == 0  # nothing looked at
 
 
-def test_a_time_limit_stops_a_bc5_search_inside_its_lookaheads(
+def test_a_budget_spent_stops_a_bc5_search_inside_its_lookaheads(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The budget is spent as soon as the lookaheads run (not after a time, which a fast
+    # machine would let them finish in): the search must stop inside that compiled call.
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
     rules = Rules.parse("bc5")
-    first, codes = _part(rules)
-    run = Run(Budget(seconds=1).watch(None), time.perf_counter())
-    search = Search(SearchOptions(rules), run)
+    first, codes = _part(rules, WIDE)
+    inside: list[bool] = []
+
+    def budget(report: SearchReport) -> None:
+        if inside:
+            raise BudgetSpent("the budget, spent in the lookaheads")
+
+    search = Search(SearchOptions(rules), Run(budget, time.perf_counter()))
+    assert search.watch is not None
+    search.watch.tick = 0.01
     answers: list[npt.NDArray[np.int64]] = []
     aheads = search_calls.aheads
 
     def kept(*arguments: object) -> npt.NDArray[np.int64]:
+        inside.append(True)
         answers.append(aheads(*arguments))  # type: ignore[arg-type]
         return answers[-1]
 
     monkeypatch.setattr(search_calls, "aheads", kept)
-    with pytest.raises(BudgetSpent, match="the time limit of 1 s"):
-        search.solve(codes, search.state.unlimited, INFEASIBLE, ((first, REPLY),))
-    assert answers, "the search stopped before its lookaheads"
-    assert search_calls.stopped(answers[-1])  # stopped inside the compiled call
+    with pytest.raises(BudgetSpent, match="spent in the lookaheads"):
+        search.solve(codes, search.state.unlimited, INFEASIBLE, ((first, WIDE),))
+    assert len(answers) == 1 and search_calls.stopped(answers[0])  # stopped inside the call
+    assert int((answers[0] == STOPPED).sum()) > 0
     assert int(search.state.stop[0]) == 0  # the watch's stop, taken back
