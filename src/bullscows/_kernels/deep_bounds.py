@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bullscows._kernels.search_dfs import ideal
 from bullscows._kernels.search_kernels import lowest, scan
 
 #: ``lowest`` counts part sizes in bytes: sets up to this many codes.
@@ -22,26 +23,13 @@ _BYTE_SET = 255
 
 
 @njit(cache=True)
-def ideal(size, caps):  # type: ignore[no-untyped-def]
-    """The ideal cost of ``size`` codes, no depth cap (``search.bounds.ideal_cost``): every
-    code costs one guess per level it is below, levels filled from the top (``caps``, from
-    ``tables.level_caps``, covers ``size``)."""
-    total = 0
-    for level in range(len(caps)):
-        if caps[level] >= size:
-            break
-        total += size - caps[level]
-    return total
-
-
-@njit(cache=True)
 def lookahead(block, guesses, codes, valid, win, caps):  # type: ignore[no-untyped-def]
     """The lookahead of ``codes`` (rows of ``block``) over ``guesses`` (columns): exact, the
     ideal cost, for one or two codes."""
     n = len(codes)
-    if n <= 2:
-        return ideal(n, caps)
     depth = n + 1  # no depth cap
+    if n <= 2:
+        return ideal(n, depth, caps, 1, 0)
     none = np.empty(0, dtype=np.int64)  # rows: the block's own, code ``c`` is row ``c``
     if n <= _BYTE_SET:
         return lowest(block, none, guesses, codes, valid, caps, depth)[0]
@@ -70,14 +58,13 @@ def _deep(block, codes, guesses, cheap, after, begin, end, valid, win, caps, slo
     """The lowest, over ``guesses`` (``cheap``: their bounds one guess shallower), of
     ``len(codes)`` plus the lookahead of each part, guess ``i``'s parts looking ahead over
     ``after[begin[i]:end[i]]``, if below ``limit``, else ``limit``; the index of a guess of
-    that bound (-1 at ``limit``), and how many guesses were bounded."""
-    best, arg, tried = limit, -1, 0
+    that bound (-1 at ``limit``)."""
+    best, arg = limit, -1
     members = np.empty(len(codes), dtype=np.int64)
     count = np.zeros(slots + 1, dtype=np.int64)
     for i in np.argsort(cheap, kind="mergesort"):
         if cheap[i] >= best:  # nor any guess after it: its deep bound is at least this
             break
-        tried += 1
         _by_reply(block, guesses[i], codes, members, count)
         sum_ = cheap[i]
         nexts = after[begin[i] : end[i]]
@@ -86,19 +73,20 @@ def _deep(block, codes, guesses, cheap, after, begin, end, valid, win, caps, slo
             if r == win or size < 3:  # a part of one or two codes: its ideal cost is exact
                 continue
             part = members[count[r] : count[r + 1]]
-            sum_ += lookahead(block, nexts, part, valid, win, caps) - ideal(size, caps)
+            sum_ += lookahead(block, nexts, part, valid, win, caps)
+            sum_ -= ideal(size, size + 1, caps, 1, 0)  # the ideal cost, no depth cap
             if sum_ >= best:
                 break
         if sum_ < best:
             best, arg = sum_, i
-    return best, arg, tried
+    return best, arg
 
 
 @njit(cache=True, nogil=True)
 def part_bound(block, seconds, cheap, thirds, starts, valid, win, caps, slots, limit):  # type: ignore[no-untyped-def]
     """The deep bound of the part whose codes are ``block``'s rows, if below ``limit``, else
-    ``limit``; the index (into ``seconds``) of a second guess of that bound (-1 at ``limit``);
-    and how many second guesses were bounded.
+    ``limit``, and the index (into ``seconds``) of a second guess of that bound (-1 at
+    ``limit``).
 
     ``seconds`` are the second guesses (columns), ``cheap`` their bounds one guess shallower
     (``search_kernels``' bound of the part); ``thirds[starts[i]:starts[i + 1]]`` the third
@@ -139,14 +127,14 @@ def part_bound3(block, seconds, cheap, thirds, starts, valid, win, caps, slots, 
             if r == win or size < 3:
                 continue
             part = members[count[r] : count[r + 1]]
-            middle[i] += lookahead(block, nexts, part, valid, win, caps) - ideal(size, caps)
+            middle[i] += lookahead(block, nexts, part, valid, win, caps)
+            middle[i] -= ideal(size, size + 1, caps, 1, 0)
             if middle[i] >= limit:
                 break
-    best, arg, tried = limit, -1, 0
+    best, arg = limit, -1
     for i in np.argsort(middle, kind="mergesort"):
         if middle[i] >= best:
             break
-        tried += 1
         _by_reply(block, seconds[i], codes, members, count)
         sum_ = middle[i]
         nexts = thirds[starts[i] : starts[i + 1]]
@@ -170,4 +158,4 @@ def part_bound3(block, seconds, cheap, thirds, starts, valid, win, caps, slots, 
                 break
         if sum_ < best:
             best, arg = sum_, i
-    return best, arg, tried
+    return best, arg

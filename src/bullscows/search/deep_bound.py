@@ -24,8 +24,7 @@ bound, third guesses one per class as above and fourth guesses every code; on ``
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, as_completed
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,7 +32,7 @@ import numpy.typing as npt
 
 from bullscows._kernels.tables import INFEASIBLE, level_caps
 from bullscows.errors import BullsCowsError
-from bullscows.executors import make_executor
+from bullscows.executors import make_executor, run_tasks
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.rules import Rules
 from bullscows.search.frontier import root_bound
@@ -55,7 +54,6 @@ class FirstDeep:
     root: int
     deep: int
     exact: bool
-    seconds: int  # second guesses bounded, over its parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +65,6 @@ class DeepBound:
     lower: int
     root: int
     firsts: tuple[FirstDeep, ...]
-    levels: int = 2
 
     def text(self, guess: int) -> str:
         """A first guess as the game writes it."""
@@ -104,13 +101,13 @@ def deep_bound(
     found: list[FirstDeep] = []
     for guess, cheap in order:
         if cheap >= best:  # the deep bound is at least the root bound: no lower
-            found.append(FirstDeep(guess, cheap, cheap, False, 0))
+            found.append(FirstDeep(guess, cheap, cheap, False))
             continue
         first = _first(rules, guess, cheap, best, jobs, progress, levels)
         found.append(first)
         if first.exact:
             best = min(best, first.deep)
-    return DeepBound(rules, best, root.lower, tuple(found), levels)
+    return DeepBound(rules, best, root.lower, tuple(found))
 
 
 def _first(
@@ -132,29 +129,14 @@ def _first(
     large = [part for part in parts if len(part) >= 3]
     state = _Sum(cheap, best)
     with make_executor(None, jobs, None, threads=True) as pool:
-        if pool is None:
-            for number, part in enumerate(large):
-                state.add(*_part(u, part, shape, state))
-                if progress is not None:
-                    progress(first, number + 1, len(large))
-                if state.over:
-                    break
-        else:
-            futures = [pool.submit(_part, u, part, shape, state) for part in large]
-            for number, future in enumerate(_done(futures)):
-                state.add(*future.result())
-                if progress is not None:
-                    progress(first, number + 1, len(large))
-                if state.over:
-                    for rest in futures:
-                        rest.cancel()
-                    break
-    return FirstDeep(first, cheap, state.total, not state.over, state.seconds)
-
-
-def _done(futures: list[Future[tuple[int, int]]]) -> Iterator[Future[tuple[int, int]]]:
-    """``futures`` as they finish (those cancelled left out)."""
-    return (future for future in as_completed(futures) if not future.cancelled())
+        tasks = [(_part, (u, part, shape, state)) for part in large]
+        for number, (_, gain) in enumerate(run_tasks(tasks, pool)):
+            state.add(gain)
+            if progress is not None:
+                progress(first, number + 1, len(large))
+            if state.over:
+                break
+    return FirstDeep(first, cheap, state.total, not state.over)
 
 
 class _Sum:
@@ -163,7 +145,7 @@ class _Sum:
     ``best`` (read by each part as it starts, so later parts stop sooner)."""
 
     def __init__(self, cheap: int, best: int) -> None:
-        self.total, self.best, self.seconds = cheap, best, 0
+        self.total, self.best = cheap, best
         self._lock = threading.Lock()
 
     @property
@@ -174,23 +156,22 @@ class _Sum:
         with self._lock:
             return INFEASIBLE if self.best >= INFEASIBLE else max(self.best - self.total, 0)
 
-    def add(self, gain: int, seconds: int) -> None:
+    def add(self, gain: int) -> None:
         with self._lock:
             self.total += gain
-            self.seconds += seconds
 
 
 _SCORING = threading.Lock()  # one block scored at a time (numba's threads score it)
 
 
-def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> tuple[int, int]:
+def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> int:
     """How much the deep bound of ``part`` adds to its lookahead (at least the slack left
-    when it starts, if it reaches it), and how many second guesses were bounded."""
+    when it starts, if it reaches it)."""
     from bullscows._kernels import deep_bounds, search_kernels
 
     slack = state.slack()
     if slack == 0:  # the first guess is refuted already
-        return 0, 0
+        return 0
     with _SCORING:
         block = u.score_matrix(part, u.all())  # scoring is symmetric: the part's rows
     codes = np.arange(len(part), dtype=np.int64)
@@ -201,11 +182,11 @@ def _part(u: Universe, part: IndexArray, shape: _Shape, state: _Sum) -> tuple[in
     ahead = int(cheap.min())
     limit = INFEASIBLE if slack >= INFEASIBLE else ahead + slack
     kernel = deep_bounds.part_bound3 if shape.levels == 3 else deep_bounds.part_bound
-    deep, _, tried = kernel(
+    deep = kernel(
         block, shape.seconds, cheap, shape.thirds, shape.starts, shape.valid,
         shape.win, shape.caps, shape.slots, limit,
-    )  # fmt: skip
-    return int(deep) - ahead, int(tried)
+    )[0]  # fmt: skip
+    return int(deep) - ahead
 
 
 def _shape(rules: Rules, first: int, levels: int) -> _Shape:
