@@ -14,14 +14,11 @@ from bullscows.readers import quote
 
 def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str:
     """A rate the web app's limiter reads (``limits``), or a usage error quoting it."""
-    from limits import parse
+    from bullscows.web.limits import rate_problem
 
-    try:
-        parse(value)
-    except ValueError:
-        raise click.BadParameter(
-            f"{quote(value)}: give a rate such as '60/minute' (per second, minute, hour or day)"
-        ) from None
+    problem = rate_problem(value)
+    if problem is not None:
+        raise click.BadParameter(f"{quote(value)}: {problem} (per second, minute, hour or day)")
     return value
 
 

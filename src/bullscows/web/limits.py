@@ -37,6 +37,19 @@ STARTS = re.compile(r"/api/games|/(?:new|challenge|api/challenges)/[^/]+")
 UPLOADS = re.compile(r"/tree/upload")
 
 
+def rate_problem(value: str) -> str | None:
+    """What is wrong with ``value`` as a rate ``limits`` reads, or ``None`` if nothing.
+
+    >>> rate_problem("60/minute") is None, rate_problem("often")
+    (True, "give a rate such as '60/minute'")
+    """
+    try:
+        limits.parse(value)
+    except ValueError:
+        return "give a rate such as '60/minute'"
+    return None
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's bounds (``expire_hours=0``: games are kept for ever)."""
@@ -55,12 +68,9 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("games", "uploads"):
             value = getattr(self, name)
-            try:
-                limits.parse(value)
-            except ValueError:
-                raise BullsCowsError(
-                    f"{LIMITS_ENV}: {name} {value!r}: give a rate such as '60/minute'"
-                ) from None
+            problem = rate_problem(value)
+            if problem is not None:
+                raise BullsCowsError(f"{LIMITS_ENV}: {name} {value!r}: {problem}")
 
     def to_environment(self) -> str:
         return json.dumps(asdict(self))
