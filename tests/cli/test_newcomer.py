@@ -83,6 +83,14 @@ def test_a_mistyped_command_says_which_was_meant(name: str, meant: str) -> None:
     assert one_error_line(result).startswith(f"Error: No such command {name!r}. {meant}")
 
 
+def test_shell_completion_after_an_unknown_command_offers_the_commands() -> None:
+    from click.shell_completion import ShellComplete
+
+    complete = ShellComplete(main, {}, "bullscows", "_BULLSCOWS_COMPLETE")
+    offered = [item.value for item in complete.get_completions(["plya"], "")]
+    assert offered == list(COMMANDS)
+
+
 def test_the_max_depth_option_reads_as_a_sentence() -> None:
     text = " ".join(CliRunner().invoke(main, ["play", "--help"], env=ENV).stdout.split())
     assert "--max-depth D With an optimal strategy: no secret may need more than D" in text

@@ -114,7 +114,7 @@ class LazyGroup(click.Group):
     ) -> tuple[str | None, click.Command | None, list[str]]:
         """The command ``args`` names; a name that is none says which it may have meant."""
         name = args[0] if args else ""
-        if name in COMMANDS or name.startswith("-"):
+        if name in COMMANDS or name.startswith("-") or ctx.resilient_parsing:
             return super().resolve_command(ctx, args)
         import difflib
 
