@@ -106,11 +106,6 @@ class Codebreaker(Logged):
         """The strategy that picks the computer's guesses."""
         return self.strategy
 
-    @property
-    def choosing_among(self) -> int:
-        """The codes still possible where ``chooser`` picks its next guess."""
-        return self.remaining
-
     def command(self, analysis: bool = False) -> str:
         """The terminal command that plays a game like this one (``analysis`` aside: only a
         person's guesses are analysed)."""

@@ -84,6 +84,11 @@ class Logged:
         return len(self.knowledge)
 
     @property
+    def choosing_among(self) -> int:
+        """The codes still possible where ``chooser`` picks its next guess."""
+        return self.remaining
+
+    @property
     def solved(self) -> bool:
         return self.knowledge.is_solved
 

@@ -130,11 +130,6 @@ class _Maker(Logged, ABC):
         """The strategy whose guesses this game shows: its hints' (``None`` without)."""
         return self.hinter
 
-    @property
-    def choosing_among(self) -> int:
-        """The codes still possible where ``chooser`` picks its next guess."""
-        return self.remaining
-
     def command(self, analysis: bool = False) -> str:
         """The terminal command that plays a game like this one, hints on; ``analysis``:
         that analyses this one's guesses.
