@@ -136,8 +136,9 @@ def _chosen(
     problem = any_problem(rules) if rule == "any" else None
     if problem is not None:
         raise StrategyError(problem)
-    if rules.secret_rules.size > SEARCH_LIMIT:
-        say(f"Searching for the {rule} rule's card of {rules.spec} ({rules.size:,} secrets): "
+    size = rules.secret_rules.size
+    if size > SEARCH_LIMIT:
+        say(f"Searching for the {rule} rule's card of {rules.spec} ({size:,} secrets): "
             "up to minutes.")  # fmt: skip
     costs = RuleCosts(rules, rule)
     return search_cards(rules, rule, lines, QUICK_WIDTHS, costs)[-1], costs
