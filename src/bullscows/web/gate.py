@@ -36,10 +36,10 @@ from bullscows.web.storage import sqlite_path
 
 #: Seats (processes) and places (computations at once) a gate's file has room for.
 SEATS, PLACES = 256, 64
-#: Where each value is in the file's array of 64-bit integers: the computations running, the
+#: Where each value is in the file's array of 64-bit integers (the first is unused): the
 #: requests each seat answers now and its process, each place's process, when it was paused
 #: (ns, 0 if running) and how long it had been paused before (ns).
-RUNNING, COUNTS = 0, 1
+COUNTS = 1
 SEAT_PIDS = COUNTS + SEATS
 PIDS = SEAT_PIDS + SEATS
 SINCE = PIDS + PLACES
@@ -106,13 +106,13 @@ class Shared:
         self.mutex = threading.RLock()
         self.held: set[int] = set()  # the bytes this process holds
 
-    def hold(self, byte: int, wait: bool = False) -> bool:
-        """Lock ``byte`` for this process (``wait``: until it is free); whether it did."""
+    def hold(self, byte: int) -> bool:
+        """Lock ``byte`` for this process if it is free; whether it did."""
         with self.mutex:
             if byte in self.held:
                 return False
             try:
-                fcntl.lockf(self.fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB), 1, byte)
+                fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, byte)
             except OSError:
                 return False
             self.held.add(byte)
@@ -185,7 +185,7 @@ class Gate:
         shared, values = self._shared, self._shared.values
         with shared.mutex:
             values[COUNTS + self._seat] += by
-            if not values[RUNNING]:
+            if not any(values[PIDS : PIDS + PLACES]):  # no computation running
                 return
             with shared.locked():
                 if by > 0:
@@ -256,7 +256,6 @@ class Gate:
         answered."""
         values = self._shared.values
         with self._shared.locked():
-            values[RUNNING] += not values[PIDS + place]  # else left by a process that died
             values[PIDS + place], values[SINCE + place], values[PAUSED + place] = pid, 0, 0
             if self.busy():
                 self._pause()
@@ -267,7 +266,6 @@ class Gate:
         values = self._shared.values
         with self._shared.locked():
             values[PIDS + place] = values[SINCE + place] = 0
-            values[RUNNING] -= 1
 
     def free(self, place: int) -> None:
         """``place`` free again (its process reaped)."""
