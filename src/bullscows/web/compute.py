@@ -146,6 +146,7 @@ class Pool:
         self.seconds, self.inline_work = seconds, inline_work
         self._size, self._database = size, database
         self._gate: Gate | None = None
+        self._making = threading.Lock()  # held while the gate is made
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
         #: Computations running in a process now, started so far, and stopped (out of time,
@@ -156,14 +157,10 @@ class Pool:
     def gate(self) -> Gate:
         """The places and pauses shared with the server's other processes (made on first
         use)."""
-        with _counting:
+        with self._making:
             if self._gate is None:
                 self._gate = Gate(self._database, self._size)
             return self._gate
-
-    @property
-    def size(self) -> int:
-        return self.gate.places
 
     def warm(self) -> None:
         """Start the process that computations fork from, so the first waits for nothing."""
@@ -260,7 +257,7 @@ class Pool:
                 self.counts[key] += change
 
 
-_counting = threading.RLock()
+_counting = threading.Lock()
 #: A pool that runs everything on the caller's thread (calls from outside a server).
 INLINE = Pool(size=1, seconds=float("inf"), inline_work=float("inf"))
 
