@@ -7,12 +7,12 @@ moves (docs/server.md). A database that cannot be reached or written raises ``Un
 >>> store = Store("sqlite://")
 >>> from bullscows.records import GameRecord
 >>> game_id = store.add(GameRecord("codebreaker", "bc", seed=1), "solve")
->>> store.get(game_id)
+>>> store.read(game_id)[:2]
 (GameRecord('codebreaker', 'bc', 0 events), 'solve')
 >>> record, mode, version = store.read(game_id)
 >>> store.put(game_id, record, version), store.put(game_id, record, version)
 (True, False)
->>> store.get("no-such-game") is None
+>>> store.read("no-such-game") is None
 True
 """
 
@@ -256,11 +256,6 @@ class Store:
                 )
             )
         return game_id
-
-    def get(self, game_id: str) -> tuple[GameRecord, str] | None:
-        """The game's record and mode, or ``None`` if there is no such game."""
-        found = self.read(game_id)
-        return None if found is None else found[:2]
 
     @guarded
     def read(self, game_id: str) -> tuple[GameRecord, str, int] | None:
