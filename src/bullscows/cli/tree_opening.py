@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import click
-import numpy as np
 
 from bullscows.cli.progress import ANNOUNCE_CODES, searching, showing
 from bullscows.codes import Code
 from bullscows.rules import Rules
-from bullscows.tree import DecisionTree, TreeSummary
+from bullscows.tree import DecisionTree
 from bullscows.tree.irving import save_tree
 
 if TYPE_CHECKING:  # the search loads numba: not for --help
@@ -84,20 +82,20 @@ def interrupted(checkpoint: Path | None) -> NoReturn:
 def opening_decision_tree(found: OpeningResult) -> DecisionTree:
     """The tree found, labelled with its opening and, unless every part was solved, as an
     upper bound."""
+    from bullscows.search.found import stating
+
     text = found.opening.text(found.rules)
     if found.solved == found.parts:
         label, objective = f"optimal, opening {text}", "optimal-total-of-opening"
     else:
         label = f"optimal, opening {text}, {found.solved:,} of {found.parts:,} parts solved"
         objective = "upper-bound"
-    by_count = found.distribution
-    counts = np.repeat(np.array(list(by_count), dtype=np.int64), list(by_count.values()))
-    built = DecisionTree(found.rules, label, objective, found.tree)
-    stated = TreeSummary.from_counts(counts, sum(1 for _ in built.nodes()))
-    return replace(built, stated=stated)
+    return stating(DecisionTree(found.rules, label, objective, found.tree), found.distribution)
 
 
 def _print(found: OpeningResult, built: DecisionTree) -> None:
+    from bullscows.search.progress import Costs
+
     rules, s = found.rules, built.stated
     assert s is not None
     exact = found.solved == found.parts
@@ -116,8 +114,7 @@ def _print(found: OpeningResult, built: DecisionTree) -> None:
     )))  # fmt: skip
     rows.append(("lower bound", f"{found.lower:,} (no tree of this opening costs less)"))
     if not exact:
-        gap = found.total - found.lower
-        rows.append(("gap", f"{gap:,} ({gap / found.total:.2%})"))
+        rows.append(("gap", Costs().gap(found.lower, found.total)))
     spread = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
     rows += [("average", f"{s.average:.4f}"), ("worst", f"{s.worst:,}"),
              ("distribution", spread), ("nodes", f"{s.nodes:,}")]  # fmt: skip

@@ -8,6 +8,7 @@ out (``found_tree``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import replace
 from pathlib import Path
@@ -55,9 +56,19 @@ def search_tree(
         raise StrategyError(f"{name}: {error}") from None
     label = tree_label(name, consistent_only, max_depth)
     found = DecisionTree(rules, label, f"optimal-{objective}", result.tree)
-    by_count = result.distribution
+    return stating(found, result.distribution)
+
+
+def stating(tree: DecisionTree, by_count: Mapping[int, int]) -> DecisionTree:
+    """``tree`` stating the figures a search found by playing every secret down it:
+    ``by_count`` is how many secrets take each number of guesses.
+
+    >>> stating(DecisionTree(Rules.parse("p1c2r"), "x", "y", Node(0, {0: Node(1)})),
+    ...         {1: 1, 2: 1}).stated.total
+    3
+    """
     counts = np.repeat(np.array(list(by_count), dtype=np.int64), list(by_count.values()))
-    return replace(found, stated=TreeSummary.from_counts(counts, sum(1 for _ in found.nodes())))
+    return replace(tree, stated=TreeSummary.from_counts(counts, sum(1 for _ in tree.nodes())))
 
 
 def found_tree(rules: Rules, label: str, tree: Node) -> DecisionTree:
@@ -66,4 +77,4 @@ def found_tree(rules: Rules, label: str, tree: Node) -> DecisionTree:
     return DecisionTree(rules, f"{label}, best found (not proven)", "upper-bound", tree)
 
 
-__all__ = ["found_tree", "search_tree"]
+__all__ = ["found_tree", "search_tree", "stating"]
