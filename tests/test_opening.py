@@ -120,6 +120,14 @@ def test_an_opening_fixes_the_first_guess_and_the_root_bound_the_rest() -> None:
     assert found.opening.first == first and found.total == found.lower >= 5625
     fixed = opening_tree(rules, heuristic_part, Opening(first, found.opening.seconds[:1]))
     assert fixed.tree == found.tree
+    # A second guess the root bound's order does not pick: 1111 after reply 0 (no colour of
+    # 1234 in the secret), which tells nothing of that part's codes, is kept all the same.
+    reply, second = found.opening.seconds[0]
+    other = Code("1111", rules).index
+    assert reply == 0 and other != second
+    pinned = opening_tree(rules, heuristic_part, Opening(first, ((reply, other),)))
+    assert pinned.tree.branches[reply].guess == other
+    assert pinned.total == pinned.lower >= found.total
 
 
 def test_tree_opening_writes_a_checked_tree(tmp_path: Path) -> None:

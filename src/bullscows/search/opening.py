@@ -145,14 +145,13 @@ def opening_tree(
     depth = state.unlimited
     opening, tree, parts = _open(search, first, depth, fallback)
     # What the tree costs besides its parts two guesses deep (their fallbacks' trees in it).
-    base = _total(search, _grafted(tree, parts)) - sum(part.total for part in parts)
+    base = _figures(search, _grafted(tree, parts))[1] - sum(part.total for part in parts)
     stopped = None
     try:
         _solve(search, parts, depth, base)
     except BudgetSpent as spent:
         stopped = spent.reason
-    by_count = distribution(state.scores, state.win, _grafted(tree, parts), state.everything)
-    total = sum(guesses * secrets for guesses, secrets in by_count.items())
+    by_count, total = _figures(search, _grafted(tree, parts))
     lower = total - sum(part.total - part.bound for part in parts if not part.exact)
     return OpeningResult(
         rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
@@ -205,11 +204,11 @@ def _grafted(tree: Node, parts: list[_Part]) -> Node:
     return tree
 
 
-def _total(search: Search, tree: Node) -> int:
-    """The total of ``tree`` over every secret."""
+def _figures(search: Search, tree: Node) -> tuple[dict[int, int], int]:
+    """How many secrets ``tree`` settles in each number of guesses, and its total."""
     state = search.state
     by_count = distribution(state.scores, state.win, tree, state.everything)
-    return sum(guesses * secrets for guesses, secrets in by_count.items())
+    return by_count, sum(guesses * secrets for guesses, secrets in by_count.items())
 
 
 def _failed(search: Search, history: History, depth: int) -> int:
