@@ -78,12 +78,13 @@ def calibrate(args: argparse.Namespace, folder: Path) -> float | None:
     if args.one_thread is None:
         return None
     rules, strategy = args.reference
+    here = 0.0
     for warm in ("cold", "warm"):  # the first run readies numba's cache where it is cold
         (folder / warm).mkdir()
         timed = run(rules, strategy, 1, folder / warm, None)
         if timed is None:
             raise SystemExit("the reference search failed: no one-thread estimate")
-    here = timed[1]
+        here = timed[1]
     ratio = args.calibrate / here if args.calibrate else 1.0
     print(f"  reference {rules} {strategy} --jobs 1: {here:.2f} s CPU here, "
           f"{args.calibrate or here:.2f} s where --one-thread was recorded: this core is "
