@@ -138,7 +138,7 @@ class Recorder(Threads):
         part = tuple(requests[0][0][:-1])
         with self.lock:
             number = len(self.recording.rounds)
-            self.recording.rounds.append((part, self.asked.get(part, -1) if part else -1))
+            self.recording.rounds.append((part, self.asked.get(part, -1)))
             for history, _, _ in requests:
                 self.asked[tuple(history)] = number
 

@@ -79,10 +79,24 @@ def solve_task(
     search = _thread_search(options)
     before = search.nodes
     count_progress(lambda: search.nodes - before)  # on a thread of this process: read live
-    split = Split(search, codes, depth, limit, history)
     with drivers.serial():
-        found = split.solve(current_team(), lambda shared: help_task(options, shared))
-    return found, search.nodes - before + split.helped
+        found, helped = _split_solve(search, options, history, codes, depth, limit)
+    return found, search.nodes - before + helped
+
+
+def _split_solve(
+    search: Search,
+    options: tuple[Any, ...],
+    history: History,
+    codes: IndexArray,
+    depth: int,
+    limit: int,
+) -> tuple[Found, int]:
+    """``codes`` solved by ``search`` with its guesses shared with this team's idle workers
+    (``search.split``): the answer, and the sets its helpers searched."""
+    split = Split(search, codes, depth, limit, history)
+    found = split.solve(current_team(), lambda shared: help_task(options, shared))
+    return found, split.helped
 
 
 def help_task(options: tuple[Any, ...], split: Split) -> int:
@@ -115,9 +129,8 @@ def _shared(search: Search, options: tuple[Any, ...]) -> Local:
     task's own set is (``search.split``), its helpers' sets counted as searched far."""
 
     def local(history: History, codes: IndexArray, depth: int, window: int) -> Found:
-        split = Split(search, codes, depth, window, history)
-        found = split.solve(current_team(), lambda shared: help_task(options, shared))
-        search.tasks.done(split.helped)
+        found, helped = _split_solve(search, options, history, codes, depth, window)
+        search.tasks.done(helped)
         return found
 
     return local
