@@ -16,11 +16,13 @@ from bullscows.errors import (
     TurnError,
 )
 from bullscows.sessions import (
+    Adversary,
     Codebreaker,
     Codemaker,
     Duel,
     DuelTurn,
     Status,
+    Viewer,
     Winner,
     random_secret,
     seeded_secret,
@@ -206,3 +208,25 @@ def test_giving_up_ends_a_game() -> None:
     breaker.give_up()
     with pytest.raises(GameOverError):
         breaker.reply("0 0")
+
+
+class _Named(Viewer[str]):
+    """A viewer that names the method each game called (``sessions.Viewer``)."""
+
+    def maker(self, game: Codemaker | Adversary) -> str:
+        return f"maker {game.kind}"
+
+    def breaker(self, game: Codebreaker) -> str:
+        return f"breaker {game.kind}"
+
+    def duel(self, game: Duel) -> str:
+        return f"duel {game.kind}"
+
+
+def test_each_game_is_shown_by_its_kind_of_view() -> None:
+    rules = Rules.parse("bc")
+    games = [Codemaker(rules, seed=1), Adversary(rules, seed=1), Codebreaker(rules, seed=1),
+             Duel(rules, seed=1)]  # fmt: skip
+    assert [game.shown_by(_Named()) for game in games] == [
+        "maker codemaker", "maker adversary", "breaker codebreaker", "duel duel",
+    ]  # fmt: skip

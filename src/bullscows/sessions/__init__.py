@@ -23,12 +23,20 @@ bytes of JSON) and ``restore`` rebuilds the game from it exactly, random draws i
 
 from __future__ import annotations
 
+from typing import Protocol, TypeVar
+
 from bullscows.records import Event, GameRecord, Status, Winner
 from bullscows.rules import Rules
-from bullscows.sessions.breaking import Codebreaker
+from bullscows.sessions.breaking import BreakerViewer, Codebreaker
 from bullscows.sessions.common import as_code, as_feedback, random_secret
-from bullscows.sessions.duel import Duel, DuelTurn
-from bullscows.sessions.making import Adversary, Codemaker, challenge, seeded_secret
+from bullscows.sessions.duel import Duel, DuelTurn, DuelViewer
+from bullscows.sessions.making import (
+    Adversary,
+    Codemaker,
+    MakerViewer,
+    challenge,
+    seeded_secret,
+)
 from bullscows.sessions.moves import (
     Candidates,
     Fix,
@@ -61,6 +69,15 @@ from bullscows.sessions.outcomes import (
 )
 
 Game = Codemaker | Adversary | Codebreaker | Duel
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Viewer(MakerViewer[T_co], BreakerViewer[T_co], DuelViewer[T_co], Protocol[T_co]):
+    """What a front end shows of each kind of game: ``game.shown_by(viewer)`` calls the
+    method of the game's kind (``maker``, ``breaker`` or ``duel``), so that front ends never
+    ask a game its type."""
+
+
 _CLASSES: dict[str, type[Codemaker] | type[Adversary] | type[Codebreaker] | type[Duel]] = {
     cls.kind: cls for cls in (Codemaker, Adversary, Codebreaker, Duel)
 }
@@ -108,6 +125,7 @@ __all__ = [
     "Suggested",
     "Undo",
     "Undone",
+    "Viewer",
     "Winner",
     "as_code",
     "as_feedback",

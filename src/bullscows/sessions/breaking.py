@@ -14,6 +14,7 @@ suggestions, undo). Every reply is kept, even one that makes the history contrad
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 from bullscows.codes import Code
 from bullscows.errors import (
@@ -66,6 +67,15 @@ from bullscows.sessions.outcomes import (
 )
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec, get_strategy
 
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class BreakerViewer(Protocol[T_co]):
+    """What a front end shows of a game of the computer's guesses (see ``sessions.Viewer``)."""
+
+    def breaker(self, game: Codebreaker) -> T_co: ...
+
 
 class Codebreaker(Logged):
     """The computer breaks a secret it cannot see, from the replies a person gives.
@@ -105,6 +115,10 @@ class Codebreaker(Logged):
     def chooser(self) -> Strategy:
         """The strategy that picks the computer's guesses."""
         return self.strategy
+
+    def shown_by(self, viewer: BreakerViewer[T]) -> T:
+        """What ``viewer`` shows of a game of the computer's guesses."""
+        return viewer.breaker(self)
 
     def command(self, analysis: bool = False) -> str:
         """The terminal command that plays a game like this one (``analysis`` aside: only a

@@ -15,6 +15,7 @@ it is; moves out of turn are refused, so any front end plays the same order.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Protocol, TypeVar
 
 from bullscows.codes import Code
 from bullscows.errors import GameOverError, TurnError
@@ -41,6 +42,15 @@ from bullscows.sessions.moves import (
 from bullscows.sessions.moves import Help as AskHelp
 from bullscows.sessions.outcomes import GaveUp, Helped, Outcome, Scored
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class DuelViewer(Protocol[T_co]):
+    """What a front end shows of a duel (see ``sessions.Viewer``)."""
+
+    def duel(self, game: Duel) -> T_co: ...
 
 
 class DuelTurn(Enum):
@@ -90,6 +100,10 @@ class Duel:
     def choosing_among(self) -> int:
         """The codes of the person's secret still possible, where ``chooser`` picks."""
         return self.breaker.remaining
+
+    def shown_by(self, viewer: DuelViewer[T]) -> T:
+        """What ``viewer`` shows of a duel."""
+        return viewer.duel(self)
 
     def command(self, analysis: bool = False) -> str:
         """The terminal command that plays a game like this one (``analysis`` aside)."""

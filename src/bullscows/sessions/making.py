@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 from abc import ABC, abstractmethod
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -57,6 +58,16 @@ from bullscows.sessions.outcomes import (
     Undone,
 )
 from bullscows.strategies import Strategy, StrategySpec, get_strategy
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class MakerViewer(Protocol[T_co]):
+    """What a front end shows of a game of a person's guesses at the computer's code (see
+    ``sessions.Viewer``)."""
+
+    def maker(self, game: Codemaker | Adversary) -> T_co: ...
 
 
 def seeded_secret(rules: Rules, seed: int) -> Code:
@@ -275,6 +286,10 @@ class Codemaker(_Maker):
 
     kind = "codemaker"
 
+    def shown_by(self, viewer: MakerViewer[T]) -> T:
+        """What ``viewer`` shows of a game of a person's guesses at the computer's code."""
+        return viewer.maker(self)
+
     def __init__(
         self,
         rules: Rules,
@@ -361,6 +376,10 @@ class Adversary(_Maker):
 
     kind = "adversary"
     picks_secret = False
+
+    def shown_by(self, viewer: MakerViewer[T]) -> T:
+        """What ``viewer`` shows of a game of a person's guesses at the computer's code."""
+        return viewer.maker(self)
 
     def __init__(
         self,

@@ -267,17 +267,23 @@ def state(game: Game, mode: str) -> StateOut:
         "record": game.to_record().public_json(over=over),
         "playing": game.status in (Status.PLAYING, Status.CONTRADICTORY) and not over,
     }  # fmt: skip
-    if isinstance(game, Codemaker | Adversary):
-        data["hard"] = game.hard
-        data["max_guesses"] = game.max_guesses
-        data["guesses"] = [step_out(s, rules) for s in game.history]
-        data["remaining"] = game.remaining
-        data["hints"] = game.hinter is not None
-        data["hints_given"] = game.hints_given
+    data.update(game.shown_by(FIELDS))
+    return StateOut(**data)
+
+
+class Fields:
+    """The fields of ``state`` each kind of game has (``sessions.Viewer``)."""
+
+    def maker(self, game: Codemaker | Adversary) -> dict[str, Any]:
         from bullscows.analysis import share_text, symbol_states  # loads the search: when used
 
-        data["keypad"] = symbol_states(game.knowledge)
-        data["day"] = day_of(game)
+        rules, over = game.rules, game.over
+        data: dict[str, Any] = {
+            "hard": game.hard, "max_guesses": game.max_guesses,
+            "guesses": [step_out(s, rules) for s in game.history], "remaining": game.remaining,
+            "hints": game.hinter is not None, "hints_given": game.hints_given,
+            "keypad": symbol_states(game.knowledge), "day": day_of(game),
+        }  # fmt: skip
         if over:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
@@ -288,21 +294,30 @@ def state(game: Game, mode: str) -> StateOut:
                 data["review"] = review_out(game)
             else:
                 data["advice"] = coach_out(game)
-    elif isinstance(game, Duel):
-        data["guesses"] = [step_out(s, rules) for s in game.maker.history]
-        data["broken"] = game.maker.solved
-        awaiting = game.awaiting
-        data["awaiting"] = None if awaiting is None else awaiting.value
-        data["breaker"] = breaker_out(game.breaker, awaiting is DuelTurn.REPLY)
-        winner = game.winner()
-        data["winner"] = None if winner is None else winner.value
-        if over:
-            data["secret"] = game.maker.secret.text
-    else:
-        data["breaker"] = breaker_out(game, asks=not game.assist)
+        return data
+
+    def breaker(self, game: Codebreaker) -> dict[str, Any]:
+        data: dict[str, Any] = {"breaker": breaker_out(game, asks=not game.assist)}
         if game.assist and not game.over and game.contradiction is None:
-            data["suggestion"] = hint_out(explain_guess(game.knowledge, game.suggest()), rules)
-    return StateOut(**data)
+            data["suggestion"] = hint_out(explain_guess(game.knowledge, game.suggest()),
+                                          game.rules)  # fmt: skip
+        return data
+
+    def duel(self, game: Duel) -> dict[str, Any]:
+        awaiting, winner = game.awaiting, game.winner()
+        data: dict[str, Any] = {
+            "guesses": [step_out(s, game.rules) for s in game.maker.history],
+            "broken": game.maker.solved,
+            "awaiting": None if awaiting is None else awaiting.value,
+            "breaker": breaker_out(game.breaker, awaiting is DuelTurn.REPLY),
+            "winner": None if winner is None else winner.value,
+        }
+        if game.over:
+            data["secret"] = game.maker.secret.text
+        return data
+
+
+FIELDS = Fields()
 
 
 def shown(game: Game, mode: str) -> dict[str, Any]:
