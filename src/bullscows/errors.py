@@ -66,3 +66,22 @@ class StaleMoveError(BullsCowsError):
 class BullsCowsWarning(UserWarning):
     """Something the program passed over and did without (a damaged cache entry); the command
     line shows it as one line."""
+
+
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+INTERRUPTED = 130
+
+
+def interrupted(message: str = "Interrupted.") -> int:
+    """Say on a line of its own that a command was stopped by Ctrl-C, and ignore any further
+    Ctrl-C while it ends. Returns the status to exit with (``INTERRUPTED``)."""
+    import signal
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        sys.stderr.write(f"\n{message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed or gone: the status says it
+        pass
+    return INTERRUPTED

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import tomllib
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -47,6 +48,15 @@ def private_env() -> dict[str, str]:
     that a command run as a process keeps nothing in the user's folders."""
     private = ("BULLSCOWS_CACHE", "BULLSCOWS_DATABASE", "PYTHONPATH")
     return {**ENV, **{name: os.environ[name] for name in private if name in os.environ}}
+
+
+def console_script() -> str:
+    """The ``bullscows`` console script as an installer writes it from ``pyproject.toml``'s
+    entry point (the installed one may predate it); run it with ``python -c``."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    scripts = tomllib.loads(pyproject.read_text())["project"]["scripts"]
+    module, function = scripts["bullscows"].split(":")
+    return f"import sys\nfrom {module} import {function}\nsys.exit({function}())\n"
 
 
 #: Generous: numba may compile its kernels the first time a process uses them.

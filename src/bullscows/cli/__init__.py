@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from bullscows.cli import streams
-from bullscows.errors import BullsCowsError
+from bullscows.errors import BullsCowsError, interrupted
 
 #: command name -> (module, function, one-line help)
 COMMANDS = {
@@ -143,6 +143,19 @@ class LazyGroup(click.Group):
         except OSError as error:
             sys.exit(streams.failed(error))
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """The options read (Ctrl-C meanwhile ends the command as it does later)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            sys.exit(interrupted())
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -150,8 +163,7 @@ class LazyGroup(click.Group):
             click.echo(f"Error: {error}", err=True)
             sys.exit(1)
         except KeyboardInterrupt:
-            click.echo("", err=True)
-            sys.exit(130)
+            sys.exit(interrupted())
         except OSError as error:  # a broken pipe, a full disk, a closed stream
             sys.exit(streams.failed(error))
 

@@ -1,0 +1,63 @@
+"""Ctrl-C at any moment of a command, its first imports included: one line, status 130.
+
+The command runs as its console script does (written from ``pyproject.toml``'s entry point, as
+an installer writes it); a hook in the process sends it a real SIGINT the moment it begins to
+import a given module, so each moment is hit on purpose rather than by timing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import _default_interrupt, console_script, private_env
+
+#: Sends this process SIGINT as it begins to import the module named ``{name}``.
+HOOK = """\
+import signal, sys
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == {name!r}:
+            sys.meta_path.remove(self)
+            signal.raise_signal(signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+"""
+
+
+def interrupted_at(module: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``bullscows args`` sent Ctrl-C as it begins to import ``module``."""
+    source = HOOK.format(name=module) + console_script()
+    return subprocess.run(
+        [sys.executable, "-c", source, *args], capture_output=True, text=True,
+        stdin=subprocess.DEVNULL, env=private_env(), preexec_fn=_default_interrupt,
+        timeout=120, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("module", "args"),
+    [
+        ("bullscows.cli", ["score", "1234", "4130"]),  # the command's first import
+        ("click", ["score", "1234", "4130"]),
+        ("bullscows.cli.streams", ["--help"]),
+        ("bullscows.cli.info", ["score", "1234", "4130"]),  # the command's own module
+        ("numpy", ["play", "--seed", "1"]),
+        ("bullscows.sessions", ["play", "--seed", "1"]),
+    ],
+)
+def test_ctrl_c_while_importing_ends_with_one_line_and_130(module: str, args: list[str]) -> None:
+    result = interrupted_at(module, *args)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == "Interrupted.", result.stderr
+    assert result.returncode == 130, result.stderr
+
+
+def test_the_hook_interrupts_nothing_it_does_not_meet() -> None:
+    # the premise of the test above: a module never imported lets the command run
+    result = interrupted_at("no.such.module", "score", "1234", "4130")
+    assert (result.returncode, result.stdout) == (0, "1 bull, 2 cows\n"), result.stderr
