@@ -95,3 +95,21 @@ def write_file(path: str | Path, data: bytes, what: str) -> None:
         raise BullsCowsError(
             f"cannot write {what} to {quote_path(path)}: {error.strerror or error}"
         ) from None
+
+
+def check_folder(path: str | Path, what: str) -> Path:
+    """``path`` if its folder exists, so that ``what`` can be written there once it is made;
+    else the ``BullsCowsError`` that writing it would raise, before the work. No folder is
+    made: a file a person names goes where it is named, or nowhere.
+
+    >>> try:
+    ...     check_folder("missing/card.json", "the card")
+    ... except BullsCowsError as error:
+    ...     print(error)
+    cannot write the card to 'missing/card.json': No such file or directory
+    """
+    folder = Path(path).parent
+    if not folder.is_dir():
+        reason = "Not a directory" if folder.exists() else "No such file or directory"
+        raise BullsCowsError(f"cannot write {what} to {quote_path(path)}: {reason}")
+    return Path(path)

@@ -356,3 +356,13 @@ def test_a_tree_command_loads_only_what_it_needs(args: list[str], tmp_path: Path
     assert loaded.split() == []
     if args[-1] != "optimal":  # a search imports the executors' module for its type hints
         assert imported.split() == ["False"] * len(modules)
+
+
+def test_check_a_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    result = run("tree", "--check", str(missing))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"Error: cannot read tree file {str(missing)!r}: No such file or directory"
+    ]

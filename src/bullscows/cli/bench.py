@@ -10,6 +10,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from bullscows.atomic import check_folder
 from bullscows.bench import BenchReport, distribution_text, quick_strategies, run_bench
 from bullscows.charts import check_plot_path, plot_report
 from bullscows.cli import streams
@@ -51,9 +52,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
         path = check_plot_path(value)
     except BullsCowsError as error:
         raise click.BadParameter(str(error)) from None
-    if not path.parent.is_dir():
-        raise click.BadParameter(f"{value!r}: the folder {str(path.parent)!r} does not exist")
-    return path
+    return check_folder(path, "the plot")  # as --out is: one line, exit 1
 
 
 @click.command()

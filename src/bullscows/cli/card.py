@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from bullscows.atomic import write_file
-from bullscows.cli.common import variant_options
+from bullscows.cli.common import ending, variant_options, writes
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
@@ -70,9 +70,10 @@ from bullscows.strategies.card_strategy import (
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    callback=writes("the card"),
     metavar="FILE",
-    help="Write the card to FILE (JSON, or the page of --format); play a JSON card with "
-    "--strategy card:FILE.json.",
+    help="Write the card to FILE.json (or the page of --format to FILE.svg or FILE.pdf), in a "
+    "folder that exists; play a JSON card with --strategy card:FILE.json.",
 )
 def card(
     rules: Rules,
@@ -97,6 +98,8 @@ def card(
         raise click.UsageError(f"--format {form} writes a page: give --out FILE.{form}")
     if form != "text" and as_json:
         raise click.UsageError(f"--json prints JSON: give it without --format {form}")
+    if out is not None:  # before a search (--search, --rule any) can take minutes
+        ending(out, (".json",) if form == "text" else (f".{form}",), "'--out'")
     chosen, costs = _chosen(rules, lines, rule, search, card_file)
     figures = chosen.figures(costs)
     if form != "text":

@@ -6,14 +6,16 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from bullscows.atomic import check_folder
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import STYLES
-from bullscows.readers import quote, read_text
+from bullscows.readers import quote, quote_path, read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -181,6 +183,34 @@ def _strategy_options(searches: bool) -> Callable[[F], F]:
 strategy_option = _strategy_options(searches=False)
 #: The strategy options of ``tree``, which searches for an optimal strategy's tree itself.
 searched_strategy_option = _strategy_options(searches=True)
+
+
+def ending(path: Path, endings: tuple[str, ...], option: str | None = None) -> Path:
+    """``path`` if its name ends in one of ``endings``; else a bad value of ``option`` (the
+    option being read, when not given) naming them.
+
+    >>> ending(Path("mm.json.gz"), (".json", ".json.gz", ".txt")).name
+    'mm.json.gz'
+    """
+    if not str(path).endswith(endings):
+        named = " or ".join([", ".join(endings[:-1]), endings[-1]] if endings[:-1] else endings)
+        raise click.BadParameter(f"{quote_path(path)}: name it with {named}", param_hint=option)
+    return path
+
+
+def writes(
+    what: str, *endings: str
+) -> Callable[[click.Context, click.Parameter, Path | None], Path | None]:
+    """The callback of an option naming a file to write ``what`` to, checked as the options
+    are read, before any work: its name ends in one of ``endings`` (when given; else a bad
+    option value) and its folder exists (``atomic.check_folder``: no folder is made)."""
+
+    def check(ctx: click.Context, param: click.Parameter, path: Path | None) -> Path | None:
+        if path is None:
+            return None
+        return check_folder(ending(path, endings) if endings else path, what)
+
+    return check
 
 
 def reply_style_option(default: str | None = None, when: str = "") -> Callable[[F], F]:

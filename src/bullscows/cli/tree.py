@@ -15,6 +15,7 @@ from bullscows.cli.common import (
     reply_style_option,
     searched_strategy_option,
     variant_options,
+    writes,
 )
 from bullscows.cli.progress import announce_search, counting, duration, say, searching, showing
 from bullscows.cli.tree_opening import interrupted, run_opening
@@ -25,7 +26,7 @@ from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
 from bullscows.strategy_spec import StrategySpec
 from bullscows.tree import DecisionTree, TreeSummary, check_tree, load_tree, render_text
-from bullscows.tree.irving import save_tree, to_irving
+from bullscows.tree.irving import TREE_ENDINGS, save_tree, to_irving
 
 if TYPE_CHECKING:  # the search loads numba: not for --help
     from bullscows.search.progress import Budget, Standing
@@ -65,17 +66,21 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    callback=writes("the tree", *TREE_ENDINGS),
     metavar="FILE.json",
     help="Write the tree to FILE.json, gzip-compressed to FILE.json.gz, or in Irving notation "
-    "to FILE.txt (play it with --strategy tree:FILE.json).",
+    "to FILE.txt (play it with --strategy tree:FILE.json), in a folder that exists (checked "
+    "before any search).",
 )
 @executor_options
 @click.option(
     "--checkpoint",
     type=click.Path(dir_okay=False, path_type=Path),
+    callback=writes("the checkpoint"),
     metavar="FILE",
-    help="With an optimal strategy: keep the search's progress in FILE; an interrupted search "
-    "run again with the same FILE resumes where it stopped.",
+    help="With an optimal strategy: keep the search's progress in FILE, in a folder that "
+    "exists, as for --out; an interrupted search run again with the same FILE resumes where "
+    "it stopped.",
 )
 @click.option(
     "--time-limit",
@@ -476,7 +481,9 @@ def _check(path: Path, rules: Rules, as_json: bool) -> None:
     variant); exit 1 when it is not valid."""
     try:
         saved = load_tree(path, rules)
-    except BullsCowsError as error:
+    except BullsCowsError as error:  # unreadable: one line, which quotes the path
+        if not as_json:
+            raise
         problems, summary, about = [str(error)], None, None
     else:
         report = check_tree(saved)

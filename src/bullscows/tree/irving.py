@@ -368,6 +368,11 @@ def to_irving(tree: DecisionTree, header: bool = True, width: int = WIDTH) -> st
     return "\n".join(lines) + "\n"
 
 
+#: The endings of the tree files ``save_tree`` writes, each of its own form (the command's
+#: ``--out`` refuses any other).
+TREE_ENDINGS = (".json", ".json.gz", ".txt")
+
+
 def save_tree(tree: DecisionTree, path: str | Path, figures: TreeSummary | None = None) -> None:
     """Write ``tree`` to ``path``: in Irving notation when the name ends in ``.txt``, else as
     JSON (``DecisionTree.save``, gzip-compressed for ``.gz``, with ``figures`` as its summary
