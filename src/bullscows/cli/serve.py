@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import socket
+from collections.abc import Callable
 
 import click
 
@@ -70,8 +72,12 @@ def serve(
     bullscows serve                       then open http://127.0.0.1:8000/
     bullscows serve --port 0              any free port (the line printed names it)
     bullscows serve --host 0.0.0.0 --workers 4 --database postgresql://host/bullscows
+
+    Ctrl-C (or SIGTERM) stops every process of the server, each after the requests it is
+    answering, and the command exits 0 with one line, however many --workers.
     """
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
 
     from bullscows.web.limits import LIMITS_ENV, Limits
@@ -99,12 +105,39 @@ def serve(
     kept = shown_url(url)
     click.echo(f"bullscows serving on http://{host}:{bound}/ ({where}games kept in {kept})")
     if workers > 1:
-        Multiprocess(config, sockets=[listening]).run()
-        return
-    server = uvicorn.Server(config)
-    server.run(sockets=[listening])
-    if not server.started:
+        supervisor = Multiprocess(config, sockets=[listening])
+        supervisor.run()  # until Ctrl-C or SIGTERM, or a process that cannot start
+        started = all(process.exitcode != STARTUP_FAILURE for process in supervisor.processes)
+    else:
+        server = uvicorn.Server(config)
+        started = _stopped_by_signal(lambda: server.run(sockets=[listening])) or server.started
+    if not started:
         raise click.ClickException("the server did not start; see the lines above")
+    click.echo("\nServer stopped.", err=True)
+
+
+class _Stop(Exception):
+    """Ctrl-C or SIGTERM, once the server has shut down."""
+
+
+def _stopped_by_signal(run: Callable[[], None]) -> bool:
+    """``run()`` (one server process), whether Ctrl-C or SIGTERM stopped it. The server shuts
+    down on either, then raises it again (uvicorn), as ``_Stop`` here: so the command ends as
+    ``--workers N`` does, with exit 0, not 130 or killed by the signal."""
+
+    def stop(number: int, frame: object) -> None:
+        raise _Stop
+
+    stopping = (signal.SIGINT, signal.SIGTERM)
+    previous = {number: signal.signal(number, stop) for number in stopping}
+    try:
+        run()
+    except _Stop:
+        return True
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    return False
 
 
 def _listen(host: str, port: int) -> socket.socket:
