@@ -22,6 +22,7 @@ import tomllib
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pexpect
@@ -57,6 +58,29 @@ def console_script() -> str:
     scripts = tomllib.loads(pyproject.read_text())["project"]["scripts"]
     module, function = scripts["bullscows"].split(":")
     return f"import sys\nfrom {module} import {function}\nsys.exit({function}())\n"
+
+
+@contextmanager
+def job(command: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+    """``command`` started as a shell starts a job: a process group of its own, Ctrl-C not
+    ignored, its output captured as text; the group is killed if it still runs at the end."""
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        start_new_session=True, preexec_fn=_default_interrupt,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def ctrl_c(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Ctrl-C sent to ``process``'s job as a terminal sends it (to every process of the
+    group); its output once it ends."""
+    os.killpg(process.pid, signal.SIGINT)
+    return process.communicate(timeout=60)
 
 
 #: Generous: numba may compile its kernels the first time a process uses them.

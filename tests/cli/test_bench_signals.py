@@ -6,14 +6,13 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from .conftest import BULLSCOWS, ENV
+from .conftest import BULLSCOWS, ENV, ctrl_c, job
 
 #: The environment of the commands run, with the path to this source where one is set.
 RUN_ENV = {**ENV, **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
@@ -45,12 +44,7 @@ def ignores_interrupts(pid: int) -> bool:
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
 def test_ctrl_c_with_processes_stops_them_with_one_line() -> None:
     command = [str(BULLSCOWS), "bench", "--rules", "bc", "--strategy", "cows", "--jobs", "2"]
-    process = subprocess.Popen(
-        [*command, "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env=RUN_ENV, start_new_session=True,  # its own group, as a terminal's job is
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )  # fmt: skip
-    try:
+    with job([*command, "--seed", "1"], RUN_ENV) as process:
         deadline = time.monotonic() + 60
         while len(pool := workers(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -58,12 +52,7 @@ def test_ctrl_c_with_processes_stops_them_with_one_line() -> None:
         # The terminal sends Ctrl-C to every process of the job: only the command answers.
         assert all(ignores_interrupts(pid) for pid in pool)
         time.sleep(1)
-        os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        out, err = ctrl_c(process)
     assert process.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.splitlines()[-1] == (

@@ -3,9 +3,6 @@ line, no traceback), as a terminal sends it: SIGINT to every process of the job.
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 import time
 import urllib.request
@@ -13,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import _default_interrupt, console_script, private_env
+from .conftest import console_script, ctrl_c, job, private_env
 from .test_bench_signals import LINUX, ignores_interrupts
 
 #: Generous: a server process imports the whole web stack, slowly on a busy machine.
@@ -68,11 +65,7 @@ def test_ctrl_c_stops_the_server_with_exit_0_however_many_processes(
     database = f"sqlite:///{tmp_path / 'games.db'}"
     command = [sys.executable, "-c", console_script(), "serve", "--port", "0",
                "--database", database, "--workers", str(workers)]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=private_env(),
-        start_new_session=True, preexec_fn=_default_interrupt,  # a job of its own, as in a shell
-    )  # fmt: skip
-    try:
+    with job(command, private_env()) as process:
         assert process.stdout is not None
         serving = process.stdout.readline()
         assert serving.startswith("bullscows serving on http://127.0.0.1:"), serving
@@ -81,12 +74,7 @@ def test_ctrl_c_stops_the_server_with_exit_0_however_many_processes(
         while not ready(process.pid, port, workers) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert ready(process.pid, port, workers), "the server did not start"
-        os.killpg(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        _, err = ctrl_c(process)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.strip() == "Server stopped.", err
     assert process.returncode == 0, err
