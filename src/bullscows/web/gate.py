@@ -8,7 +8,8 @@ share one small file mapped into memory: beside a SQLite file (``<database>-gate
 the temporary folder, named after the database. It holds a seat per process (the requests it
 is answering now) and a place per computation (its process id, how long it was paused).
 Each seat and place is held by a POSIX lock of a byte of the file, which the kernel releases
-when its process ends, however it ends.
+when its process ends, however it ends. The last process to close its gate removes the file
+(one killed leaves it, for the next server on the database to use and remove).
 
 >>> gate = Gate(None, places=1)
 >>> gate.enter(); gate.busy()
@@ -94,6 +95,7 @@ class Shared:
     this process's threads."""
 
     def __init__(self, path: Path | None) -> None:
+        self.path = path
         if path is None:
             self.fd, name = tempfile.mkstemp(prefix="bullscows-gate-")
             os.unlink(name)
@@ -102,9 +104,39 @@ class Shared:
             self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         if os.fstat(self.fd).st_size < SIZE:
             os.ftruncate(self.fd, SIZE)
-        self.values = memoryview(mmap.mmap(self.fd, SIZE)).cast("q")
+        self.map = mmap.mmap(self.fd, SIZE)
+        self.values = memoryview(self.map).cast("q")
         self.mutex = threading.RLock()
         self.held: set[int] = set()  # the bytes this process holds
+
+    def current(self) -> bool:
+        """Whether this is the file at its path still (its last process may have removed it
+        since this one opened it: see ``Gate.close``); call with the gate held."""
+        if self.path is None:
+            return True
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            return False
+        opened = os.fstat(self.fd)
+        return (found.st_dev, found.st_ino) == (opened.st_dev, opened.st_ino)
+
+    def alone(self) -> bool:
+        """Whether no process holds a seat, this one included; call with the gate held."""
+        if self.held:
+            return False
+        try:
+            fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, SEATS, SEAT_BYTE)
+        except OSError:
+            return False
+        fcntl.lockf(self.fd, fcntl.LOCK_UN, SEATS, SEAT_BYTE)
+        return True
+
+    def close(self) -> None:
+        """Let go of the file (its locks with it)."""
+        self.values.release()
+        self.map.close()
+        os.close(self.fd)
 
     def hold(self, byte: int) -> bool:
         """Lock ``byte`` for this process if it is free; whether it did."""
@@ -147,14 +179,28 @@ def _shared(path: Path | None) -> Shared:
         return _opened[path]
 
 
+def _forget(shared: Shared) -> None:
+    """``shared``'s file is removed: this process opens the next one anew."""
+    with _opening:
+        if shared.path is not None and _opened.get(shared.path) is shared:
+            del _opened[shared.path]
+    shared.close()
+
+
 class Gate:
     """The computations of one server, shared by its processes (see the module): their places,
     and their pauses while requests are answered."""
 
     def __init__(self, database: str | None, places: int | None = None) -> None:
         self.places = min(places or default_places(), PLACES)
-        self._shared = _shared(gate_path(database))
-        self._seat = self._claim()
+        path = gate_path(database)
+        while True:  # a seat in the file at the path, not in one its last process removed
+            self._shared = _shared(path)
+            with self._shared.locked():
+                if self._shared.current():
+                    self._seat = self._claim()
+                    break
+            _forget(self._shared)
         self.waiting = 0  # this process's requests waiting for a place
 
     def _claim(self) -> int:
@@ -167,9 +213,18 @@ class Gate:
         raise OSError(f"more than {SEATS} processes share one server's computations")
 
     def close(self) -> None:
-        """Give this gate's seat back (its process goes on)."""
-        self._shared.values[COUNTS + self._seat] = 0
-        self._shared.free(SEAT_BYTE + self._seat)
+        """Give this gate's seat back (its process goes on); the last seat given back removes
+        the file."""
+        shared = self._shared
+        shared.values[COUNTS + self._seat] = 0
+        with shared.locked():
+            shared.free(SEAT_BYTE + self._seat)
+            last = shared.path is not None and shared.alone()
+            if last:
+                assert shared.path is not None
+                shared.path.unlink(missing_ok=True)
+        if last:
+            _forget(shared)
 
     # --- requests ---------------------------------------------------------------------------
 
