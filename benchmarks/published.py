@@ -5,6 +5,7 @@ Run: .venv/bin/python benchmarks/published.py                     # every group 
      .venv/bin/python benchmarks/published.py --group goddard new  # some groups
      .venv/bin/python benchmarks/published.py --jobs 2 --group slovesnov
      .venv/bin/python benchmarks/published.py --group open --time-limit 600 --only bc5 logik
+     .venv/bin/python benchmarks/published.py --group open --time-limit 1 --bound deep
 
 Each row is one exhaustive search in this process (``--jobs N``: its parts on N threads), so
 every value printed is proven optimal for its objective; the time includes nothing but the
@@ -19,8 +20,12 @@ gives, as far as this project knows).
 proven lower bound the search reached and the best tree known (its own, or the best of the
 heuristic trees, each checked by the independent checker), and the gap. Group ``open`` holds
 the variants nobody has settled (``--only`` picks some): those within the search's limit are
-searched so (600 s unless told), those beyond it get the search's root bound
-(``search.frontier``: every first guess up to symmetry, each part charged its lookahead).
+searched so (600 s unless told), and each gets the strongest lower bound the project proves
+for it, computed now: the deeper bound for ``digits`` (about 11 minutes on 2 threads), the
+deep bound for ``bc5`` (seconds) and ``logik`` (about 12 minutes on 2 threads), with
+``--jobs N`` threads (``search.deep_bound``; docs/results.md, "Bounds"). The row names the
+bound's kind (a search's own when it proved more); ``--bound root|deep|deeper`` picks another
+kind for every row (root: ``search.frontier``, each part charged its lookahead).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from bullscows.executors import make_executor
 from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
+from bullscows.search.deep_bound import deep_bound
 from bullscows.search.frontier import root_bound
 from bullscows.search.optimal import MAX_SEARCH_CODES, Budget, SearchStopped
 from bullscows.strategies import get_strategy
@@ -55,6 +61,12 @@ class Row:
     consistent_only: bool = False
     published: str = ""
     source: str = ""
+    #: An open row's strongest proven lower bound, by kind (docs/results.md, "Bounds").
+    bound: str = "root"
+
+
+#: How many guesses deep each kind of bound bounds a first guess's parts (``--bound``).
+BOUND_LEVELS = {"root": 1, "deep": 2, "deeper": 3}
 
 
 def _goddard(pegs: int, colours: int, average: str) -> Row:
@@ -87,9 +99,9 @@ ROWS: tuple[Row, ...] = (
     Row("new", "bc-1to9", "worst-count"),
     Row("new", "bc-nolead"),
     Row("new", "bc-nolead", "worst"),
-    Row("open", "digits"),
-    Row("open", "bc5"),
-    Row("open", "logik", published="179929 (upper bound)", source=SUPERMM),
+    Row("open", "digits", bound="deeper"),
+    Row("open", "bc5", bound="deep"),
+    Row("open", "logik", published="179929 (upper bound)", source=SUPERMM, bound="deep"),
 )  # fmt: skip
 #: The heuristic trees whose best gives an open variant's upper bound.
 HEURISTICS = ("entropy", "expected-size", "most-parts", "minimax")
@@ -106,14 +118,14 @@ def command(row: Row) -> str:
     return f"bullscows tree --rules {row.spec} --strategy {strategy}{consistent}"
 
 
-def run(row: Row, pool: Executor | None, limit: float | None) -> str:
+def run(row: Row, pool: Executor | None, limit: float | None, bound: Bound) -> str:
     """The row's search, as a line of the markdown table: proven, or its bounds when the
     search stops at ``limit`` seconds (or cannot run: too many codes)."""
     rules = Rules.parse(row.spec)
     if row.group == "open":
         limit = limit or OPEN_SECONDS
     if rules.guess_rules.size > MAX_SEARCH_CODES:
-        return bounded(row, None, 0, 0.0, None)
+        return bounded(row, None, 0, 0.0, None, bound)
     start = time.perf_counter()
     budget = None if limit is None else Budget(seconds=limit)
     try:
@@ -123,7 +135,7 @@ def run(row: Row, pool: Executor | None, limit: float | None) -> str:
         )  # fmt: skip
     except SearchStopped as stopped:
         standing = stopped.standing
-        return bounded(row, standing.lower, standing.nodes, standing.seconds, standing.upper)
+        return bounded(row, standing.lower, standing.nodes, standing.seconds, standing.upper, bound)
     seconds = time.perf_counter() - start
     size = result.rules.size
     worst = result.worst
@@ -139,19 +151,53 @@ def run(row: Row, pool: Executor | None, limit: float | None) -> str:
     )
 
 
-def bounded(row: Row, lower: int | None, nodes: int, seconds: float, searched: int | None) -> str:
-    """A row the search did not settle: the lower bound it proved (or, without a search, the
-    root bound of ``search.frontier``), and the best of its own tree (cost ``searched``) and
-    the heuristic trees, each checked by the independent checker."""
+@dataclass(frozen=True)
+class Bound:
+    """Which proven lower bound a row the search did not settle gets: ``kind`` (root, deep,
+    deeper; ``None``: the row's own, its strongest), computed on ``jobs`` threads."""
+
+    kind: str | None = None
+    jobs: int = 1
+
+
+def lower_bound(row: Row, bound: Bound) -> tuple[int, str, float, str]:
+    """The row's proven lower bound of ``bound``'s kind, computed now: its value, its kind
+    (with the first guess that reaches it), the seconds it took and the command that prints
+    it."""
+    rules = Rules.parse(row.spec)
+    kind = bound.kind or row.bound
+    jobs = f" --jobs {bound.jobs}" if bound.jobs > 1 and kind != "root" else ""
+    shown = f"`bullscows tree --rules {row.spec} --strategy optimal --bound {kind}{jobs}`"
+    start = time.perf_counter()
+    if kind == "root":
+        root = root_bound(rules)
+        lower, first = root.lower, root.text(min(root.firsts, key=lambda pair: pair[1])[0])
+    else:
+        found = deep_bound(rules, bound.jobs, levels=BOUND_LEVELS[kind])
+        lower = found.lower
+        first = found.text(min(found.firsts, key=lambda each: (each.deep, not each.exact)).guess)
+    return lower, f"{kind} bound, first guess {first}", time.perf_counter() - start, shown
+
+
+def bounded(
+    row: Row, lower: int | None, nodes: int, seconds: float, searched: int | None, bound: Bound
+) -> str:
+    """A row the search did not settle: the higher of the lower bound it proved (``lower``,
+    ``None`` without a search) and ``bound``'s, and the best of its own tree (cost
+    ``searched``) and the heuristic trees, each checked by the independent checker."""
     rules = Rules.parse(row.spec)
     if row.objective != "total" or row.consistent_only:
         raise SystemExit(f"{row.spec}: bounds are reported for the lowest total only")
-    how = f"`{command(row)} --time-limit {seconds:.0f}`"
-    if lower is None:
-        start = time.perf_counter()
-        lower = root_bound(rules).lower
-        seconds = time.perf_counter() - start
-        how = "root bound (`search.frontier.root_bound`)"
+    proven, kind, took, how = lower_bound(row, bound)
+    times = f"{took:.1f} s"
+    if lower is not None:
+        searching = f"`{command(row)} --time-limit {seconds:.0f}`"
+        if lower > proven:
+            kind = f"search bound (the {kind}: {proven:,})"
+            proven = lower
+        else:
+            kind = f"{kind} (a search stopped after {seconds:.0f} s: {lower:,})"
+        how, times = f"{how}; {searching}", f"{times}; the search {seconds:.0f} s"
     upper, source = (searched, "the search's tree") if searched is not None else (None, "")
     for name in HEURISTICS:
         tree = build_tree(rules, get_strategy(name))
@@ -163,12 +209,12 @@ def bounded(row: Row, lower: int | None, nodes: int, seconds: float, searched: i
     assert upper is not None
     size = rules.size
     value = (
-        f"{lower} to {upper} ({lower / size:.4f} to {upper / size:.4f}), gap {upper - lower} "
-        f"({(upper - lower) / upper:.2%}); upper: {source}"
+        f"{proven} to {upper} ({proven / size:.4f} to {upper / size:.4f}), gap {upper - proven} "
+        f"({(upper - proven) / upper:.2%}); lower: {kind}; upper: {source}"
     )
     return (
         f"| `{row.spec}` ({size:,}) | {row.objective} | {value} | bound | {nodes:,} | "
-        f"{seconds:.0f} s | {how} | {row.published} | {row.source} |"
+        f"{times} | {how} | {row.published} | {row.source} |"
     )
 
 
@@ -181,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
         "--time-limit", type=float, metavar="SECONDS", help="stop each search; print its bounds"
     )
     parser.add_argument("--only", nargs="+", metavar="SPEC", help="these variants only")
+    parser.add_argument(
+        "--bound", choices=list(BOUND_LEVELS),
+        help="the lower bound of every unsettled row (default: each row's strongest)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     print("| variant (codes) | objective | value | status | sets | time | command | published "
@@ -191,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         ):
             # A pool a row: one whose search was stopped has its tasks stopped too.
             with make_executor(None, args.jobs, None, threads=True) as pool:
-                print(run(row, pool, args.time_limit), flush=True)
+                bound = Bound(args.bound, args.jobs)
+                print(run(row, pool, args.time_limit, bound), flush=True)
     return 0
 
 
