@@ -319,3 +319,11 @@ def test_an_inconsistent_history_from_stdin_ends_with_exit_1(tmp_path: Path) -> 
     bad.write_text("7019 1 1\n70x9 0 0\n")
     refused = run_assist("--from", str(bad), input="")
     assert refused.exit_code == 1 and "line 2: code '70x9'" in refused.stderr
+
+
+def test_a_history_file_that_cannot_be_read_is_said_first(tmp_path: Path) -> None:
+    missing = tmp_path / "game.txt"
+    result = CliRunner().invoke(main, ["assist", "--from", str(missing)])
+    assert result.exit_code == 1
+    assert result.stdout == ""  # not even the game's announcement: nothing was assisted
+    assert result.stderr == f"Error: cannot read file {str(missing)!r}: No such file or directory\n"

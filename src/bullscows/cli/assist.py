@@ -67,12 +67,13 @@ def assist(
     bullscows assist --rules mm --strategy optimal
     bullscows assist --from game.txt
     """
+    history = None if source is None else read_lines(source)  # a missing file: before a search
     search_first(rules, [strategy], quiet=False)  # not silently at the first suggestion
     breaker = Codebreaker(rules, strategy, seed, assist=True)
     terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
-    if source is not None:
-        _read_history(terminal, breaker, source, reply_style)
+    if source is not None and history is not None:
+        _read_history(terminal, breaker, source, history, reply_style)
     terminal.say(f"Enter 'GUESS REPLY' for each guess you made. {REPLY_HELP}")
     terminal.say(f"Commands: next (or Enter) suggests a guess, list, undo, {FIX_HELP}, quit.")
     while True:
@@ -99,10 +100,13 @@ def assist(
             _status(terminal, breaker, reply_style)
 
 
-def _read_history(terminal: Terminal, breaker: Codebreaker, source: Path, style: str) -> None:
-    """Record the history in ``source`` (a file, or ``-``: stdin) and show what it says; from a
-    script, a history whose replies contradict each other ends the run (exit 1)."""
-    for number, step in enumerate(read_history(read_lines(source), breaker.rules), start=1):
+def _read_history(
+    terminal: Terminal, breaker: Codebreaker, source: Path, lines: list[str], style: str
+) -> None:
+    """Record the history ``lines`` read from ``source`` (a file, or ``-``: stdin) and show
+    what it says; from a script, a history whose replies contradict each other ends the run
+    (exit 1)."""
+    for number, step in enumerate(read_history(lines, breaker.rules), start=1):
         try:
             breaker.record(step.guess, step.feedback, impossible=True)
         except BullsCowsError as error:
