@@ -139,6 +139,29 @@ def test_the_last_game_without_a_guess_says_so(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("bullscows play --seed x", "Invalid value for '--seed': 'x' is not a valid integer."),
+        ("bullscows tree --time-limit soon",
+         "Invalid value for '--time-limit': 'soon' is not a valid number."),
+        ("bullscows serve --port http",
+         "Invalid value for '--port': 'http' is not a valid integer."),
+        ("bullscows bench --sample 0", "Invalid value for '--sample': 0 is not in the range x>=1."),
+    ],
+)  # fmt: skip
+def test_a_word_where_a_number_goes_is_called_a_word(line: str, said: str) -> None:
+    # click calls such options "integer range" and "float range": not what a person types
+    result = run(line)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == f"Error: {said}"
+
+
+def test_help_calls_the_numbers_numbers() -> None:
+    text = run("bullscows play --help").stdout
+    assert "--seed INTEGER " in text and "RANGE" not in text
+
+
 # --- the end of input ------------------------------------------------------------------------
 
 

@@ -15,6 +15,7 @@ from bullscows.bench import BenchReport, distribution_text, quick_strategies, ru
 from bullscows.charts import check_plot_path, plot_report
 from bullscows.cli import streams
 from bullscows.cli.common import (
+    Whole,
     executor_options,
     make_strategy,
     max_depth_option,
@@ -70,13 +71,11 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     "--consistent-only", is_flag=True, help="Heuristics guess only codes that fit every reply."
 )
 @max_depth_option
-@click.option(
-    "--sample", type=click.IntRange(min=1), metavar="N", help="Play N secrets drawn at random."
-)
+@click.option("--sample", type=Whole(min=1), metavar="N", help="Play N secrets drawn at random.")
 @seed_option("Seed for the sample and for random strategies' games")
 @click.option(
     "--max-guesses",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     default=DEFAULT_MAX_GUESSES,
     show_default=True,
     help="A game of a random strategy is given up (unsolved) after this many guesses.",

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from bullscows.cli.common import reply_style_option, variant_options
+from bullscows.cli.common import Whole, reply_style_option, variant_options
 from bullscows.cli.streams import read_lines
 from bullscows.rules import Rules
 from bullscows.sessions.question import DEFAULT_LIMIT, answer, read_history
@@ -34,7 +34,7 @@ def history_arguments(function: F) -> F:
 @history_arguments
 @click.option(
     "--limit",
-    type=click.IntRange(min=0),
+    type=Whole(min=0),
     default=DEFAULT_LIMIT,
     show_default=True,
     metavar="N",

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from bullscows.atomic import write_file
-from bullscows.cli.common import ending, variant_options, writes
+from bullscows.cli.common import Whole, ending, variant_options, writes
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
@@ -31,7 +31,7 @@ from bullscows.strategies.card_strategy import (
 @variant_options
 @click.option(
     "--lines",
-    type=click.IntRange(0, 200),
+    type=Whole(0, 200),
     default=SHIPPED_LINES,
     show_default=True,
     metavar="N",

@@ -24,6 +24,19 @@ if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class Whole(click.IntRange):
+    """``click.IntRange`` that calls what it wants a whole number: ``'x' is not a valid
+    integer.``, not click's ``integer range`` (and ``INTEGER`` in the help)."""
+
+    name = "integer"
+
+
+class Number(click.FloatRange):
+    """``click.FloatRange`` that calls what it wants a number, not a ``float range``."""
+
+    name = "number"
+
+
 def variant_options(function: F) -> F:
     """``--rules`` and the flags that adjust a variant; the command receives ``rules``."""
     return _variant_options(function, scoring=False)
@@ -46,9 +59,7 @@ def _variant_options(function: F, scoring: bool) -> F:
             metavar="SPEC",
             help=f"The variant: {SPEC_HELP}.",
         ),
-        click.option(
-            "--length", type=click.IntRange(1, longest), help=f"Code length (1 to {longest})."
-        ),
+        click.option("--length", type=Whole(1, longest), help=f"Code length (1 to {longest})."),
         click.option("--symbols", help="The alphabet, in order, e.g. RGBYOP or 0123456789abcdef."),
         click.option(
             "--repeats/--no-repeats", default=None, help="Whether a symbol may repeat in a code."
@@ -107,7 +118,7 @@ def executor_options(function: F) -> F:
     )(function)
     return click.option(
         "--jobs",
-        type=click.IntRange(min=1),
+        type=Whole(min=1),
         default=1,
         show_default=True,
         help="Run on this many local workers (a search's threads, the bench's processes).",
@@ -116,7 +127,7 @@ def executor_options(function: F) -> F:
 
 max_depth_option = click.option(
     "--max-depth",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     metavar="D",
     help="With an optimal strategy: no secret may need more than D guesses.",
 )
@@ -246,7 +257,7 @@ def seed_option(text: str) -> Callable[[F], F]:
     from bullscows.seeding import MAX_SEED
 
     return click.option(
-        "--seed", type=click.IntRange(-MAX_SEED, MAX_SEED), help=f"{text} (up to 18 digits)."
+        "--seed", type=Whole(-MAX_SEED, MAX_SEED), help=f"{text} (up to 18 digits)."
     )
 
 

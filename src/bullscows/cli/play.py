@@ -7,7 +7,7 @@ import sys
 import click
 
 from bullscows.cli.breaking import move_of, refuse_move, say_lines, say_outcome
-from bullscows.cli.common import Terminal, play_options, strategy_option, variant_options
+from bullscows.cli.common import Terminal, Whole, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.rules import Rules
@@ -41,7 +41,7 @@ from bullscows.strategies.card_strategy import best_card
 )
 @click.option(
     "--max-guesses",
-    type=click.IntRange(1, 1000),
+    type=Whole(1, 1000),
     metavar="N",
     help="Lose the game when N guesses have not broken the code (the secret is then shown).",
 )

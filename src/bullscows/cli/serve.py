@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import click
 
+from bullscows.cli.common import Number, Whole
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote
 
@@ -26,9 +27,7 @@ def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
-    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port."
-)
+@click.option("--port", type=Whole(0, 65535), default=8000, show_default=True, help="Port.")
 @click.option(
     "--database",
     metavar="URL",
@@ -36,11 +35,11 @@ def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str
     "data directory ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows).",
 )
 @click.option(
-    "--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+    "--workers", type=Whole(1, 64), default=1, show_default=True,
     help="Server processes, all on the one database (moves are ordered by the database).",
 )  # fmt: skip
 @click.option(
-    "--expire-hours", type=click.FloatRange(0), default=24 * 30, show_default=True,
+    "--expire-hours", type=Number(0), default=24 * 30, show_default=True,
     help="Delete games, challenges and uploads untouched this long (0: keep them).",
 )  # fmt: skip
 @click.option("--games-rate", default="120/minute", show_default=True, metavar="RATE",
@@ -50,10 +49,10 @@ def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str
               callback=_rate,
               help="Trees one client may upload, counted for all workers.")  # fmt: skip
 @click.option(
-    "--compute-seconds", type=click.FloatRange(0.1, 3600), default=10, show_default=True,
+    "--compute-seconds", type=Number(0.1, 3600), default=10, show_default=True,
     help="Time one request's computation may take (analysis, hints, trees, bench, ...).",
 )  # fmt: skip
-@click.option("--pool", type=click.IntRange(0, 64), default=0, show_default=True,
+@click.option("--pool", type=Whole(0, 64), default=0, show_default=True,
               help="Such computations run at once, for all workers (0: one fewer than the "
               "cores); they pause while requests are answered.")  # fmt: skip
 @click.option(

@@ -11,6 +11,8 @@ import click
 
 from bullscows.cli.bounds import KINDS, print_bound
 from bullscows.cli.common import (
+    Number,
+    Whole,
     executor_options,
     reply_style_option,
     searched_strategy_option,
@@ -52,7 +54,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 )
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     metavar="N",
     help="With --format text: show only the first N guesses of every path.",
 )
@@ -84,7 +86,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Number(min=0, min_open=True),
     metavar="SECONDS",
     help="With an optimal strategy: stop the search after SECONDS and print the bounds it "
     "reached (the proven lower bound, the best tree found, the gap); --out then writes that "
@@ -93,7 +95,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 )
 @click.option(
     "--budget",
-    type=click.IntRange(min=1),
+    type=Whole(min=1),
     metavar="SETS",
     help="With an optimal strategy: stop the search after SETS sets searched, as --time-limit "
     "(same exit codes).",
