@@ -212,30 +212,41 @@ def code_keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64
 def build_masks(
     codes: npt.NDArray[np.uint8], rules: Rules
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    """The positional one-hot masks and the per-symbol thermometer masks of every code."""
+    """The positional one-hot masks and the per-symbol thermometer masks of every code: bit
+    ``position * symbols + symbol`` of the first, bit ``symbol * width + m`` of the second
+    for a symbol's ``m``-th occurrence (``width``: the length if symbols repeat, else 1).
+
+    >>> pos, sym = build_masks(np.array([[0, 1], [1, 1]], dtype=np.uint8), Rules.from_radix([2, 2]))
+    >>> [bin(int(m)) for m in pos[:, 0]], [bin(int(m)) for m in sym[:, 0]]
+    (['0b1001', '0b1010'], ['0b101', '0b1100'])
+    """
     k, length = len(rules.symbols), rules.length
-    n = len(codes)
-    positions = np.arange(length)
-    pos_bits = positions * k + codes  # (n, length) bit numbers
     width = length if rules.repeats else 1
-    # The m-th occurrence of a symbol (m = 0, 1, ...) sets bit symbol * width + m.
-    occurrence = np.zeros_like(codes, dtype=np.int64)
-    for position in range(1, length):
-        occurrence[:, position] = (codes[:, :position] == codes[:, [position]]).sum(axis=1)
-    sym_bits = codes.astype(np.int64) * width + occurrence
-    return _pack(pos_bits, n, length * k), _pack(sym_bits, n, k * width)
+    pos_masks = _masks(len(codes), length * k)
+    sym_masks = _masks(len(codes), k * width)
+    for position in range(length):
+        column = codes[:, position]
+        _set_bits(pos_masks, column.astype(np.int64) + position * k)
+        occurrence = np.zeros(len(codes), dtype=np.int64)  # earlier places with this symbol
+        for earlier in range(position):
+            occurrence += codes[:, earlier] == column
+        _set_bits(sym_masks, column.astype(np.int64) * width + occurrence)
+    return pos_masks, sym_masks
 
 
-def _pack(bits: npt.NDArray[np.int64], n: int, total_bits: int) -> npt.NDArray[np.uint64]:
-    words = max(1, -(-total_bits // 64))
-    masks = np.zeros((n, words), dtype=np.uint64)
-    for column in range(bits.shape[1]):
-        b = bits[:, column]
-        bit = np.left_shift(np.uint64(1), (b % 64).astype(np.uint64))
-        for word in range(words):
-            here = (b // 64) == word
-            masks[here, word] |= bit[here]
-    return masks
+def _masks(n: int, total_bits: int) -> npt.NDArray[np.uint64]:
+    return np.zeros((n, max(1, -(-total_bits // 64))), dtype=np.uint64)
+
+
+def _set_bits(masks: npt.NDArray[np.uint64], bits: npt.NDArray[np.int64]) -> None:
+    """Set bit ``bits[i]`` of row ``i`` of ``masks`` (its words, lowest first)."""
+    one = np.left_shift(np.uint64(1), (bits & 63).astype(np.uint64))
+    if masks.shape[1] == 1:
+        masks[:, 0] |= one
+        return
+    word = bits >> 6
+    for index in range(masks.shape[1]):
+        masks[:, index] |= np.where(word == index, one, np.uint64(0))
 
 
 def distinct(values: npt.NDArray[np.integer]) -> IndexArray:
