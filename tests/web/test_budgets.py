@@ -97,7 +97,8 @@ def test_a_client_that_leaves_stops_its_computation(tmp_path: Path) -> None:
             if load["running"] == 0:
                 break
             time.sleep(0.1)
-        assert load == {"running": 0, "started": 1, "stopped": 1}
+        # stopped once started; on a loaded machine the client may leave before it starts
+        assert load["running"] == 0 and load["stopped"] == load["started"] <= 1, load
         http.close()
 
 
