@@ -88,7 +88,8 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     "--plot",
     metavar="FILE",
     callback=_plot_path,
-    help="Also draw the distributions to FILE (.png or .svg).",
+    help="Also draw the distributions to FILE (.png or .svg), in a folder that exists "
+    "(both checked before the run).",
 )
 def bench(
     rules: Rules,
