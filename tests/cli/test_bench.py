@@ -233,3 +233,17 @@ def test_a_table_written_to_a_file_is_whole_whatever_the_width() -> None:
     for line in lines[2:4]:
         float(line.split()[-1])  # every row has its seconds
     assert row(lines, "minimax")[5] == "1:1 2:6 3:62 4:533 5:694"
+
+
+@pytest.mark.parametrize(
+    ("name", "ending"),
+    [
+        ("psychic", "card:FILE.json (or all)"),  # the list of names, then the other choice
+        ("card:none.json", "cannot read card file 'none.json': No such file or directory"),
+        ("tree:", "give the tree file, e.g. tree:mm.json"),
+    ],
+)
+def test_a_strategy_refused_ends_with_its_own_reason(name: str, ending: str) -> None:
+    result = run("bench", "--rules", "p3c4n", "--strategy", name)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1].endswith(ending), result.stderr

@@ -137,14 +137,15 @@ def make_strategy(
     name: str, consistent_only: bool = False, max_depth: int | None = None, other: str = ""
 ) -> Strategy:
     """``get_strategy`` for a command: an unknown name, or ``--max-depth`` given to a strategy
-    that takes no depth cap, is a usage error (exit 2) naming ``--strategy`` (and ``other``
-    choices, in brackets)."""
-    from bullscows.strategies import get_strategy
+    that takes no depth cap, is a usage error (exit 2) naming ``--strategy`` (and, after the
+    list of names an unknown one gets, ``other`` choices, in brackets)."""
+    from bullscows.strategies import STRATEGIES, get_strategy
 
     try:
         return get_strategy(name, consistent_only=consistent_only, max_depth=max_depth)
     except BullsCowsError as error:
-        also = f" ({other})" if other else ""
+        listed = ":" not in name and name not in STRATEGIES  # the error lists the names
+        also = f" ({other})" if other and listed else ""
         raise click.BadParameter(f"{error}{also}", param_hint="--strategy") from None
 
 
