@@ -46,6 +46,8 @@ WIDE = "p7c8n:guesses=p7c8r"
 #: the heavy clients may raise the guesses' p95, how much memory may grow (MiB) over 10,000
 #: games after the first thousand.
 P95_MS, MOVES_PER_S, HEAVY_RATIO, GROWTH_MIB = 100.0, 500.0, 2.0, 50.0
+#: Games played before the runs measured, so that the first pays no start-up.
+WARM_GAMES = 200
 #: Seconds between runs on the one server (the heavy clients' computations end meanwhile).
 PAUSE_S = 2.0
 
@@ -96,7 +98,9 @@ class Run:
         self.memory: list[tuple[int, int]] = []  # (games played, bytes)
         self.peak = 0
         self.seconds = 0.0
-        self.cpu = (0.0, 0.0)  # CPU seconds per request: the server's, the client's
+        #: CPU seconds per request: the server's (all its processes, its computations
+        #: included), the server's without its computations, and the client's.
+        self.cpu = (0.0, 0.0, 0.0)
 
     async def call(self, http: Connection, kind: str, method: str, path: str,
                    body: object = None) -> Any:  # fmt: skip
@@ -158,11 +162,12 @@ async def heavy(base: str, run: Run, stop: asyncio.Event) -> None:
         await http.close()
 
 
-def tree_usage(root: int) -> tuple[int, float]:
-    """The resident memory (bytes) of process ``root`` and all its descendants, and the CPU
-    time (seconds) they and their ended children used (Linux)."""
+def tree_usage(root: int) -> tuple[int, float, float]:
+    """The resident memory (bytes) of process ``root`` and all its descendants, the CPU time
+    (seconds) they and their ended children used, and the CPU time those of them not at
+    niceness 19 (not computations) used themselves (Linux)."""
     children: dict[int, list[int]] = defaultdict(list)
-    usage: dict[int, tuple[int, float]] = {}
+    usage: dict[int, tuple[int, float, float]] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -173,18 +178,20 @@ def tree_usage(root: int) -> tuple[int, float]:
             continue
         children[int(fields[1])].append(int(entry.name))
         cpu = sum(int(f) for f in fields[11:15]) / tick  # utime stime cutime cstime
-        usage[int(entry.name)] = (int(fields[21]) * os.sysconf("SC_PAGE_SIZE"), cpu)
-    memory, cpu, stack = 0, 0.0, [root]
+        own = 0.0 if int(fields[16]) >= 19 else sum(int(f) for f in fields[11:13]) / tick
+        usage[int(entry.name)] = (int(fields[21]) * os.sysconf("SC_PAGE_SIZE"), cpu, own)
+    memory, cpu, own, stack = 0, 0.0, 0.0, [root]
     while stack:
         pid = stack.pop()
-        memory += usage.get(pid, (0, 0.0))[0]
-        cpu += usage.get(pid, (0, 0.0))[1]
+        found = usage.get(pid, (0, 0.0, 0.0))
+        memory, cpu, own = memory + found[0], cpu + found[1], own + found[2]
         stack.extend(children.get(pid, []))
-    return memory, cpu
+    return memory, cpu, own
 
 
-def _cpu(pid: int | None) -> float:
-    return 0.0 if pid is None else tree_usage(pid)[1]
+def _cpu(pid: int | None) -> tuple[float, float]:
+    """The server's CPU time so far: all of it, and without its computations."""
+    return (0.0, 0.0) if pid is None else tree_usage(pid)[1:]
 
 
 async def sample(pid: int | None, run: Run, every: int, stop: asyncio.Event) -> None:
@@ -210,7 +217,9 @@ async def measure(base: str, pid: int | None, players: int, games: int, rules: s
     await asyncio.gather(*(player(base, rules, run, left, think) for _ in range(players)))
     run.seconds = time.perf_counter() - start
     requests = sum(len(values) for values in run.timings.values())
-    run.cpu = ((_cpu(pid) - theirs) / requests, (time.process_time() - mine) / requests)
+    now = _cpu(pid)
+    run.cpu = ((now[0] - theirs[0]) / requests, (now[1] - theirs[1]) / requests,
+               (time.process_time() - mine) / requests)  # fmt: skip
     if pid is not None and run.memory and run.memory[-1][0] < run.games:
         run.memory.append((run.games, tree_usage(pid)[0]))  # and at the end
     stop.set()
@@ -234,8 +243,9 @@ def report(run: Run, players: int, rules: str, heavies: int, memory: bool, think
         print(f"{kind:<9} {len(values):>6} {p50:>8.1f} {p95:>8.1f} {1000 * max(values):>9.1f}"
               f"  {statuses}")  # fmt: skip
     if memory:
-        print(f"CPU per request: server {1000 * run.cpu[0]:.2f} ms, this client "
-              f"{1000 * run.cpu[1]:.2f} ms")  # fmt: skip
+        print(f"CPU per request: server {1000 * run.cpu[0]:.2f} ms (without its "
+              f"computations {1000 * run.cpu[1]:.2f} ms), this client "
+              f"{1000 * run.cpu[2]:.2f} ms")  # fmt: skip
         seen = " ".join(f"{games}:{size / 2**20:.0f}" for games, size in run.memory)
         print(f"server memory: peak {run.peak / 2**20:.0f} MiB; after games played (MiB): {seen}")
 
@@ -332,7 +342,7 @@ def main() -> None:
         serving(f"sqlite:///{folder}/load.sqlite3", *options, seconds=120) as base,
     ):
         pid = server_pid(base)
-        asyncio.run(measure(base, pid, min(args.players, 4), 8, args.rules))  # warm
+        asyncio.run(measure(base, pid, min(args.players, 32), WARM_GAMES, args.rules))
         print()
         if args.heavy:
             pairs = pairs_of(base, pid, args)
