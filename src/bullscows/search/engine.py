@@ -56,7 +56,8 @@ class Search:
         self.watch = Watch(self.state.stop, self.report) if watched else None
         self.tasks = PartTasks(
             run.checkpoint or _checkpoint(options), options.weight, run.executor,
-            run.task or _no_task, options.task_options(), self._solve_here, self._count_far,
+            run.task or _no_task, options.task_options(), run.local or self._solve_here,
+            self._count_far,
             self.levels, self.state.trust,
         )  # fmt: skip
         self.guesses = Guesses(options.rules, options.consistent_only)

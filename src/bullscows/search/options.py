@@ -20,7 +20,7 @@ import numpy.typing as npt
 from bullscows.errors import SearchError
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint
-from bullscows.search.distribute import TASK_LEVEL, Task
+from bullscows.search.distribute import TASK_LEVEL, Local, Task
 from bullscows.search.progress import Progress
 
 Objective = Literal["total", "worst", "worst-count", "total-worst"]
@@ -63,7 +63,8 @@ class SearchOptions:
 class Run:
     """What a search belongs to: ``progress`` is told the seconds since ``start``; tasks are
     answered by ``checkpoint`` (else kept in memory) and sent to ``executor`` as calls of
-    ``task`` (``search.worker.solve_task``), else solved here; once ``stop[0]`` is set (by
+    ``task`` (``search.worker.solve_task``), else solved here, by ``local`` if given (a
+    worker's, ``search.worker``) or by the search itself; once ``stop[0]`` is set (by
     another thread) the search raises ``TaskStopped``. One run's searches share it."""
 
     progress: Progress | None = None
@@ -72,6 +73,7 @@ class Run:
     executor: Executor | None = None
     task: Task | None = None
     stop: npt.NDArray[np.int64] | None = None
+    local: Local | None = None
 
     def __post_init__(self) -> None:
         if self.executor is not None and self.task is None:

@@ -127,14 +127,14 @@ class Split:
             return rank
 
     def work(self, search: Search, enough: Callable[[], bool]) -> bool:
-        """Try one guess with ``search`` (this thread's); ``False`` when none was left."""
+        """Try one guess with ``search`` (this thread's, readied for the codes: ``ready``);
+        ``False`` when none was left."""
         rank = self.take()
         if rank is None:
             return False
         guess = int(self.guesses[rank])
         began = time.thread_time()
         state = search.state
-        state.ready(self.codes)
         cost = search_calls.try_guess(
             state.ctx, state.memo, self.codes, self.depth, guess, int(self.bounds[rank]),
             self.incumbent, rank,
@@ -167,6 +167,7 @@ def help_split(search: Search, split: Split, team: Threads | None) -> int:
     """Try ``split``'s guesses with this thread's ``search`` until none is left or a task
     waits for this worker; the sets searched."""
     before = search.nodes
+    search.state.ready(split.codes)  # once: every guess is tried at the same codes
     while split.work(search, lambda: team is not None and team.waiting() > 0):
         pass
     return search.nodes - before

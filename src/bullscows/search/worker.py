@@ -116,19 +116,21 @@ def _thread_search(options: tuple[Any, ...]) -> Search:
     if kept is None or kept[0] != options:
         kept = _HERE.search = None  # one search at a time: let its memo go before the next
         team = current_team()  # a spare part's rounds go to the workers of its team
-        run = Run(executor=team, task=None if team is None else solve_task, stop=stop_flag())
+        task = None if team is None else solve_task
+        run = Run(executor=team, task=task, stop=stop_flag(), local=_shared(options))
         search = Search(SearchOptions(*options), run)
-        search.tasks.local = _shared(search, options)
         _HERE.search = kept = (options, search)
     return kept[1]
 
 
-def _shared(search: Search, options: tuple[Any, ...]) -> Local:
-    """How ``search`` solves the parts of a task one level above the tasks (a spare part,
-    ``search.distribute``): each slow one with its guesses shared with idle workers, as a
-    task's own set is (``search.split``), its helpers' sets counted as searched far."""
+def _shared(options: tuple[Any, ...]) -> Local:
+    """How this thread's search of ``options`` solves the parts of a task one level above
+    the tasks (a spare part, ``search.distribute``): each slow one with its guesses shared
+    with idle workers, as a task's own set is (``search.split``), its helpers' sets counted
+    as searched far."""
 
     def local(history: History, codes: IndexArray, depth: int, window: int) -> Found:
+        search = _thread_search(options)  # the one asking: this thread's, of ``options``
         found, helped = _split_solve(search, options, history, codes, depth, window)
         search.tasks.done(helped)
         return found
