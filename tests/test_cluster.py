@@ -1,16 +1,23 @@
 """The optimal search on a local Dask cluster of worker processes: the command spreads its
-parts over them by the scheduler's address, and the tree it writes is the proven optimum."""
+parts over them by the scheduler's address, and the tree it writes is the proven optimum; a
+task whose answer is no longer wanted stops on its worker."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
+from bullscows.rules import Rules
+from bullscows.search.worker import solve_task
+from bullscows.universe import universe
 
 distributed = pytest.importorskip("dask.distributed")
 
@@ -59,3 +66,36 @@ def test_the_search_on_two_worker_processes_proves_the_optimum(
     )
     assert alone.exit_code == 0, alone.output
     assert report["summary"]["total"] == json.loads(alone.output)["total"]
+
+
+def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
+    # A search of several minutes on one worker: cancelling its future (as the search does
+    # with a task whose answer is no longer wanted) stops it there within seconds.
+    bc = Rules.parse("bc")
+    client = distributed.Client(scheduler)
+    try:
+        executor = client.get_executor()
+        every = universe(bc).secrets
+        future = executor.submit(
+            solve_task, bc, "worst-count", None, False, 1, (), every, 7, INFEASIBLE
+        )
+        assert _wait_for(lambda: _executing(client) == 1, 60), "the task did not start"
+        future.cancel()
+        assert _wait_for(lambda: _executing(client) == 0, 20), "the task ran on"
+    finally:
+        client.close()
+
+
+def _executing(client: Any) -> int:
+    """Tasks under way on the cluster's workers."""
+    return sum(client.run(lambda dask_worker: len(dask_worker.state.executing)).values())
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``condition`` held within ``seconds``."""
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.1)
+    return True

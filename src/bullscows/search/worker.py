@@ -3,7 +3,8 @@ process, another process of this machine or a Dask worker): each thread keeps on
 for the tasks it is given, so that its memo serves them all. The compiled search releases the
 GIL, so the threads of one process search at once, each with a memo of its own (a memo is no
 place for two threads); their kernels run serially (``drivers.serial``), and a task on
-``executors.Threads`` gives up, raising ``TaskStopped``, when told to stop.
+``executors.Threads`` or a Dask worker gives up, raising ``TaskStopped``, when told to stop
+(on a Dask worker, by its ``Listener``, once its future is cancelled).
 
 >>> from bullscows.executors import Threads
 >>> mm = Rules.parse("mm")
@@ -17,8 +18,16 @@ place for two threads); their kernels run serially (``drivers.serial``), and a t
 
 from __future__ import annotations
 
+import sys
 import threading
+import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
@@ -39,6 +48,8 @@ _WORKER_LOCK = threading.Lock()
 #: the same types: searching it loads them from numba's cache (``prepare``).
 KERNELS_VARIANT = "p3c6r"
 _PREPARED: list[bool] = []
+#: Seconds between two looks of a Dask worker's ``Listener`` at the tasks it runs.
+LISTEN_TICK = 0.02
 
 
 def prepare() -> None:
@@ -79,7 +90,7 @@ def solve_task(
     search = _thread_search(options)
     before = search.nodes
     count_progress(lambda: search.nodes - before)  # on a thread of this process: read live
-    with drivers.serial():
+    with heard(search.state.stop), drivers.serial():
         found, helped = _split_solve(search, options, history, codes, depth, limit)
     return found, search.nodes - before + helped
 
@@ -136,3 +147,82 @@ def _shared(options: tuple[Any, ...]) -> Local:
         return found
 
     return local
+
+
+@contextmanager
+def heard(flag: npt.NDArray[np.int64]) -> Iterator[None]:
+    """On a Dask worker, the task under way has ``flag`` set (its search then raises
+    ``TaskStopped``) once the worker hears that its answer is no longer wanted: its future
+    was cancelled, as ``executors.Threads`` does for a task on a thread of the searching
+    process. Elsewhere nothing happens."""
+    found = None if current_team() is not None else _dask_task()
+    if found is None:
+        yield
+        return
+    listener, key = found
+    flag[0] = 0
+    listener.add(key, flag)
+    try:
+        yield
+    finally:
+        listener.remove(key)
+
+
+def _dask_task() -> tuple[Listener, Any] | None:
+    """This Dask worker's listener and the key of the task this thread runs, if it runs
+    one (Dask, if not imported, runs none)."""
+    if "distributed" not in sys.modules:
+        return None
+    from distributed import get_worker
+
+    try:
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ValueError, KeyError):  # not in a task of a worker
+        return None
+    with _LISTENING:
+        listener = _LISTENERS.get(worker)
+        if listener is None:
+            listener = _LISTENERS[worker] = Listener(worker)
+    return listener, key
+
+
+class Listener:
+    """A daemon thread of a Dask worker that sets the stop flag of each task it is given
+    once the worker's state says that the task was cancelled (its key released while it
+    runs: the client no longer wants it). It reads the worker's own state, asking the
+    scheduler nothing, and sleeps while no task is given."""
+
+    def __init__(self, worker: Any) -> None:
+        self.worker = weakref.ref(worker)
+        self.flags: dict[Any, npt.NDArray[np.int64]] = {}
+        self.given = threading.Condition()
+        threading.Thread(target=self._listen, name="bullscows-listener", daemon=True).start()
+
+    def add(self, key: Any, flag: npt.NDArray[np.int64]) -> None:
+        with self.given:
+            self.flags[key] = flag
+            self.given.notify()
+
+    def remove(self, key: Any) -> None:
+        with self.given:
+            self.flags.pop(key, None)
+
+    def _listen(self) -> None:
+        while True:
+            with self.given:
+                self.given.wait_for(lambda: bool(self.flags))
+                worker = self.worker()
+                if worker is None:  # the worker closed
+                    return
+                for key, flag in self.flags.items():
+                    task = worker.state.tasks.get(key)
+                    if task is None or task.state == "cancelled":
+                        flag[0] = 1
+                del worker
+            time.sleep(LISTEN_TICK)
+
+
+#: Each Dask worker's listener (a worker running in this process; usually one).
+_LISTENERS: weakref.WeakKeyDictionary[Any, Listener] = weakref.WeakKeyDictionary()
+_LISTENING = threading.Lock()
