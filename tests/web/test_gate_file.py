@@ -91,3 +91,19 @@ def test_a_gate_opened_after_the_file_was_removed_shares_a_new_one(url: str) -> 
         second.close()
         other.communicate("", timeout=60)
     assert not path.exists()
+
+
+def test_a_gate_closed_twice_or_used_after_closing_touches_no_newer_file(url: str) -> None:
+    # an app served by several test clients runs its shutdown, which closes its gate, each time
+    path = gate_path(url)
+    assert path is not None
+    old = Gate(url, 1)
+    old.close()
+    newer = Gate(url, 1)  # the file anew
+    old.enter()
+    old.leave()
+    old.close()
+    assert path.exists()
+    assert newer.busy() == 0
+    newer.close()
+    assert not path.exists()

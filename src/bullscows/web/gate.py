@@ -30,6 +30,7 @@ import signal
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -102,10 +103,10 @@ class Shared:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        weakref.finalize(self, os.close, self.fd)  # once no gate of this process uses it
         if os.fstat(self.fd).st_size < SIZE:
             os.ftruncate(self.fd, SIZE)
-        self.map = mmap.mmap(self.fd, SIZE)
-        self.values = memoryview(self.map).cast("q")
+        self.values = memoryview(mmap.mmap(self.fd, SIZE)).cast("q")
         self.mutex = threading.RLock()
         self.held: set[int] = set()  # the bytes this process holds
 
@@ -131,12 +132,6 @@ class Shared:
             return False
         fcntl.lockf(self.fd, fcntl.LOCK_UN, SEATS, SEAT_BYTE)
         return True
-
-    def close(self) -> None:
-        """Let go of the file (its locks with it)."""
-        self.values.release()
-        self.map.close()
-        os.close(self.fd)
 
     def hold(self, byte: int) -> bool:
         """Lock ``byte`` for this process if it is free; whether it did."""
@@ -180,11 +175,11 @@ def _shared(path: Path | None) -> Shared:
 
 
 def _forget(shared: Shared) -> None:
-    """``shared``'s file is removed: this process opens the next one anew."""
+    """``shared``'s file is removed: this process opens the next one anew (a gate still
+    holding ``shared`` keeps its memory, shared with nobody, until it is dropped)."""
     with _opening:
         if shared.path is not None and _opened.get(shared.path) is shared:
             del _opened[shared.path]
-    shared.close()
 
 
 class Gate:
@@ -202,6 +197,7 @@ class Gate:
                     break
             _forget(self._shared)
         self.waiting = 0  # this process's requests waiting for a place
+        self._closed = False
 
     def _claim(self) -> int:
         shared = self._shared
@@ -213,13 +209,16 @@ class Gate:
         raise OSError(f"more than {SEATS} processes share one server's computations")
 
     def close(self) -> None:
-        """Give this gate's seat back (its process goes on); the last seat given back removes
-        the file."""
+        """Give this gate's seat back (its process goes on; once only); the last seat given
+        back removes the file."""
         shared = self._shared
+        if self._closed:
+            return
+        self._closed = True
         shared.values[COUNTS + self._seat] = 0
         with shared.locked():
             shared.free(SEAT_BYTE + self._seat)
-            last = shared.path is not None and shared.alone()
+            last = shared.path is not None and shared.current() and shared.alone()
             if last:
                 assert shared.path is not None
                 shared.path.unlink(missing_ok=True)
