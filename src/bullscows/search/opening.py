@@ -159,17 +159,23 @@ def opening_tree(
     )  # fmt: skip
 
 
-def _open(
-    search: Search, given: Opening, depth: int, fallback: Fallback
-) -> tuple[Opening, Node, list[_Part]]:
+def opening_parts(
+    search: Search, given: Opening, depth: int
+) -> tuple[Opening, Node, list[tuple[History, IndexArray]]]:
     """The opening's tree down to its parts two guesses deep (those of one or two codes
-    settled, the others left out) and those parts, each with its bound and the fallback's
-    tree (exact when it costs the bound, or when the checkpoint says so)."""
+    settled, the others left out), with its second guesses, and those parts (history,
+    codes), in the order of the replies.
+
+    >>> search = Search(SearchOptions(Rules.parse("p3c5n")))
+    >>> opening, tree, parts = opening_parts(search, Opening(0, ()), search.state.unlimited)
+    >>> len(opening.seconds), len(parts), max(len(codes) for _, codes in parts)
+    (6, 8, 4)
+    """
     state = search.state
     first, fixed = given.first, dict(given.seconds)
     tree = Node(first)
     seconds = []
-    parts: list[_Part] = []
+    parts: list[tuple[History, IndexArray]] = []
     for reply, codes in state.scores.parts(state.ctx, state.everything, first):
         if len(codes) <= 2:
             tree.branches[reply] = state.rebuild(codes, depth)
@@ -186,14 +192,26 @@ def _open(
         for below, part in state.scores.parts(state.ctx, codes, second):
             if len(part) <= 2:
                 node.branches[below] = state.rebuild(part, depth)
-                continue
-            deeper = (*history, (second, below))
-            total, heuristic = fallback(search.options.rules, deeper, part)
-            guesses = search.guesses(part, deeper)
-            bounds = state.scores.bounds(state.ctx, part, guesses, state.child(depth))[0]
-            bound = max(int(bounds.min()), _failed(search, deeper, depth))
-            parts.append(_Part(deeper, part, min(bound, total), total, heuristic, bound >= total))
+            else:
+                parts.append(((*history, (second, below)), part))
     return Opening(first, tuple(sorted(seconds))), tree, parts
+
+
+def _open(
+    search: Search, given: Opening, depth: int, fallback: Fallback
+) -> tuple[Opening, Node, list[_Part]]:
+    """``opening_parts``, each part with its bound and the fallback's tree (exact when it
+    costs the bound, or when the checkpoint says so)."""
+    state = search.state
+    opening, tree, found = opening_parts(search, given, depth)
+    parts: list[_Part] = []
+    for history, part in found:
+        total, heuristic = fallback(search.options.rules, history, part)
+        guesses = search.guesses(part, history)
+        bounds = state.scores.bounds(state.ctx, part, guesses, state.child(depth))[0]
+        bound = max(int(bounds.min()), _failed(search, history, depth))
+        parts.append(_Part(history, part, min(bound, total), total, heuristic, bound >= total))
+    return opening, tree, parts
 
 
 def _grafted(tree: Node, parts: list[_Part]) -> Node:
@@ -242,4 +260,7 @@ def _solve(search: Search, parts: list[_Part], depth: int, base: int) -> None:
         answers.close()
 
 
-__all__ = ["Fallback", "Opening", "OpeningResult", "best_first", "opening_of", "opening_tree"]
+__all__ = [
+    "Fallback", "Opening", "OpeningResult", "best_first", "opening_of", "opening_parts",
+    "opening_tree",
+]  # fmt: skip
