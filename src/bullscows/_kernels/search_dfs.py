@@ -173,10 +173,11 @@ def _parts(ctx, codes, guess):
 
 # The fields of a frame of the explicit stack (one row of ``frames``): where its codes are in
 # the arena and how many; its depth, limit and memo key; the guesses to try (``_ORDER``: the
-# guesses, then their bounds, then the keys of the splits tried) and how far it got; the best
-# so far; and the guess being tried: its parts (codes in ``_ORDERED``; starts, sizes, bounds
-# and settled flags at ``_PARTS``), the part being solved, the running total, how many parts
-# were open when the round began and the window the part was given (``_settle_part``).
+# guesses, then their bounds, then a table of the splits tried of ``_TRIED`` slots,
+# ``_first_split``) and how far it got; the best so far; and the guess being tried: its
+# parts (codes in ``_ORDERED``; starts, sizes, bounds and settled flags at ``_PARTS``), the
+# part being solved, the running total, how many parts were open when the round began and
+# the window the part was given (``_settle_part``).
 (_CODES, _N, _DEPTH, _LIMIT, _H1, _H2, _FLOOR, _LOOKED, _CHILD, _ORDER, _K, _POS, _BEST,
  _BEST_GUESS, _ORDERED, _PARTS, _NPARTS, _PART, _TOTAL, _TRYING, _TRIED, _GUESS, _FREE, _OPEN,
  _SHARE, _FIELDS) = range(26)  # fmt: skip
@@ -280,12 +281,8 @@ def _step(ctx, memo, arena, frames, level):
         f[_POS] = pos + 1
         guess = arena[f[_ORDER] + pos]
         codes = arena[f[_CODES] : f[_CODES] + f[_N]]
-        split = _split_key(ctx, codes, guess)
-        tried = arena[f[_ORDER] + 2 * k : f[_ORDER] + 2 * k + f[_TRIED]]
-        if np.any(tried == split):
+        if not _first_split(arena, f[_ORDER] + 2 * k, f[_TRIED], _split_key(ctx, codes, guess)):
             continue  # a guess splitting the codes alike was tried
-        arena[f[_ORDER] + 2 * k + f[_TRIED]] = split
-        f[_TRIED] += 1
         ordered, starts, sizes, owns, total, _ = _ahead(
             ctx, memo, codes, guess, arena[f[_ORDER] + k + pos], f[_CHILD], f[_BEST]
         )
@@ -356,7 +353,8 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     chosen = guesses[order]
     chosen_bounds = bounds[order]
     slots = ctx[CTX_SLOTS]
-    end = free + 3 * k + n + 4 * slots
+    table = _table_size(k)
+    end = free + 2 * k + table + n + 4 * slots
     if end > len(arena):
         grown = np.empty(2 * end, dtype=np.int64)
         grown[:free] = arena[:free]
@@ -367,12 +365,14 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
         frames = more
     arena[free : free + k] = chosen
     arena[free + k : free + 2 * k] = chosen_bounds
+    arena[free + 2 * k : free + 2 * k + table] = 0
     f = frames[level]
     f[:] = 0
     f[_CODES], f[_N], f[_DEPTH], f[_LIMIT] = start, n, depth, limit
     f[_H1], f[_H2], f[_FLOOR], f[_LOOKED] = key[0], key[1], entry[2], entry[3]
     f[_CHILD], f[_ORDER], f[_K], f[_BEST], f[_BEST_GUESS] = child, free, k, limit, -1
-    f[_ORDERED], f[_PARTS], f[_FREE] = free + 3 * k, free + 3 * k + n, end
+    f[_ORDERED], f[_PARTS], f[_FREE] = free + 2 * k + table, free + 2 * k + table + n, end
+    f[_TRIED] = table
     return _PENDING, arena, frames
 
 
@@ -389,6 +389,31 @@ def _order(ctx, codes, guesses, depth, limit):
     order = hopeful[np.argsort(keys, kind="mergesort")]
     exact = order[0] if len(order) and largest[order[0]] <= 2 else -1
     return order, bounds, exact
+
+
+@njit(cache=True)
+def _table_size(k):
+    """The slots of a frame's table of the splits tried among ``k`` guesses: a power of two,
+    at least twice ``k``."""
+    size = 2
+    while size < 2 * k:
+        size *= 2
+    return size
+
+
+@njit(cache=True)
+def _first_split(arena, table, size, split):
+    """Whether no guess tried before split the codes as ``split`` says (then it is added to
+    the open-addressing table of ``size`` slots at ``arena[table]``, 0 marking a free slot)."""
+    key = split if split != 0 else np.int64(1)
+    mask = size - 1
+    at = key & mask
+    while arena[table + at] != 0:
+        if arena[table + at] == key:
+            return False
+        at = (at + 1) & mask
+    arena[table + at] = key
+    return True
 
 
 @njit(cache=True)

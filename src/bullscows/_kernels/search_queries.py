@@ -12,10 +12,12 @@ from bullscows._kernels.search_dfs import (
     _ahead,
     _best_guess,
     _bounds,
+    _first_split,
     _order,
     _parts,
     _perfect,
     _split_key,
+    _table_size,
     ideal_of,
 )
 from bullscows._kernels.search_memo import grow
@@ -51,19 +53,16 @@ def aheads(ctx, memo, codes, guesses, bounds, depth, limit):
     left, the last one included."""
     k = len(guesses)
     totals = np.empty(k, dtype=np.int64)
-    splits = np.empty(k, dtype=np.int64)
+    size = _table_size(k)
+    splits = np.zeros(size, dtype=np.int64)
     stop = ctx[CTX_STOP]
-    distinct = 0
     for i in range(k):
         if stop[0]:
             totals[i:] = STOPPED
             break
-        split = _split_key(ctx, codes, guesses[i])
-        if np.any(splits[:distinct] == split):
+        if not _first_split(splits, 0, size, _split_key(ctx, codes, guesses[i])):
             totals[i] = -1
             continue
-        splits[distinct] = split
-        distinct += 1
         totals[i] = _ahead(ctx, memo, codes, guesses[i], bounds[i], depth, limit)[4]
     return totals
 
