@@ -28,6 +28,7 @@ from typing import Any
 
 from scaling import PartKey, Recording, predict, search, structure
 
+from bullscows.executors import DaskTasks
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
 from bullscows.search.optimal import OBJECTIVES
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         ) as cluster,
         Client(cluster) as client,  # type: ignore[no-untyped-call]
     ):  # fmt: skip
-        executor = client.get_executor()
+        executor = DaskTasks(client)
         rate, trip = scheduler_rate(executor, args.trivial)
         optimal_tree(Rules.parse("p3c6r"), executor=executor)  # workers load their kernels
         measured = Measured(executor)

@@ -18,7 +18,7 @@ import time
 from concurrent.futures import Executor, Future
 from typing import Any
 
-from bullscows.executors import Threads
+from bullscows.executors import DaskTasks, Threads
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
 from bullscows.search.optimal import OBJECTIVES, OptimalResult
@@ -65,8 +65,8 @@ def on_cluster(rules: Rules, objective: Objective, workers: int) -> Measured:
         ) as cluster,
         Client(cluster) as client,  # type: ignore[no-untyped-call]
     ):  # fmt: skip
-        optimal_tree(Rules.parse("p3c6r"), executor=client.get_executor())  # kernels loaded
-        counted = Counted(client.get_executor())
+        optimal_tree(Rules.parse("p3c6r"), executor=DaskTasks(client))  # kernels loaded
+        counted = Counted(DaskTasks(client))
         before = sum(client.run(time.process_time).values()) + time.process_time()
         result = optimal_tree(rules, objective, executor=counted)
         time.sleep(0.5)  # a task stopped late ends

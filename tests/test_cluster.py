@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
+from bullscows.executors import DaskTasks, workers
 from bullscows.rules import Rules
 from bullscows.search.worker import solve_task
 from bullscows.universe import universe
@@ -74,14 +75,19 @@ def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
     bc = Rules.parse("bc")
     client = distributed.Client(scheduler)
     try:
-        executor = client.get_executor()
+        executor = DaskTasks(client)
+        assert workers(executor) == 2
+        assert executor.submit(abs, -2).result() == 2
+        with pytest.raises(ZeroDivisionError):
+            executor.submit(divmod, 1, 0).result()
         every = universe(bc).secrets
         future = executor.submit(
             solve_task, bc, "worst-count", None, False, 1, (), every, 7, INFEASIBLE
         )
         assert _wait_for(lambda: _executing(client) == 1, 60), "the task did not start"
-        future.cancel()
+        assert future.cancel()
         assert _wait_for(lambda: _executing(client) == 0, 20), "the task ran on"
+        assert future.cancelled()
     finally:
         client.close()
 

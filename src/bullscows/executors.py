@@ -91,7 +91,7 @@ def make_executor(
         return
     client = dask_client(scheduler)
     try:
-        yield client.get_executor()
+        yield DaskTasks(client)
     finally:
         client.close()
 
@@ -345,6 +345,47 @@ def dask_client(address: str) -> Any:
         return client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, ValueError, TypeError) as error:
         raise BullsCowsError(f"cannot reach the Dask scheduler {quote(address)}: {error}") from None
+
+
+class DaskTasks(Executor):
+    """A Dask client's tasks as ``concurrent.futures`` futures, as ``client.get_executor()``
+    gives them, but quiet: cancelling a future cancels its Dask task (a worker stops it,
+    ``search.worker.Listener``) without the error that distributed's own executor logs, with
+    its traceback, when a task is cancelled as it ends."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client  # what ``workers`` asks
+        self._tasks: set[Any] = set()  # the Dask futures not done
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        task = self._client.submit(fn, *args, **kwargs)
+        future: Future[T] = Future()
+        with self._lock:
+            self._tasks.add(task)
+        future.add_done_callback(lambda done: task.cancel() if done.cancelled() else None)
+        task.add_done_callback(lambda ended: self._settle(ended, future))  # on Dask's thread
+        return future
+
+    def _settle(self, task: Any, future: Future[Any]) -> None:
+        """Pass a Dask task's outcome to its future (unless that was cancelled)."""
+        with self._lock:
+            self._tasks.discard(task)
+        try:
+            result = task.result()
+        except BaseException as error:  # the task's error, or its cancellation
+            if future.set_running_or_notify_cancel():
+                future.set_exception(error)
+            return
+        if future.set_running_or_notify_cancel():
+            future.set_result(result)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """With ``cancel_futures``, cancel the tasks not done (their workers stop them)."""
+        if cancel_futures:
+            with self._lock:
+                tasks, self._tasks = list(self._tasks), set()
+            self._client.cancel(tasks)
 
 
 def workers(executor: Executor) -> int:
