@@ -23,12 +23,12 @@ bytes of JSON) and ``restore`` rebuilds the game from it exactly, random draws i
 
 from __future__ import annotations
 
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from bullscows.records import Event, GameRecord, Status, Winner
 from bullscows.rules import Rules
 from bullscows.sessions.breaking import BreakerViewer, Codebreaker
-from bullscows.sessions.common import as_code, as_feedback, random_secret
+from bullscows.sessions.common import T_co, as_code, as_feedback, random_secret
 from bullscows.sessions.duel import Duel, DuelTurn, DuelViewer
 from bullscows.sessions.making import (
     Adversary,
@@ -69,7 +69,6 @@ from bullscows.sessions.outcomes import (
 )
 
 Game = Codemaker | Adversary | Codebreaker | Duel
-T_co = TypeVar("T_co", covariant=True)
 
 
 class Viewer(MakerViewer[T_co], BreakerViewer[T_co], DuelViewer[T_co], Protocol[T_co]):

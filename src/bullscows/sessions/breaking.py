@@ -14,7 +14,7 @@ suggestions, undo). Every reply is kept, even one that makes the history contrad
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from bullscows.codes import Code
 from bullscows.errors import (
@@ -31,6 +31,8 @@ from bullscows.seeding import MoveRandom
 from bullscows.sessions.common import (
     RECORD_STYLE,
     Logged,
+    T,
+    T_co,
     as_code,
     as_feedback,
     reading_record,
@@ -66,9 +68,6 @@ from bullscows.sessions.outcomes import (
     Undone,
 )
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec, get_strategy
-
-T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 
 
 class BreakerViewer(Protocol[T_co]):

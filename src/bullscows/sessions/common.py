@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 from bullscows.codes import Code, of_variant
 from bullscows.errors import BullsCowsError, FeedbackError, GameOverError, RecordError
@@ -16,6 +17,10 @@ from bullscows.seeding import new_seed
 
 #: How a reply is written in a record: bulls then cows.
 RECORD_STYLE = "pair"
+
+#: What a front end makes of a game (the type variables of the viewer protocols).
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
 def as_code(code: Code | str, rules: Rules) -> Code:

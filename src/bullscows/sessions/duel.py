@@ -15,7 +15,7 @@ it is; moves out of turn are refused, so any front end plays the same order.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from bullscows.codes import Code
 from bullscows.errors import GameOverError, TurnError
@@ -25,7 +25,7 @@ from bullscows.records import Event, GameRecord, Status, Winner
 from bullscows.rules import Rules
 from bullscows.seeding import new_seed
 from bullscows.sessions.breaking import Codebreaker
-from bullscows.sessions.common import reading_record, replay, rules_of
+from bullscows.sessions.common import T, T_co, reading_record, replay, rules_of
 from bullscows.sessions.making import Codemaker
 from bullscows.sessions.moves import (
     FIX_HELP,
@@ -42,9 +42,6 @@ from bullscows.sessions.moves import (
 from bullscows.sessions.moves import Help as AskHelp
 from bullscows.sessions.outcomes import GaveUp, Helped, Outcome, Scored
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
-
-T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 
 
 class DuelViewer(Protocol[T_co]):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import shlex
 from abc import ABC, abstractmethod
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 
@@ -28,6 +28,8 @@ from bullscows.rules import Rules
 from bullscows.seeding import MoveRandom
 from bullscows.sessions.common import (
     Logged,
+    T,
+    T_co,
     as_code,
     random_secret,
     reading_record,
@@ -59,9 +61,6 @@ from bullscows.sessions.outcomes import (
 )
 from bullscows.strategies import Strategy, StrategySpec, get_strategy
 
-T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
-
 
 class MakerViewer(Protocol[T_co]):
     """What a front end shows of a game of a person's guesses at the computer's code (see
@@ -92,6 +91,11 @@ class _Maker(Logged, ABC):
     accepts: tuple[type[Move], ...] = (
         Guess, AskHint, Candidates, Undo, GiveUp, History, AskHelp,
     )  # fmt: skip
+
+    def shown_by(self, viewer: MakerViewer[T]) -> T:
+        """What ``viewer`` shows of a game of a person's guesses at the computer's code."""
+        assert isinstance(self, Codemaker | Adversary)  # the only two kinds of codemaker
+        return viewer.maker(self)
 
     def _begin(
         self,
@@ -286,10 +290,6 @@ class Codemaker(_Maker):
 
     kind = "codemaker"
 
-    def shown_by(self, viewer: MakerViewer[T]) -> T:
-        """What ``viewer`` shows of a game of a person's guesses at the computer's code."""
-        return viewer.maker(self)
-
     def __init__(
         self,
         rules: Rules,
@@ -376,10 +376,6 @@ class Adversary(_Maker):
 
     kind = "adversary"
     picks_secret = False
-
-    def shown_by(self, viewer: MakerViewer[T]) -> T:
-        """What ``viewer`` shows of a game of a person's guesses at the computer's code."""
-        return viewer.maker(self)
 
     def __init__(
         self,

@@ -34,6 +34,7 @@ from bullscows.sessions import (
     DuelTurn,
     Game,
     Move,
+    Viewer,
     restore,
 )
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy
@@ -271,7 +272,7 @@ def state(game: Game, mode: str) -> StateOut:
     return StateOut(**data)
 
 
-class Fields:
+class Fields(Viewer[dict[str, Any]]):
     """The fields of ``state`` each kind of game has (``sessions.Viewer``)."""
 
     def maker(self, game: Codemaker | Adversary) -> dict[str, Any]:
