@@ -226,11 +226,13 @@ def build_masks(
     sym_masks = _masks(len(codes), k * width)
     for position in range(length):
         column = codes[:, position]
-        _set_bits(pos_masks, column.astype(np.int64) + position * k)
+        symbol = column.astype(np.int64)
+        _set_bits(pos_masks, symbol + position * k)
         occurrence = np.zeros(len(codes), dtype=np.int64)  # earlier places with this symbol
-        for earlier in range(position):
-            occurrence += codes[:, earlier] == column
-        _set_bits(sym_masks, column.astype(np.int64) * width + occurrence)
+        if width > 1:  # without repeats no symbol occurs twice: always its first occurrence
+            for earlier in range(position):
+                occurrence += codes[:, earlier] == column
+        _set_bits(sym_masks, symbol * width + occurrence)
     return pos_masks, sym_masks
 
 
