@@ -298,6 +298,8 @@ def pairs_of(base: str, pid: int | None, args: argparse.Namespace) -> list[tuple
     going first (without, in the first), each pair printed with its ratio."""
     pairs = []
     for repeat in range(args.repeats):
+        if repeat:
+            time.sleep(PAUSE_S)  # the last pair's computations stopped, its games written
         runs: dict[bool, Run] = {}
         for loaded in (False, True) if repeat % 2 == 0 else (True, False):
             if runs:
@@ -311,7 +313,6 @@ def pairs_of(base: str, pid: int | None, args: argparse.Namespace) -> list[tuple
         print(f"pair {repeat + 1} of {args.repeats}: guess p95 {pair[0].p95('guess'):.1f} ms "
               f"without, {pair[1].p95('guess'):.1f} ms with {args.heavy} heavy clients: "
               f"{ratio(pair):.2f}x\n")  # fmt: skip
-        time.sleep(PAUSE_S)
     return pairs
 
 

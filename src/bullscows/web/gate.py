@@ -218,10 +218,10 @@ class Gate:
         shared.values[COUNTS + self._seat] = 0
         with shared.locked():
             shared.free(SEAT_BYTE + self._seat)
-            last = shared.path is not None and shared.current() and shared.alone()
-            if last:
-                assert shared.path is not None
-                shared.path.unlink(missing_ok=True)
+            path, last = shared.path, False
+            if path is not None and shared.current() and shared.alone():
+                path.unlink(missing_ok=True)
+                last = True
         if last:
             _forget(shared)
 
