@@ -36,6 +36,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
+from bullscows.cli.bounds import KINDS as BOUND_LEVELS
 from bullscows.executors import make_executor
 from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
@@ -63,10 +64,6 @@ class Row:
     source: str = ""
     #: An open row's strongest proven lower bound, by kind (docs/results.md, "Bounds").
     bound: str = "root"
-
-
-#: How many guesses deep each kind of bound bounds a first guess's parts (``--bound``).
-BOUND_LEVELS = {"root": 1, "deep": 2, "deeper": 3}
 
 
 def _goddard(pegs: int, colours: int, average: str) -> Row:
@@ -160,11 +157,10 @@ class Bound:
     jobs: int = 1
 
 
-def lower_bound(row: Row, bound: Bound) -> tuple[int, str, float, str]:
-    """The row's proven lower bound of ``bound``'s kind, computed now: its value, its kind
-    (with the first guess that reaches it), the seconds it took and the command that prints
-    it."""
-    rules = Rules.parse(row.spec)
+def lower_bound(row: Row, rules: Rules, bound: Bound) -> tuple[int, str, float, str]:
+    """The proven lower bound of ``bound``'s kind of ``row`` (whose variant is ``rules``),
+    computed now: its value, its kind (with the first guess that reaches it), the seconds it
+    took and the command that prints it."""
     kind = bound.kind or row.bound
     jobs = f" --jobs {bound.jobs}" if bound.jobs > 1 and kind != "root" else ""
     shown = f"`bullscows tree --rules {row.spec} --strategy optimal --bound {kind}{jobs}`"
@@ -188,7 +184,7 @@ def bounded(
     rules = Rules.parse(row.spec)
     if row.objective != "total" or row.consistent_only:
         raise SystemExit(f"{row.spec}: bounds are reported for the lowest total only")
-    proven, kind, took, how = lower_bound(row, bound)
+    proven, kind, took, how = lower_bound(row, rules, bound)
     times = f"{took:.1f} s"
     if lower is not None:
         searching = f"`{command(row)} --time-limit {seconds:.0f}`"
@@ -235,13 +231,13 @@ def main(argv: list[str] | None = None) -> int:
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
     print("| variant (codes) | objective | value | status | sets | time | command | published "
           "| source |\n|---|---|---|---|---|---|---|---|---|", flush=True)  # fmt: skip
+    bound = Bound(args.bound, args.jobs)
     for row in ROWS:
         if (args.group is None or row.group in args.group) and (
             args.only is None or row.spec in args.only
         ):
             # A pool a row: one whose search was stopped has its tasks stopped too.
             with make_executor(None, args.jobs, None, threads=True) as pool:
-                bound = Bound(args.bound, args.jobs)
                 print(run(row, pool, args.time_limit, bound), flush=True)
     return 0
 
