@@ -23,7 +23,7 @@ from bullscows.cli.common import (
     variant_options,
 )
 from bullscows.cli.progress import counting, duration, search_first, showing
-from bullscows.errors import BullsCowsError
+from bullscows.errors import BullsCowsError, interrupted
 from bullscows.estimates import expected_seconds
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
@@ -142,8 +142,7 @@ def bench(
                 jobs=jobs, scheduler=scheduler, progress=progress,
             )  # fmt: skip
     except KeyboardInterrupt:
-        err.print("Interrupted: the bench stopped before its figures were complete.")
-        sys.exit(130)
+        sys.exit(interrupted("Interrupted: the bench stopped before its figures were complete."))
     if not report.results:
         reasons = "; ".join(f"{s.name}: {s.reason}" for s in report.skipped)
         raise BullsCowsError(f"nothing was played on {rules.spec}: {reasons}")

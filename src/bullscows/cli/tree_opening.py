@@ -12,6 +12,7 @@ import click
 
 from bullscows.cli.progress import ANNOUNCE_CODES, searching, showing
 from bullscows.codes import Code
+from bullscows.errors import interrupted as stopped
 from bullscows.rules import Rules
 from bullscows.tree import DecisionTree
 from bullscows.tree.irving import save_tree
@@ -75,8 +76,7 @@ def interrupted(checkpoint: Path | None) -> NoReturn:
         if checkpoint is not None
         else "give --checkpoint FILE to be able to resume"
     )
-    click.echo(f"\nInterrupted; {kept}.", err=True)
-    sys.exit(130)
+    sys.exit(stopped(f"Interrupted; {kept}."))
 
 
 def opening_decision_tree(found: OpeningResult) -> DecisionTree:
