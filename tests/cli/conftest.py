@@ -86,6 +86,49 @@ def ctrl_c(process: subprocess.Popen[str]) -> tuple[str, str]:
 #: Generous: numba may compile its kernels the first time a process uses them.
 TIMEOUT = 30
 
+# --- processes, read from /proc (Linux) -------------------------------------------------------
+
+#: Whether the processes can be read from /proc (tests that need it skip elsewhere).
+LINUX = Path("/proc/self/status").exists()
+
+
+def parents() -> dict[int, int]:
+    """Every process running, with the id of its parent."""
+    found: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            found[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError):  # the process ended meanwhile
+            continue
+    return found
+
+
+def descendants(pid: int, depth: int | None = None) -> list[int]:
+    """The processes started by process ``pid``, their own included (``depth`` 1: its
+    children only)."""
+    tree = parents()
+    found, frontier, level = [], [pid], 0
+    while frontier and (depth is None or level < depth):
+        frontier = [child for child, parent in tree.items() if parent in frontier]
+        found += frontier
+        level += 1
+    return found
+
+
+def command_line(pid: int) -> str:
+    """The command line of process ``pid`` (its words joined by NULs; empty once it ended)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def ignores_interrupts(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT (its SigIgn mask)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = int(re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M).group(1), 16)  # type: ignore[union-attr]
+    return bool(mask & (1 << (signal.SIGINT - 1)))
+
 
 def python(
     *args: str, env: dict[str, str] | None = None, timeout: float = 60

@@ -4,41 +4,30 @@ in a terminal (the point of both is the terminal, so they run the real console s
 from __future__ import annotations
 
 import os
-import re
-import signal
 import time
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from .conftest import BULLSCOWS, ENV, ctrl_c, job
+from .conftest import (
+    BULLSCOWS,
+    ENV,
+    LINUX,
+    command_line,
+    ctrl_c,
+    descendants,
+    ignores_interrupts,
+    job,
+)
 
 #: The environment of the commands run, with the path to this source where one is set.
 RUN_ENV = {**ENV, **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
 
-LINUX = Path("/proc/self/status").exists()
-
 
 def workers(pid: int) -> list[int]:
-    """The worker processes of the pool of process ``pid`` (read from /proc)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_text()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and "spawn_main" in command:
-            found.append(int(stat.parent.name))
-    return found
-
-
-def ignores_interrupts(pid: int) -> bool:
-    """Whether process ``pid`` ignores SIGINT (its SigIgn mask)."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    mask = int(re.search(r"^SigIgn:\s*([0-9a-f]+)$", status, re.M).group(1), 16)  # type: ignore[union-attr]
-    return bool(mask & (1 << (signal.SIGINT - 1)))
+    """The worker processes of the pool of process ``pid``."""
+    return [child for child in descendants(pid, depth=1) if "spawn_main" in command_line(child)]
 
 
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")

@@ -4,7 +4,6 @@ exists (else the one line that writing it would give, exit 1; no folder is made)
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -18,8 +17,8 @@ def run(*args: str) -> Result:
 
 
 @pytest.fixture(autouse=True)
-def _in_tmp(tmp_path: Path) -> None:
-    os.chdir(tmp_path)
+def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
 
 
 @pytest.mark.parametrize(

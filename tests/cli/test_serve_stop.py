@@ -10,39 +10,24 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import console_script, ctrl_c, job, private_env
-from .test_bench_signals import LINUX, ignores_interrupts
+from .conftest import (
+    LINUX,
+    command_line,
+    console_script,
+    ctrl_c,
+    descendants,
+    ignores_interrupts,
+    job,
+    private_env,
+)
 
 #: Generous: a server process imports the whole web stack, slowly on a busy machine.
 START_SECONDS = 120
 
 
-def descendants(pid: int) -> list[int]:
-    """The processes started by process ``pid``, their own included (read from /proc)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError):
-            continue
-    found, frontier = [], [pid]
-    while frontier:
-        children = [child for child, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
-
-
 def forkservers(pid: int) -> list[int]:
     """The processes the server's computations fork from, below process ``pid``."""
-    found = []
-    for child in descendants(pid):
-        try:
-            if b"forkserver" in Path(f"/proc/{child}/cmdline").read_bytes():
-                found.append(child)
-        except OSError:
-            continue
-    return found
+    return [child for child in descendants(pid) if "forkserver" in command_line(child)]
 
 
 def ready(pid: int, port: int, workers: int) -> bool:

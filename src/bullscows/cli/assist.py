@@ -67,13 +67,14 @@ def assist(
     bullscows assist --rules mm --strategy optimal
     bullscows assist --from game.txt
     """
-    history = None if source is None else read_lines(source)  # a missing file: before a search
+    # where the history is read from, and its lines (a missing file: before a search)
+    history = None if source is None else (source, read_lines(source))
     search_first(rules, [strategy], quiet=False)  # not silently at the first suggestion
     breaker = Codebreaker(rules, strategy, seed, assist=True)
     terminal = Terminal()
     terminal.say(f"Assisting a game of {rules.describe()}: {breaker.remaining} codes possible.")
-    if source is not None and history is not None:
-        _read_history(terminal, breaker, source, history, reply_style)
+    if history is not None:
+        _read_history(terminal, breaker, *history, reply_style)
     terminal.say(f"Enter 'GUESS REPLY' for each guess you made. {REPLY_HELP}")
     terminal.say(f"Commands: next (or Enter) suggests a guess, list, undo, {FIX_HELP}, quit.")
     while True:
