@@ -18,6 +18,12 @@ from .conftest import submit
 SPEC = "mm-colours"
 
 
+def shows(code: str, text: str) -> bool:
+    """Whether ``text`` shows ``code`` as a code: not as a run of the alphabet 'RGBYOP' that
+    every page lists (the secret 'BYOP' is in it)."""
+    return re.search(rf"(?<![A-Z]){code}(?![A-Z])", text) is not None
+
+
 def everything(response: httpx.Response) -> str:
     # The text as sent, and as a person reads it (a code may be drawn symbol by symbol).
     parts = [response.text, re.sub(r"<[^>]+>", "", response.text)]
@@ -25,6 +31,11 @@ def everything(response: httpx.Response) -> str:
     parts += [f"{k}={v}" for k, v in response.cookies.items()]
     parts.append(str(response.url))
     return "\n".join(parts)
+
+
+def test_a_code_is_told_from_a_run_of_the_alphabet() -> None:
+    assert not shows("BYOP", "colours RGBYOP")
+    assert shows("BYOP", "the secret was BYOP.") and shows("BYOP", '"secret":"BYOP"')
 
 
 def test_no_response_shows_the_secret_before_the_end(client: TestClient) -> None:
@@ -61,7 +72,7 @@ def test_no_response_shows_the_secret_before_the_end(client: TestClient) -> None
     before_end = seen[:-2]  # the last move's response and page may show it
     if hint != secret:  # a hint may be the secret itself (1 in 1,296): that is the hint's right
         for text in before_end:
-            assert secret not in text
+            assert not shows(secret, text)
     for text in before_end:
         assert seed not in text
     assert secret in seen[-1] and secret in seen[-2]
