@@ -1,5 +1,5 @@
 """Every computation a request can start runs within a budget: against a real server giving
-each request a second, each large request (an analysis, a hint and a solve game's first guess
+each request 0.3 s, each large request (an analysis, a hint and a solve game's first or second guess
 on p7c8n:guesses=p7c8r, an optimal tree searched on demand (p9c2r: over a minute), the check
 of Logik's entropy tree uploaded) is answered 422 with the command that runs it at home, and
 its process is gone; so is the bench on bc given a twentieth of a second. A client that
@@ -32,7 +32,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("budgets")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BULLSCOWS_CACHE", str(folder / "cache"))  # no tree searched before
-        with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "1") as url:
+        with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "0.3") as url:
             yield url
 
 
@@ -46,7 +46,7 @@ def wide_game(http: httpx.Client) -> str:
 def too_large(answer: httpx.Response, command: str) -> None:
     assert answer.status_code == 422, answer.text
     message = answer.json()["error"]
-    assert message.startswith("too large for the server: it gives one request 1 s; run it "
+    assert message.startswith("too large for the server: it gives one request 0.3 s; run it "
                               f"yourself with: {command}"), message  # fmt: skip
 
 
@@ -58,8 +58,11 @@ def test_each_large_request_is_stopped_at_its_budget(base: str, tmp_path: Path) 
         too_large(http.get(f"/api/games/{game_id}/analysis"), analyse)
         too_large(http.post(f"/api/games/{game_id}/hint"), play)
         assert http.get(f"/api/games/{game_id}").json()["state"]["hints_given"] == 0
-        too_large(http.post("/api/games", json={"mode": "solve", "rules": WIDE}),
-                  f"bullscows solve --rules {WIDE} --strategy minimax")  # fmt: skip
+        solve = http.post("/api/games", json={"mode": "solve", "rules": WIDE})
+        finished = int(solve.status_code == 201)  # the first guess may fit in the second
+        if finished:  # (one guess per symmetry class); the second, over 8,712 codes, cannot
+            solve = http.post(f"/api/games/{solve.json()['id']}/reply", json={"reply": "0 3"})
+        too_large(solve, f"bullscows solve --rules {WIDE} --strategy minimax")
         too_large(http.get("/api/tree", params={"src": "build:optimal:p9c2r"}),
                   "bullscows tree --strategy optimal --rules p9c2r")  # fmt: skip
         tree = gzip.decompress(LOGIK_TREE.read_bytes())  # 32,768 secrets
@@ -68,7 +71,7 @@ def test_each_large_request_is_stopped_at_its_budget(base: str, tmp_path: Path) 
         page = http.get(f"/game/{game_id}/analysis")
         assert page.status_code == 422 and "too large for the server" in page.text
         load = http.get("/api/load").json()
-        assert load["running"] == 0 and load["stopped"] == load["started"] >= 6
+        assert load["running"] == 0 and load["stopped"] == load["started"] - finished >= 6
 
 
 def test_the_bench_is_stopped_at_its_budget(database: str) -> None:
