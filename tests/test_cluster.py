@@ -87,7 +87,6 @@ def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
         assert _wait_for(lambda: _executing(client) == 1, 60), "the task did not start"
         assert future.cancel()
         assert _wait_for(lambda: _executing(client) == 0, 20), "the task ran on"
-        assert future.cancelled()
     finally:
         client.close()
 

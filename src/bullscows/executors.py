@@ -355,37 +355,23 @@ class DaskTasks(Executor):
 
     def __init__(self, client: Any) -> None:
         self._client = client  # what ``workers`` asks
-        self._tasks: set[Any] = set()  # the Dask futures not done
-        self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         task = self._client.submit(fn, *args, **kwargs)
         future: Future[T] = Future()
-        with self._lock:
-            self._tasks.add(task)
         future.add_done_callback(lambda done: task.cancel() if done.cancelled() else None)
         task.add_done_callback(lambda ended: self._settle(ended, future))  # on Dask's thread
         return future
 
-    def _settle(self, task: Any, future: Future[Any]) -> None:
+    @staticmethod
+    def _settle(task: Any, future: Future[Any]) -> None:
         """Pass a Dask task's outcome to its future (unless that was cancelled)."""
-        with self._lock:
-            self._tasks.discard(task)
-        try:
-            result = task.result()
-        except BaseException as error:  # the task's error, or its cancellation
-            if future.set_running_or_notify_cancel():
-                future.set_exception(error)
+        if not future.set_running_or_notify_cancel():
             return
-        if future.set_running_or_notify_cancel():
-            future.set_result(result)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """With ``cancel_futures``, cancel the tasks not done (their workers stop them)."""
-        if cancel_futures:
-            with self._lock:
-                tasks, self._tasks = list(self._tasks), set()
-            self._client.cancel(tasks)
+        try:
+            future.set_result(task.result())
+        except BaseException as error:  # the task's error, or its cancellation
+            future.set_exception(error)
 
 
 def workers(executor: Executor) -> int:
