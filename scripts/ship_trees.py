@@ -15,6 +15,7 @@ rebuilding an unchanged tree changes no byte. Their names come from
     .venv/bin/python scripts/ship_trees.py --only bc:guesses=digits   # any 4 digits as a try
     .venv/bin/python scripts/ship_trees.py --only bc-1to9   # 4 distinct digits of 1-9
     .venv/bin/python scripts/ship_trees.py --only bc-nolead   # no leading zero
+    .venv/bin/python scripts/ship_trees.py --only digits   # 4 digits, repeats (minutes)
     .venv/bin/python scripts/ship_trees.py --list        # what would be built, and where
 """
 
@@ -72,6 +73,7 @@ SHIPPED = (
     Entry("bc-1to9", "optimal-worst"),
     Entry("bc-nolead", "optimal"),  # no leading zero: 23,283, settled by this project's search
     Entry("bc-nolead", "optimal-worst"),
+    Entry("digits", "optimal"),  # 4 digits, repeats: 55,632, settled by this project's search
 )
 
 

@@ -33,7 +33,8 @@ MM = Rules.parse("mm")
 #: search). bc-1to9 (4 distinct of 1-9): 14914 with 6 secrets at 7; within 6 guesses 14916 (this
 #: project's search; mastermind-strategy finds 14914 for p4c9n too). bc-nolead (no leading
 #: zero): 23283 with 24 secrets at 7, and 6 never suffice (this project's search). The secrets
-#: at worst are the README's table.
+#: at worst are the README's table. digits (4 digits, repeats allowed): 55632, 4 secrets at 8
+#: (this project's search; no publication gives it).
 EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
     "mm--optimal.json.gz": ("mm", "optimal", False, None, 5625, 6, 2),
     "mm--optimal-worst.json.gz": ("mm", "optimal-worst", False, None, 5626, 5, 545),
@@ -49,6 +50,7 @@ EXPECTED: dict[str, tuple[str, str, bool, int | None, int, int, int]] = {
     "bc-1to9--optimal-worst.json.gz": ("bc-1to9", "optimal-worst", False, None, 14916, 6, 605),
     "bc-nolead--optimal.json.gz": ("bc-nolead", "optimal", False, None, 23283, 7, 24),
     "bc-nolead--optimal-worst.json.gz": ("bc-nolead", "optimal-worst", False, None, 23283, 7, 24),
+    "digits--optimal.json.gz": ("digits", "optimal", False, None, 55632, 8, 4),
 }  # fmt: skip
 SHIPPED = sorted(item.name for item in shipped_dir().iterdir() if item.name.endswith(".json.gz"))
 
@@ -102,6 +104,13 @@ def test_mastermind_plays_the_shipped_tree(
     counts = guess_counts(MM, get_strategy(name))
     assert (int(counts.sum()), int(counts.max())) == (total, worst)
     assert no_search.read_text() == "not a folder"  # the cache was neither needed nor written
+
+
+def test_digits_plays_its_shipped_optimum(no_search: Path) -> None:
+    # 10,000 codes: above the search's size limit, so only the shipped tree lets it play.
+    counts = guess_counts(Rules.parse("digits"), get_strategy("optimal"))
+    assert (int(counts.sum()), int(counts.max()), int((counts == 8).sum())) == (55632, 8, 4)
+    assert no_search.read_text() == "not a folder"
 
 
 def test_other_options_still_search(no_search: Path) -> None:
@@ -221,7 +230,7 @@ def test_the_script_refuses_an_unknown_variant(
     with pytest.raises(SystemExit) as exit_:
         script.main(["--only", "zz"])
     assert exit_.value.code == 2
-    choices = "bc, bc-1to9, bc-nolead, bc:guesses=digits, mm, mm-colours"
+    choices = "bc, bc-1to9, bc-nolead, bc:guesses=digits, digits, mm, mm-colours"
     assert f"--only 'zz': not a shipped variant; choose from {choices}" in capsys.readouterr().err
 
 
