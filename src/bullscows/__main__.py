@@ -9,7 +9,9 @@ import sys
 
 
 def main() -> None:
-    """Run the ``bullscows`` command; its modules are imported here, under the same guard."""
+    """Run the ``bullscows`` command; its modules are imported here, under the same guard.
+    However the command ends, a further Ctrl-C while the process ends (its pools and threads
+    shut down, exit handlers run) is ignored, so it prints no traceback either."""
     try:
         from bullscows.cli import main as command
 
@@ -18,6 +20,10 @@ def main() -> None:
         from bullscows.errors import interrupted
 
         sys.exit(interrupted())
+    finally:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

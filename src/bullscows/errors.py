@@ -73,12 +73,11 @@ INTERRUPTED = 130
 
 
 def interrupted(message: str = "Interrupted.") -> int:
-    """Say on a line of its own that a command was stopped by Ctrl-C, and ignore any further
-    Ctrl-C while it ends. Returns the status to exit with (``INTERRUPTED``)."""
-    import signal
+    """Say on a line of its own that a command was stopped by Ctrl-C. Returns the status to
+    exit with (``INTERRUPTED``). The console command then ignores any further Ctrl-C while
+    the process ends (``bullscows.__main__``); a caller in the same process is left alone."""
     import sys
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         sys.stderr.write(f"\n{message}\n")
         sys.stderr.flush()

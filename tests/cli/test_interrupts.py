@@ -61,3 +61,18 @@ def test_the_hook_interrupts_nothing_it_does_not_meet() -> None:
     # the premise of the test above: a module never imported lets the command run
     result = interrupted_at("no.such.module", "score", "1234", "4130")
     assert (result.returncode, result.stdout) == (0, "1 bull, 2 cows\n"), result.stderr
+
+
+def test_a_command_stopped_in_this_process_leaves_ctrl_c_as_it_was(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A caller of the commands in its own process (a test, a notebook) keeps its Ctrl-C: only
+    # the console command ignores a further one while its process ends (bullscows.__main__).
+    import signal
+
+    from bullscows.errors import interrupted
+
+    before = signal.getsignal(signal.SIGINT)
+    assert interrupted() == 130
+    assert capsys.readouterr().err == "\nInterrupted.\n"
+    assert signal.getsignal(signal.SIGINT) is before
