@@ -62,14 +62,22 @@ class Connection:
 
     async def request(self, method: str, path: str, body: object = None) -> tuple[int, Any]:
         """The status and the JSON of the answer to ``method path`` with ``body`` as JSON."""
-        if self.streams is None:
-            self.streams = await asyncio.open_connection(self.host, self.port)
-        reader, writer = self.streams
         data = b"" if body is None else json.dumps(body).encode()
-        writer.write(f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
-                     f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
-                     .encode() + data)  # fmt: skip
-        status = int((await reader.readline()).split()[1])
+        for again in (False, True):  # once more if the server closed an idle connection
+            if self.streams is None:
+                self.streams = await asyncio.open_connection(self.host, self.port)
+            reader, writer = self.streams
+            writer.write(f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+                         f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+                         "\r\n".encode() + data)  # fmt: skip
+            try:
+                first = await reader.readline()
+            except ConnectionError:
+                first = b""
+            if first or again:
+                break
+            await self.close()
+        status = int(first.split()[1])
         length, closes = 0, False
         while (line := await reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.partition(b":")
@@ -121,10 +129,13 @@ class Run:
         return 1000 * percentile(self.timings[kind], 0.95)
 
 
-async def player(base: str, rules: str, run: Run, games: list[int], think: float) -> None:
+async def player(
+    base: str, rules: str, run: Run, games: list[int], think: float, seed: int
+) -> None:
     """Games played by hints until ``games`` (a shared count left) is spent, pausing about
-    ``think`` seconds (drawn at random, exponentially) before each request."""
-    http, draw = Connection(base), random.Random(len(run.timings["new game"]))
+    ``think`` seconds (drawn at random, exponentially, from the player's own ``seed``, so that
+    players do not move in step) before each request."""
+    http, draw = Connection(base), random.Random(seed)
 
     async def pause() -> None:
         if think:
@@ -214,7 +225,7 @@ async def measure(base: str, pid: int | None, players: int, games: int, rules: s
     sampler = asyncio.create_task(sample(pid, run, every or max(1, games // 10), stop))
     hammers = [asyncio.create_task(heavy(base, run, stop)) for _ in range(heavies)]
     start, mine, theirs = time.perf_counter(), time.process_time(), _cpu(pid)
-    await asyncio.gather(*(player(base, rules, run, left, think) for _ in range(players)))
+    await asyncio.gather(*(player(base, rules, run, left, think, i) for i in range(players)))
     run.seconds = time.perf_counter() - start
     requests = sum(len(values) for values in run.timings.values())
     now = _cpu(pid)
