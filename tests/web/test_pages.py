@@ -220,7 +220,8 @@ def test_every_asset_is_served_by_the_app(client: TestClient) -> None:
 def test_every_shipped_tree_link_opens(client: TestClient) -> None:
     listing = client.get("/tree").text
     links = re.findall(r'href="(/tree\?src=shipped[^"]+)"', listing)
-    assert len(links) == 12 and ">bc:guesses=digits--optimal<" in listing
+    assert len(links) == 13 and ">bc:guesses=digits--optimal<" in listing
+    assert ">digits--optimal<" in listing
     for link in links:
         response = client.get(link.replace("&amp;", "&"))
         assert response.status_code == 200, link
