@@ -7,7 +7,6 @@ import itertools
 import json
 import random
 import re
-import sys
 from collections import Counter
 from fractions import Fraction
 from functools import cache
@@ -16,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench_scripts import load
 from bullscows.errors import StrategyError
 from bullscows.hints import give_hint
 from bullscows.knowledge import Knowledge
@@ -270,11 +270,7 @@ def test_the_docs_frontier_table_is_the_benchmarks_with_the_shipped_cards() -> N
     """docs/card.md's frontier table is what benchmarks/card_frontier.py prints: its ``first``
     columns (and the optimum) are the shipped cards' figures in the benchmark's format."""
     root = Path(__file__).resolve().parents[1]
-    sys.path.insert(0, str(root / "benchmarks"))
-    try:
-        import card_frontier as bench
-    finally:
-        sys.path.remove(str(root / "benchmarks"))
+    bench = load("card_frontier")
     results = {}
     for spec in ("bc", "mm"):
         rules = Rules.parse(spec)

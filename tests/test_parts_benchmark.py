@@ -4,31 +4,21 @@ by a search of its own, at the cost the opening's tree gives it."""
 from __future__ import annotations
 
 import itertools
-import sys
-from collections.abc import Iterator
 from functools import cache
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from bench_scripts import load
 from bullscows import Rules
 from bullscows.search.opening import opening_tree
 from bullscows.strategies.part_trees import heuristic_part
 from bullscows.universe import universe
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
 
 @pytest.fixture(scope="module")
-def parts() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import parts
-
-        yield parts
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def parts() -> ModuleType:
+    return load("parts")
 
 
 def test_each_part_costs_what_the_openings_tree_gives_it(

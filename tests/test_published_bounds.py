@@ -3,25 +3,16 @@ the project proves for it, computed when it runs and named by its kind."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+from bench_scripts import load
 
 
 @pytest.fixture(scope="module")
-def published() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import published
-
-        yield published
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def published() -> ModuleType:
+    return load("published")
 
 
 def test_the_open_rows_name_their_strongest_bound(published: ModuleType) -> None:

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from bench_scripts import load
 from bullscows.search import split
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 @pytest.fixture(scope="module")
-def scaling() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import scaling
-
-        yield scaling
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+def scaling() -> ModuleType:
+    return load("scaling")
 
 
 def test_a_shared_task_is_as_many_tasks_as_its_guesses(scaling: ModuleType) -> None:
@@ -95,11 +86,7 @@ def test_a_recorded_search_saved_and_loaded(
 def test_whole_processes_are_timed_and_their_trees_compared(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import jobs
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    jobs = load("jobs")
     assert jobs.main(["--rules", "p3c6n", "--jobs", "1", "2"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0] == "p3c6n optimal"
@@ -108,11 +95,7 @@ def test_whole_processes_are_timed_and_their_trees_compared(
 
 
 def test_one_thread_time_scaled_from_another_machine(capsys: pytest.CaptureFixture[str]) -> None:
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import jobs
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    jobs = load("jobs")
     argv = ["--rules", "p3c6n", "--jobs", "2", "--one-thread", "40", "--calibrate", "2",
             "--reference", "p3c6n", "optimal"]  # fmt: skip
     assert jobs.main(argv) == 0
