@@ -29,7 +29,7 @@ from bullscows.search import OptimalResult, distribute, optimal_tree, reporting
 from bullscows.search import optimal as search_optimal
 from bullscows.search.distribute import RETRIES, Checkpoint
 from bullscows.search.engine import Run, Search, SearchOptions
-from bullscows.search.optimal import Budget, Objective, SearchStopped
+from bullscows.search.optimal import Budget, Objective, SearchReport, SearchStopped
 from bullscows.search.worker import prepare, solve_task
 from bullscows.universe import universe
 
@@ -382,8 +382,15 @@ def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
     # The budget is seen in this thread, between its waits; the tasks under way are told to
     # stop and the threads end (they would run on for seconds: bc's parts are large). A
     # budget below the sets this thread searches itself (143, its lookaheads) is seen at the
-    # first report, a second in, while the tasks run.
+    # first report once the tasks run: a second in (on a loaded machine this thread's own
+    # work may outlast the first second, and a report then comes before any task).
     stopped: list[Future[Any]] = []
+    spent = Budget(sets=100).watch(None)
+
+    def budget(report: SearchReport) -> None:
+        if stopped:
+            spent(report)
+
     with (
         pytest.raises(SearchStopped) as raised,
         make_executor(None, 2, None, threads=True) as pool,
@@ -397,7 +404,8 @@ def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
             return future
 
         pool.submit = noting  # type: ignore[method-assign]
-        optimal_tree(Rules.parse("bc"), "total", executor=pool, budget=Budget(sets=100))
+        optimal_tree(Rules.parse("bc"), "total", executor=pool, progress=budget)
+    assert raised.value.standing.reason == "the budget of 100 sets"
     assert raised.value.standing.lower == 24575  # the root's bound: no part settled yet
     for thread in _threads_of_tasks():
         thread.join(timeout=120)
