@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from bullscows import seeding
+from bullscows.sessions import common, duel
+
+# The property tests draw the same examples each run ("repeatable"): a run fails by what
+# changed, not by what was drawn. ``pytest --hypothesis-profile explore`` draws new ones. Slow
+# drawing on a loaded machine is no failure in either.
+settings.register_profile(
+    "repeatable", derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("explore", suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("repeatable")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -31,3 +45,17 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         del os.environ["BULLSCOWS_CACHE"]
     else:
         os.environ["BULLSCOWS_CACHE"] = before
+
+
+@pytest.fixture(autouse=True)
+def seeded_games(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The games a test starts in this process without a seed draw their seeds (so their
+    secrets) from the test's name: the same each run, so that no rare secret changes a test's
+    path (a first guess that wins, a hint that is the secret). Processes draw as a user's do."""
+    draws = random.Random(request.node.nodeid)
+
+    def new_seed() -> int:
+        return draws.randrange(seeding.SEED_BOUND)
+
+    for module in (seeding, common, duel):
+        monkeypatch.setattr(module, "new_seed", new_seed)
