@@ -100,13 +100,20 @@ def postgres() -> Iterator[str]:
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root
         shutil.chown(folder, "postgres")
         as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", free_port()
+    data = folder / "data"
     run = [*as_user]
     subprocess.run([*run, _program("initdb"), "-D", str(data), "-A", "trust", "-U", "bullscows"],
                    check=True, capture_output=True)  # fmt: skip
-    options = f"-k {folder} -p {port} -c listen_addresses=127.0.0.1"
-    subprocess.run([*run, _program("pg_ctl"), "-D", str(data), "-o", options, "-w", "start",
-                    "-l", str(folder / "log")], check=True, capture_output=True)  # fmt: skip
+    for _ in range(3):  # a port free a moment ago may be taken by the time it listens
+        port = free_port()
+        options = f"-k {folder} -p {port} -c listen_addresses=127.0.0.1"
+        start = [*run, _program("pg_ctl"), "-D", str(data), "-o", options, "-w", "start", "-l",
+                 str(folder / "log")]  # fmt: skip
+        started = subprocess.run(start, capture_output=True, check=False)
+        if started.returncode == 0:
+            break
+    else:
+        pytest.fail(f"PostgreSQL did not start: {started.stderr.decode(errors='replace')}")
     try:
         yield f"postgresql+psycopg://bullscows@127.0.0.1:{port}/postgres"
     finally:

@@ -8,6 +8,7 @@ machine fails; every committed move survives.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -35,18 +36,16 @@ def free_port() -> int:
 @contextmanager
 def serving(database: str, *options: str, seconds: float = 60) -> Iterator[str]:
     """The base URL of a server over ``database`` (with more ``serve`` options, such as
-    ``--workers 2``), up and answering; killed on leaving."""
-    port = free_port()
+    ``--workers 2``), up and answering; killed on leaving. It listens on a port it chose
+    itself (``--port 0``), named by its first line: no other program can take it meanwhile."""
     env = {**os.environ, "BULLSCOWS_DATABASE": database}
     with tempfile.TemporaryFile() as output:  # a file, not a pipe: it never fills up
         process = subprocess.Popen(
-            [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", str(port), *options],
+            [str(BULLSCOWS), "serve", "--host", "127.0.0.1", "--port", "0", *options],
             env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
         try:
-            _wait(base, process, output, seconds)
-            yield base
+            yield _wait(process, output, seconds)
         finally:
             with suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
@@ -55,18 +54,23 @@ def serving(database: str, *options: str, seconds: float = 60) -> Iterator[str]:
 
 #: Asks 127.0.0.1 directly, whatever proxy the environment names.
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+#: The line ``serve`` prints once it listens, with the port it chose.
+_LINE = re.compile(rb"serving on (http://127\.0\.0\.1:\d+)/")
 
 
-def _wait(base: str, process: subprocess.Popen[bytes], output: IO[bytes], seconds: float) -> None:
-    deadline = time.monotonic() + seconds
+def _wait(process: subprocess.Popen[bytes], output: IO[bytes], seconds: float) -> str:
+    """The server's base URL once it answers (its port read from its first line)."""
+    deadline, base = time.monotonic() + seconds, None
     while time.monotonic() < deadline:
         if process.poll() is not None:
             output.seek(0)
             raise RuntimeError(f"the server stopped: {output.read().decode(errors='replace')}")
-        try:
-            with _DIRECT.open(f"{base}/api/health", timeout=2) as answer:
+        if base is None:  # read where it stands: the server writes on at the file's offset
+            found = _LINE.search(os.pread(output.fileno(), 1 << 16, 0))
+            base = None if found is None else found.group(1).decode()
+        if base is not None:
+            with suppress(OSError), _DIRECT.open(f"{base}/api/health", timeout=2) as answer:
                 if answer.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the server at {base} did not answer within {seconds} s")
+                    return base
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer within {seconds} s")
