@@ -94,7 +94,7 @@ def test_places_leave_a_core_to_the_moves(tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_with_one_place_a_second_computation_waits_for_the_first(database: str) -> None:
     pool = Pool(size=1, seconds=60, inline_work=0, database=database)
-    first = Call(pool, spin, 0.3)
+    first = Call(pool, spin, 1.0)  # long enough that the second surely waits while it runs
     wait_for(pool.gate.computing)
     second = Call(pool, spin, 0.0)
     wait_for(lambda: pool.gate.waiting == 1)
