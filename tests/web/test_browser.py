@@ -182,15 +182,18 @@ def test_play_a_game_to_the_end_by_keyboard(context: BrowserContext, base: str) 
 
 def test_the_keypad_types_and_shows_what_is_known(context: BrowserContext, base: str) -> None:
     page = context.new_page()
-    start_game(page, base, "play")
-    for symbol in "0124":
-        page.locator(f'.keypad .key[data-symbol="{symbol}"]').click()
-    page.locator('.keypad .key[data-key="back"]').click()
-    page.locator('.keypad .key[data-symbol="3"]').click()
-    expect(page.locator("#say")).to_have_value("0123")
-    expect(page.locator("#typed .tile").nth(3)).to_have_text("3")  # the row being typed
-    page.locator('.keypad .key[data-key="enter"]').click()
-    expect(page.locator(ROWS)).to_have_count(1)
+    for _ in range(5):  # 0123 may be the server's secret (1 in 5,040): no keypad after it
+        start_game(page, base, "play")
+        for symbol in "0124":
+            page.locator(f'.keypad .key[data-symbol="{symbol}"]').click()
+        page.locator('.keypad .key[data-key="back"]').click()
+        page.locator('.keypad .key[data-symbol="3"]').click()
+        expect(page.locator("#say")).to_have_value("0123")
+        expect(page.locator("#typed .tile").nth(3)).to_have_text("3")  # the row being typed
+        page.locator('.keypad .key[data-key="enter"]').click()
+        expect(page.locator(ROWS)).to_have_count(1)
+        if not page.locator("#result").count():
+            break
     reply = last_reply(page)
     keys = page.locator(".keypad .key[data-symbol]")
     states = dict(keys.evaluate_all("ks => ks.map(k => [k.dataset.symbol, k.className])"))
