@@ -227,8 +227,12 @@ def test_depth_cap() -> None:
     assert "applies to the optimal strategies" in not_optimal.output
 
 
-def test_a_server_can_ask_whether_a_move_searches_first() -> None:
+def test_a_server_can_ask_whether_a_move_searches_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from bullscows.strategies import get_strategy
+
+    monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path))  # no other test's search in it
 
     assert not get_strategy("minimax").needs_search(Rules.parse("p4c9n"))
     assert not get_strategy("optimal").needs_search(Rules.parse("bc"))  # shipped
