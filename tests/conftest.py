@@ -48,14 +48,17 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def seeded_games(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+def seeded_games(request: pytest.FixtureRequest) -> Iterator[None]:
     """The games a test starts in this process without a seed draw their seeds (so their
     secrets) from the test's name: the same each run, so that no rare secret changes a test's
-    path (a first guess that wins, a hint that is the secret). Processes draw as a user's do."""
+    path (a first guess that wins, a hint that is the secret). Processes draw as a user's do.
+    (A patch of its own: a test's ``monkeypatch.undo()`` leaves it.)"""
     draws = random.Random(request.node.nodeid)
 
     def new_seed() -> int:
         return draws.randrange(seeding.SEED_BOUND)
 
-    for module in (seeding, common, duel):
-        monkeypatch.setattr(module, "new_seed", new_seed)
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (seeding, common, duel):
+            patch.setattr(module, "new_seed", new_seed)
+        yield
