@@ -101,6 +101,10 @@ class Run:
 
     def __init__(self) -> None:
         self.timings: dict[str, list[float]] = defaultdict(list)
+        #: Every request's kind, start and end (``time.perf_counter``), and the spans of the
+        #: universes built meanwhile (``web_builds.py``).
+        self.spans: list[tuple[str, float, float]] = []
+        self.builds: list[tuple[float, float]] = []
         self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         self.games = 0
         self.memory: list[tuple[int, int]] = []  # (games played, bytes)
@@ -114,7 +118,9 @@ class Run:
                    body: object = None) -> Any:  # fmt: skip
         start = time.perf_counter()
         status, answer = await http.request(method, path, body)
-        self.timings[kind].append(time.perf_counter() - start)
+        end = time.perf_counter()
+        self.timings[kind].append(end - start)
+        self.spans.append((kind, start, end))
         self.statuses[kind][status] += 1
         if kind != "analysis" and status >= 400:
             raise RuntimeError(f"{method} {path}: {status} {answer}")
