@@ -176,25 +176,40 @@ def universe(rules: Rules) -> Universe:
     return Universe(rules)
 
 
+#: Universes of at least this many codes are built by compiled loops that let go of Python's
+#: lock (``_kernels.universe_kernels``): a server answers other requests while one is built.
+#: Smaller ones are built with numpy (a few milliseconds), which needs no numba loaded.
+COMPILED_CODES = 1 << 16
+
+
 def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
     """Every code as a row of alphabet indices, in lexicographic order.
-
-    Built one position at a time: each row is extended by every allowed symbol (row-major,
-    so the order stays lexicographic) and rows that repeat a symbol are dropped.
 
     >>> enumerate_codes(Rules.from_radix([2, 2])).tolist()
     [[0, 0], [0, 1], [1, 0], [1, 1]]
     """
+    allowed = [
+        np.array([rules.symbols.index(s) for s in rules.allowed_at(p)], dtype=np.uint8)
+        for p in range(rules.length)
+    ]
+    if rules.size >= COMPILED_CODES:
+        from bullscows._kernels import universe_kernels
+
+        return universe_kernels.enumerate_codes(allowed, rules.repeats)
+    return _enumerate_numpy(allowed, rules.repeats)
+
+
+def _enumerate_numpy(allowed: list[npt.NDArray[np.uint8]], repeats: bool) -> npt.NDArray[np.uint8]:
+    """``enumerate_codes`` with numpy, one position at a time: each row is extended by every
+    allowed symbol (row-major, so the order stays lexicographic) and rows that repeat a symbol
+    are dropped."""
     rows = np.zeros((1, 0), dtype=np.uint8)
     used = np.zeros(1, dtype=np.uint64)
-    for position in range(rules.length):
-        allowed = np.array(
-            [rules.symbols.index(s) for s in rules.allowed_at(position)], dtype=np.uint8
-        )
-        parent = np.repeat(np.arange(len(rows)), len(allowed))
-        symbol = np.tile(allowed, len(rows))
+    for symbols in allowed:
+        parent = np.repeat(np.arange(len(rows)), len(symbols))
+        symbol = np.tile(symbols, len(rows))
         bit = np.left_shift(np.uint64(1), symbol.astype(np.uint64))
-        if not rules.repeats:
+        if not repeats:
             fresh = (used[parent] & bit) == 0
             parent, symbol, bit = parent[fresh], symbol[fresh], bit[fresh]
         rows = np.column_stack([rows[parent], symbol]).astype(np.uint8)
@@ -203,6 +218,15 @@ def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
 
 
 def code_keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
+    """Each code read as a number in base ``base``: increasing in the variant's order."""
+    if len(codes) >= COMPILED_CODES and codes.dtype == np.uint8:
+        from bullscows._kernels import universe_kernels
+
+        return universe_kernels.code_keys(codes.astype(np.uint8, copy=False), base)
+    return _keys_numpy(codes, base)
+
+
+def _keys_numpy(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
     keys = np.zeros(len(codes), dtype=np.int64)
     for position in range(codes.shape[1]):
         keys = keys * base + codes[:, position]
@@ -224,7 +248,21 @@ def build_masks(
     width = length if rules.repeats else 1
     pos_masks = _masks(len(codes), length * k)
     sym_masks = _masks(len(codes), k * width)
-    for position in range(length):
+    if len(codes) >= COMPILED_CODES:
+        from bullscows._kernels import universe_kernels
+
+        universe_kernels.set_masks(codes, k, width, pos_masks, sym_masks)
+    else:
+        _set_masks_numpy(codes, k, width, pos_masks, sym_masks)
+    return pos_masks, sym_masks
+
+
+def _set_masks_numpy(
+    codes: npt.NDArray[np.uint8], k: int, width: int,
+    pos_masks: npt.NDArray[np.uint64], sym_masks: npt.NDArray[np.uint64],
+) -> None:  # fmt: skip
+    """``build_masks``'s bits set with numpy, one position at a time."""
+    for position in range(codes.shape[1]):
         column = codes[:, position]
         symbol = column.astype(np.int64)
         _set_bits(pos_masks, symbol + position * k)
@@ -233,7 +271,6 @@ def build_masks(
             for earlier in range(position):
                 occurrence += codes[:, earlier] == column
         _set_bits(sym_masks, symbol * width + occurrence)
-    return pos_masks, sym_masks
 
 
 def _masks(n: int, total_bits: int) -> npt.NDArray[np.uint64]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from bullscows._kernels import universe_kernels
 from bullscows._kernels.bits import counter
 from bullscows._kernels.canonical import _canonical_block, _canonical_parallel, canonical_keys
 from bullscows._kernels.partitions import (
@@ -60,6 +61,7 @@ def warm_up(parallel: bool = True) -> None:
     _pairwise_block_1(masks, masks, masks, masks, 1, 0, logs, costs, 0, 3)
     if parallel:
         _pairwise_parallel_1(masks, masks, masks, masks, 1, 0, logs, costs, 2, counter(), 2)
+    universe_kernels.warm_up()
     codes = np.zeros((3, 1), dtype=np.int64)
     group = np.zeros((1, 1), dtype=np.int64)
     keys = np.zeros(3, dtype=np.int64)
