@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from bullscows import universe as module
 from bullscows._kernels import universe_kernels
+from bullscows.errors import RulesError
 from bullscows.rules import DEFAULT_ALPHABET, Rules
 from bullscows.universe import Universe
 from variants import variant_with_limits
@@ -81,3 +82,28 @@ def test_a_universe_built_either_way_is_the_same(spec: str, monkeypatch: pytest.
 def test_the_kernels_let_go_of_the_lock() -> None:
     kernels = [universe_kernels._walk, universe_kernels._keys, universe_kernels._set_masks]
     assert all(kernel.targetoptions.get("nogil") for kernel in kernels)
+
+
+def test_a_large_universe_is_built_aside_at_a_lower_priority(monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:  # fmt: skip
+    import os
+    import sys
+    import threading
+
+    seen: list[tuple[str, int]] = []
+
+    def recorded(rules: Rules) -> str:
+        seen.append((threading.current_thread().name, os.getpriority(os.PRIO_PROCESS, 0)))
+        return "built"
+
+    monkeypatch.setattr(module, "Universe", recorded)
+    assert module.built_aside(Rules.parse("bc")) == "built"
+    lower = min(19, os.getpriority(os.PRIO_PROCESS, 0) + module.BUILD_NICE)
+    assert seen == [("bullscows-universe", lower if sys.platform == "linux" else seen[0][1])]
+
+    def failing(rules: Rules) -> None:
+        raise RulesError(f"no universe of {rules.spec}")
+
+    monkeypatch.setattr(module, "Universe", failing)
+    with pytest.raises(RulesError, match="no universe of bc"):
+        module.built_aside(Rules.parse("bc"))

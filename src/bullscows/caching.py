@@ -4,6 +4,7 @@
 every universe it ever built (10 distinct digits alone pin 181 MB). ``sized_cache`` keeps the
 values most recently used while their sizes add up to at most ``budget`` bytes; the newest
 value is kept whatever its size, so a large variant is built once per use, not once per call.
+Threads asking at once for a value not yet kept wait for one build of it.
 
 >>> calls = []
 >>> @sized_cache(budget=10, size_of=len)
@@ -37,21 +38,34 @@ class SizedCache(Generic[K, V]):
         self.size_of = size_of
         self._values: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
+        #: The keys being built, each with the event its build sets once done.
+        self._building: dict[K, threading.Event] = {}
         wraps(function)(self)
 
     def __call__(self, key: K) -> V:
-        with self._lock:
-            if key in self._values:
+        while True:
+            with self._lock:
+                if key in self._values:
+                    self._values.move_to_end(key)
+                    return self._values[key][0]
+                building = self._building.get(key)
+                if building is None:  # this thread builds it
+                    building = self._building[key] = threading.Event()
+                    break
+            building.wait()  # another thread builds it: one build, then look again
+        try:
+            value = self.function(key)  # outside the lock: building may take seconds
+            with self._lock:
+                self._values[key] = (value, self.size_of(value))
                 self._values.move_to_end(key)
-                return self._values[key][0]
-        value = self.function(key)  # outside the lock: building may take seconds
-        with self._lock:
-            self._values[key] = (value, self.size_of(value))
-            self._values.move_to_end(key)
-            held = sum(size for _, size in self._values.values())
-            while held > self.budget and len(self._values) > 1:
-                _, (_, size) = self._values.popitem(last=False)
-                held -= size
+                held = sum(size for _, size in self._values.values())
+                while held > self.budget and len(self._values) > 1:
+                    _, (_, size) = self._values.popitem(last=False)
+                    held -= size
+        finally:
+            with self._lock:
+                del self._building[key]
+            building.set()
         return value
 
     def cache_info(self) -> tuple[int, int]:

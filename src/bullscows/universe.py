@@ -13,6 +13,9 @@ the compiled kernels score with (see ``_kernels.compiled``).
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -170,10 +173,40 @@ class Universe:
 UNIVERSE_BUDGET = 512 * 2**20
 
 
+#: How much lower than its caller's a large universe's thread runs (its niceness, on Linux).
+BUILD_NICE = 10
+
+
 @sized_cache(UNIVERSE_BUDGET, Universe.size)
 def universe(rules: Rules) -> Universe:
-    """The universe of a variant, kept while recently used (see ``UNIVERSE_BUDGET``)."""
-    return Universe(rules)
+    """The universe of a variant, kept while recently used (see ``UNIVERSE_BUDGET``); one of
+    ``COMPILED_CODES`` codes or more is built aside (``built_aside``)."""
+    if rules.scoring or rules.guess_rules.size < COMPILED_CODES:
+        return Universe(rules)
+    return built_aside(rules)
+
+
+def built_aside(rules: Rules) -> Universe:
+    """``Universe(rules)`` built on a thread of its own, ``BUILD_NICE`` lower than the caller
+    (Linux: a thread's niceness is its own), while the caller waits: in a server, the requests
+    its other threads answer meanwhile go first (the compiled builders let go of Python's lock).
+    """
+    done: list[Universe | BaseException] = []
+
+    def build() -> None:
+        try:
+            if sys.platform == "linux":
+                os.nice(BUILD_NICE)
+            done.append(Universe(rules))
+        except BaseException as error:  # raised in the caller's thread
+            done.append(error)
+
+    thread = threading.Thread(target=build, name="bullscows-universe", daemon=True)
+    thread.start()
+    thread.join()
+    if isinstance(done[0], BaseException):
+        raise done[0]
+    return done[0]
 
 
 #: Universes of at least this many codes are built by compiled loops that let go of Python's
