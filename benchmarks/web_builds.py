@@ -24,12 +24,12 @@ import random
 import tempfile
 import time
 from collections.abc import Iterator
-from typing import Any
-
-from web_load import Connection, Run
+from typing import TYPE_CHECKING, Any
 
 from bullscows.web.process import serving
-from web import percentile  # benchmarks/web.py
+
+if TYPE_CHECKING:
+    from web_load import Run
 
 #: Games of the light variant played before the run measured, so that it pays no start-up.
 WARM_GAMES = 100
@@ -74,6 +74,8 @@ async def player(base: str, rules: str, run: Run, games: list[int], think: float
     """Games played by hints until ``games`` (a shared count left) is spent, pausing about
     ``think`` seconds before each request; a game whose hint is refused (a 422 when the
     hint waited out its budget) is given up, its status counted."""
+    from web_load import Connection
+
     http, draw = Connection(base), random.Random(seed)
 
     async def call(kind: str, path: str, body: object = None) -> Any:
@@ -106,6 +108,8 @@ async def builder(base: str, run: Run, variants: Iterator[str], gap: float,
                   stop: asyncio.Event) -> None:  # fmt: skip
     """Wide games started one after another, ``gap`` seconds apart (each a universe built),
     until ``stop``."""
+    from web_load import Connection
+
     http = Connection(base)
     try:
         while not stop.is_set():
@@ -120,6 +124,8 @@ async def builder(base: str, run: Run, variants: Iterator[str], gap: float,
 
 async def measure(base: str, args: argparse.Namespace, builders: int) -> Run:
     """Players of the light variant, with ``builders`` clients starting wide games besides."""
+    from web_load import Run
+
     run, stop, left, variants = Run(), asyncio.Event(), [args.games], wide_variants()
     tasks = [asyncio.create_task(builder(base, run, variants, args.gap, stop))
              for _ in range(builders)]  # fmt: skip
@@ -133,6 +139,8 @@ async def measure(base: str, args: argparse.Namespace, builders: int) -> Run:
 
 
 def report(run: Run, args: argparse.Namespace) -> None:
+    from web import percentile  # benchmarks/web.py
+
     wide = run.timings.get(WIDE, [])
     print(f"{args.players} players of {args.rules} (a request every {args.think:g} s each), "
           f"{args.builders} clients starting wide games, --workers {args.workers}: "
