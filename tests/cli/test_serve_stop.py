@@ -3,6 +3,8 @@ line, no traceback), as a terminal sends it: SIGINT to every process of the job.
 
 from __future__ import annotations
 
+import re
+import signal
 import sys
 import time
 import urllib.request
@@ -28,6 +30,14 @@ START_SECONDS = 120
 def forkservers(pid: int) -> list[int]:
     """The processes the server's computations fork from, below process ``pid``."""
     return [child for child in descendants(pid) if "forkserver" in command_line(child)]
+
+
+def catches_sigchld(pid: int) -> bool:
+    """Whether process ``pid`` has a handler of SIGCHLD (its SigCgt mask; a forkserver sets
+    one once it has loaded its modules)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"^SigCgt:\s*([0-9a-f]+)$", status, re.M)
+    return found is not None and bool(int(found.group(1), 16) & (1 << (signal.SIGCHLD - 1)))
 
 
 def ready(pid: int, port: int, workers: int) -> bool:
@@ -62,4 +72,25 @@ def test_ctrl_c_stops_the_server_with_exit_0_however_many_processes(
         _, err = ctrl_c(process)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.strip() == "Server stopped.", err
+    assert process.returncode == 0, err
+
+
+@pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
+def test_ctrl_c_while_the_forkserver_still_loads_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl-C in the first seconds, while the computations' forkserver still imports the
+    library (before it serves: it catches SIGCHLD from then on), stops the server as quietly
+    as later."""
+    database = f"sqlite:///{tmp_path / 'games.db'}"
+    command = [sys.executable, "-c", console_script(), "serve", "--port", "0",
+               "--database", database]  # fmt: skip
+    with job(command, private_env()) as process:
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("bullscows serving on http://127.0.0.1:")
+        deadline, loading = time.monotonic() + START_SECONDS, []
+        while not loading and time.monotonic() < deadline:
+            loading = [s for s in forkservers(process.pid) if not catches_sigchld(s)]
+            time.sleep(0.02)
+        assert loading, "no forkserver was seen loading"
+        _, err = ctrl_c(process)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert process.returncode == 0, err

@@ -63,7 +63,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if warm:
             threading.Thread(target=warm_up, name="bullscows-warm-up", daemon=True).start()
-            threading.Thread(target=pool.warm, name="bullscows-pool", daemon=True).start()
+            pool.warm()  # on the main thread: the forkserver ignores Ctrl-C from its start
         sweeper = asyncio.create_task(_expire(store, limits))
         yield
         sweeper.cancel()

@@ -22,6 +22,7 @@ import ctypes
 import multiprocessing
 import multiprocessing.forkserver
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -163,8 +164,19 @@ class Pool:
             return self._gate
 
     def warm(self) -> None:
-        """Start the process that computations fork from, so the first waits for nothing."""
-        multiprocessing.forkserver.ensure_running()
+        """Start the process that computations fork from (unless it runs), so the first waits
+        for nothing. Called on the main thread (the server's start), it starts ignoring
+        Ctrl-C: a Ctrl-C meant for the server, sent to every process of its job, would else
+        interrupt its loading of the library with a traceback (loaded, it ignores Ctrl-C
+        anyway; its computations are killed by the pool)."""
+        if threading.current_thread() is not threading.main_thread():
+            multiprocessing.forkserver.ensure_running()
+            return
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited; a mask is not
+        try:
+            multiprocessing.forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
 
     def inline(self, work: int) -> bool:
         """Whether a computation of ``work`` runs on the request's own thread."""
