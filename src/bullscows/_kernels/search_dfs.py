@@ -12,7 +12,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bullscows._kernels.search_kernels import _perfect_candidate, lowest, replies_to, scan
+from bullscows._kernels.search_kernels import (
+    _perfect_candidate,
+    candidates_floor,
+    lowest,
+    replies_to,
+    scan,
+)
 from bullscows._kernels.search_memo import crowded, store
 from bullscows._kernels.search_memo import entry as _entry
 from bullscows._kernels.tables import (
@@ -36,6 +42,8 @@ from bullscows._kernels.tables import (
     STOPPED,
 )
 
+#: The most codes a set may have for ``_known`` to bound it from its candidates' splits.
+_FLOOR_CODES = 255
 #: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
 _SQUARES_BITS = 28
 
@@ -459,20 +467,24 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
 @njit(cache=True)
 def _known(ctx, memo, codes, depth, own):
     """A bound on the cost of ``codes`` (of ideal cost ``own``) without scoring every guess,
-    and whether it is their ``lookahead``: what the memo knows, else for a set no wider than
-    the second level (with weight 1 and no penalty) one more than the ideal when no
-    candidate splits the others into single codes (a guess then wins at most one code and
-    leaves a part of two or more, or wins none; either way every code needs two guesses and
-    one of them three, or every code two), and the ideal itself otherwise."""
+    and whether it is their ``lookahead``: what the memo knows, else (with weight 1 and no
+    penalty, up to 255 codes) the larger of the ideal and ``candidates_floor``, the
+    lookahead's bound over the candidates alone and the least any other guess may have; a
+    pass over each candidate's replies to the others instead of over every guess's. For a
+    set no wider than the second level it is one more than the ideal when no candidate
+    splits the others into single codes; wider, it charges candidates their splits and
+    other guesses a code they cannot win."""
     entry = _entry(memo, _key(ctx[CTX_KEYS], codes, depth))
     if entry[0] >= 0:
         return entry[0], True
     if entry[3]:
         return entry[2], True
     plain = ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0
-    cheap = plain and len(codes) <= ctx[CTX_CAPS][2] and own < INFEASIBLE
-    if cheap and _perfect(ctx, codes) < 0:
-        return max(own + 1, entry[2]), False
+    if plain and own < INFEASIBLE and len(codes) <= _FLOOR_CODES:
+        child = depth - 1 if ctx[CTX_CAPPED] else depth
+        scores, rows, valid, caps = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_VALID], ctx[CTX_CAPS]
+        floor = candidates_floor(scores, rows, codes, valid, caps, child, ctx[CTX_CONSISTENT])
+        return max(own, floor, entry[2]), False
     return max(own, entry[2]), False
 
 

@@ -20,26 +20,34 @@ from bullscows._kernels.tables import INFEASIBLE, USELESS
 IntArray = npt.NDArray[np.int64]
 
 
+#: Guesses counted per block: a block's counters (a byte or two per guess and reply) and the
+#: replies of the four codes being added stay in the first-level cache, so each code's row is
+#: read from further away once per block instead of once per reply.
+BLOCK = 1024
+
+
 @njit(cache=True)
-def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[no-untyped-def]
-    """Per guess: codes per non-winning reply (``counts[q]`` for ``valid[q]``; the others
-    win, since ``valid`` holds every reply but the winning one). ``counts`` may hold anything
-    on entry: the first pass writes it.
+def _count(scores, guesses, full, codes, valid, counts, lines, lo):  # type: ignore[no-untyped-def]
+    """Per guess ``lo`` to ``lo + counts.shape[1]`` (positions in ``guesses``): codes per
+    non-winning reply (``counts[q]`` for ``valid[q]``; the others win, since ``valid`` holds
+    every reply but the winning one). ``counts`` may hold anything on entry: the first pass
+    writes it.
 
     Four codes at a time: each pass over a row of counters adds the four codes' matches, so
-    the counters (too many for the first-level cache) are read and written a quarter as often.
+    the counters are read and written a quarter as often.
     """
     n = len(codes)
+    hi = lo + counts.shape[1]
     whole = n - n % 4
     if whole == 0:
         counts[:] = 0
     for j in range(0, whole, 4):
         if full:
-            a, b = scores[codes[j]], scores[codes[j + 1]]
-            c, d = scores[codes[j + 2]], scores[codes[j + 3]]
+            a, b = scores[codes[j], lo:hi], scores[codes[j + 1], lo:hi]
+            c, d = scores[codes[j + 2], lo:hi], scores[codes[j + 3], lo:hi]
         else:
             for k in range(4):
-                _gather(scores[codes[j + k]], guesses, lines[k])
+                _gather(scores[codes[j + k]], guesses[lo:hi], lines[k])
             a, b, c, d = lines[0], lines[1], lines[2], lines[3]
         for q in range(len(valid)):
             if j == 0:
@@ -48,12 +56,25 @@ def _count(scores, guesses, full, codes, valid, counts, lines):  # type: ignore[
                 add4(counts[q], a, b, c, d, np.uint8(valid[q]))
     for j in range(whole, n):
         if full:
-            line = scores[codes[j]]
+            line = scores[codes[j], lo:hi]
         else:
             line = lines[0]
-            _gather(scores[codes[j]], guesses, line)
+            _gather(scores[codes[j]], guesses[lo:hi], line)
         for q in range(len(valid)):
             add1(counts[q], line, np.uint8(valid[q]))
+
+
+@njit(cache=True, inline="always")
+def _block(counts, lines, m, lo):  # type: ignore[no-untyped-def]
+    """``(counts, lines)`` narrowed to the block of guesses from ``lo`` (of ``m``): the same
+    arrays, or for a last, shorter block new ones of its width."""
+    width = min(counts.shape[1], m - lo)
+    if width == counts.shape[1]:
+        return counts, lines
+    return (
+        np.empty((counts.shape[0], width), dtype=counts.dtype),
+        np.empty((4, width if lines.shape[1] else 0), dtype=lines.dtype),
+    )
 
 
 @njit(cache=True)
@@ -108,25 +129,28 @@ def scan(scores, rows, guesses, codes, valid, win, caps, depth, weight, penalty)
     largest = np.empty(m, dtype=np.int64)
     full = m == scores.shape[1]  # every column, in order: each code's row is read as it is
     wide = n > 255
-    counts8 = np.empty((len(valid), m if not wide else 0), dtype=np.uint8)
-    counts16 = np.empty((len(valid), m if wide else 0), dtype=np.uint16)
-    lines = np.empty((4, m if not full else 0), dtype=np.uint8)
+    width = min(m, BLOCK)
+    counts8 = np.empty((len(valid), width if not wide else 0), dtype=np.uint8)
+    counts16 = np.empty((len(valid), width if wide else 0), dtype=np.uint16)
+    lines = np.empty((4, width if not full else 0), dtype=np.uint8)
     at = rows_of(rows, codes)
-    if wide:
-        _count(scores, guesses, full, at, valid, counts16, lines)
-    else:
-        _count(scores, guesses, full, at, valid, counts8, lines)
     top, limit = _levels(caps, depth, n)
     # A part's codes beyond what ``depth - 1`` guesses settle end at its last level.
     last = caps[depth - 1] if penalty and 1 <= depth <= len(caps) else -1
-    figures = (bounds, squares, solved, largest)
     options = (n, caps, top, limit, weight, penalty, last)
-    if wide:
-        _figures(counts16, options, figures, np.int32, np.int32)
-    else:
-        # Narrow sums, as many in a vector as can be: at most 13 parts, the largest 255
-        # codes, squares summing to 255 ** 2 at most, and a few levels' excess of 255 each.
-        _figures(counts8, options, figures, np.uint8, np.uint16)
+    for lo in range(0, m, BLOCK):
+        hi = min(lo + BLOCK, m)
+        figures = (bounds[lo:hi], squares[lo:hi], solved[lo:hi], largest[lo:hi])
+        if wide:
+            counts16, lines = _block(counts16, lines, m, lo)
+            _count(scores, guesses, full, at, valid, counts16, lines, lo)
+            _figures(counts16, options, figures, np.int32, np.int32)
+        else:
+            counts8, lines = _block(counts8, lines, m, lo)
+            _count(scores, guesses, full, at, valid, counts8, lines, lo)
+            # Narrow sums, as many in a vector as can be: at most 13 parts, the largest 255
+            # codes, squares summing to 255 ** 2 at most, and a few levels' excess of 255 each.
+            _figures(counts8, options, figures, np.uint8, np.uint16)
     return bounds, squares, solved, largest
 
 
@@ -201,6 +225,30 @@ _SPLITS_NOTHING = np.uint16(0xFFFF)
 
 
 @njit(cache=True)
+def _keys(counts, n, caps, top, limit, keys):  # type: ignore[no-untyped-def]
+    """``lowest``'s key of each guess of a block from its part sizes (``counts``)."""
+    m = counts.shape[1]
+    ideal = np.zeros(m, dtype=np.uint16)  # the ideal costs of the parts, summed
+    big = np.zeros(m, dtype=np.uint8)  # the largest part
+    for q in range(counts.shape[0]):
+        row = counts[q]
+        for i in range(m):
+            c = row[i]
+            ideal[i] += np.uint16(c) + np.uint16(c) - np.uint16(c > 0)
+            big[i] = max(big[i], c)
+        for level in range(2, top):
+            cap = np.uint8(caps[level])  # below the number of codes, so within a byte
+            for i in range(m):
+                c = row[i]
+                ideal[i] += np.uint16(c - cap if c > cap else np.uint8(0))
+    for i in range(m):
+        b = big[i]
+        key = (np.uint16(n) + ideal[i]) * np.uint16(2) + np.uint16(b > 2)
+        key = _TOO_DEEP if b > np.uint8(limit) else key
+        keys[i] = _SPLITS_NOTHING if b == np.uint8(n) else key
+
+
+@njit(cache=True)
 def lowest(scores, rows, guesses, codes, valid, caps, depth):  # type: ignore[no-untyped-def]
     """The lowest bound of ``scan`` over the guesses at ``codes`` (at most 255 of them; weight
     1, no penalty), and the index of the first guess of the search's order (lowest bound,
@@ -217,30 +265,16 @@ def lowest(scores, rows, guesses, codes, valid, caps, depth):  # type: ignore[no
     n = len(codes)
     m = len(guesses)
     full = m == scores.shape[1]
-    counts = np.empty((len(valid), m), dtype=np.uint8)
-    lines = np.empty((4, m if not full else 0), dtype=np.uint8)
-    _count(scores, guesses, full, rows_of(rows, codes), valid, counts, lines)
+    counts = np.empty((len(valid), min(m, BLOCK)), dtype=np.uint8)
+    lines = np.empty((4, min(m, BLOCK) if not full else 0), dtype=np.uint8)
+    at = rows_of(rows, codes)
     top, limit = _levels(caps, depth, n)
     limit = min(limit, 255)
-    ideal = np.zeros(m, dtype=np.uint16)  # the ideal costs of the parts, summed
-    big = np.zeros(m, dtype=np.uint8)  # the largest part
-    for q in range(len(valid)):
-        row = counts[q]
-        for i in range(m):
-            c = row[i]
-            ideal[i] += np.uint16(c) + np.uint16(c) - np.uint16(c > 0)
-            big[i] = max(big[i], c)
-        for level in range(2, top):
-            cap = np.uint8(caps[level])  # below the number of codes, so within a byte
-            for i in range(m):
-                c = row[i]
-                ideal[i] += np.uint16(c - cap if c > cap else np.uint8(0))
-    keys = ideal  # (bound, a part of three codes or more), in place; the two sentinels last
-    for i in range(m):
-        b = big[i]
-        key = (np.uint16(n) + ideal[i]) * np.uint16(2) + np.uint16(b > 2)
-        key = _TOO_DEEP if b > np.uint8(limit) else key
-        keys[i] = _SPLITS_NOTHING if b == np.uint8(n) else key
+    keys = np.empty(m, dtype=np.uint16)  # (bound, a part of three codes or more); sentinels last
+    for lo in range(0, m, BLOCK):
+        counts, lines = _block(counts, lines, m, lo)
+        _count(scores, guesses, full, at, valid, counts, lines, lo)
+        _keys(counts, n, caps, top, limit, keys[lo : lo + counts.shape[1]])
     least = keys.min()
     if least >= _TOO_DEEP:
         return (INFEASIBLE if least == _TOO_DEEP else USELESS), -1
@@ -304,6 +338,37 @@ def _perfect_candidate(scores, rows, codes, slots):  # type: ignore[no-untyped-d
         if ok:
             return i
     return -1
+
+
+@njit(cache=True)
+def candidates_floor(scores, rows, codes, valid, caps, depth, consistent):  # type: ignore[no-untyped-def]
+    """A lower bound on ``lowest``'s bound at ``codes`` (each part ``depth`` guesses left)
+    from the candidates alone, in about ``len(codes) ** 2`` reads instead of a pass over every
+    guess: each candidate's bound exactly (its replies to the others, as ``lowest`` sums
+    them, a part too large for the depth not told apart), and for any other guess (unless
+    only candidates are guessed, ``consistent``) the least a guess that cannot win may have:
+    every code in a part of its own as far as the replies go, ``3 n - min(n, replies)``.
+    """
+    n = len(codes)
+    top = _levels(caps, depth, n)[0]
+    at = rows_of(rows, codes)
+    sizes = np.zeros(256, dtype=np.int64)  # codes per reply (a byte)
+    # Any other guess wins no code: at best one part per reply.
+    best = np.int64(1 << 62) if consistent else np.int64(3 * n - min(n, len(valid)))
+    for i in range(n):
+        line = scores[at[i]]  # a candidate's row (scoring is symmetric)
+        for q in range(len(valid)):
+            sizes[valid[q]] = 0
+        for j in range(n):
+            sizes[line[codes[j]]] += 1
+        bound = np.int64(n)
+        for q in range(len(valid)):
+            c = sizes[valid[q]]
+            bound += 2 * c - (c > 0)
+            for level in range(2, top):
+                bound += max(c - caps[level], 0)
+        best = min(best, bound)
+    return best
 
 
 def perfect_candidate(
