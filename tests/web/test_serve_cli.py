@@ -91,3 +91,44 @@ def test_a_started_server_is_asked_past_any_proxy(
         monkeypatch.delenv(name, raising=False)
     with serving(f"sqlite:///{tmp_path}/games.sqlite3", seconds=60) as base:
         assert base.startswith("http://127.0.0.1:")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_kernels_are_warm_before_the_server_says_it_listens(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compiled (or loaded from numba's cache) before the line that sends people to the
+    server: in the one server process, or for several in a process whose compilation
+    numba's cache keeps for them."""
+    import uvicorn
+    from click.testing import CliRunner
+    from uvicorn.supervisors import Multiprocess
+
+    from bullscows._kernels import compiled
+    from bullscows.cli import main
+    from bullscows.cli import serve as command
+    from bullscows.web.limits import LIMITS_ENV
+    from bullscows.web.storage import DATABASE_ENV, DURABILITY_ENV
+
+    events: list[str] = []
+
+    def served(server: uvicorn.Server, sockets: object = None) -> None:
+        server.started = True
+        events.append("serving")
+
+    for name in (LIMITS_ENV, DATABASE_ENV, DURABILITY_ENV):  # restored after
+        monkeypatch.setenv(name, "")
+    monkeypatch.setattr(compiled, "warm_up", lambda parallel=True: events.append("warmed"))
+    monkeypatch.setattr(command.subprocess, "run",
+                        lambda args, **_: events.append(f"warmed by {args[-1]}"))  # fmt: skip
+    monkeypatch.setattr(command.click, "echo", lambda text="", **_: events.append(str(text)))
+    monkeypatch.setattr(uvicorn.Server, "run", served)
+    monkeypatch.setattr(Multiprocess, "run", lambda supervisor: events.append("serving"))
+    database = f"sqlite:///{tmp_path / 'games.db'}"
+    result = CliRunner().invoke(
+        main, ["serve", "--port", "0", "--database", database, "--workers", str(workers)]
+    )
+    assert result.exit_code == 0, result.output
+    warmed = "warmed" if workers == 1 else f"warmed by {command.WARM}"
+    assert events[:3] == [warmed, events[1], "serving"], events
+    assert events[1].startswith("bullscows serving on http://127.0.0.1:")

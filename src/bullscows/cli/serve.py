@@ -6,6 +6,8 @@ import errno
 import os
 import signal
 import socket
+import subprocess
+import sys
 from collections.abc import Callable
 
 import click
@@ -99,6 +101,7 @@ def serve(
                        LIMITS_ENV: limits.to_environment()})  # fmt: skip
     config = uvicorn.Config("bullscows.web.app:from_environment", factory=True, workers=workers,
                             log_level="warning", access_log=False)  # fmt: skip
+    _warm(workers)
     bound = listening.getsockname()[1]
     where = f"{workers} processes, " if workers > 1 else ""
     kept = shown_url(url)
@@ -113,6 +116,23 @@ def serve(
     if not started:
         raise click.ClickException("the server did not start; see the lines above")
     click.echo("\nServer stopped.", err=True)
+
+
+#: Compiles the kernels a game uses into numba's cache (or loads them from it).
+WARM = "from bullscows._kernels.compiled import warm_up; warm_up()"
+
+
+def _warm(workers: int) -> None:
+    """The kernels the first requests need compiled before the server says it listens (the
+    first time on a machine, seconds of numba's compilation a first hint would else wait
+    for): in this process, the one server process; else in a process of its own, whose
+    compilation numba's cache keeps for the workers (which load it as they start)."""
+    if workers == 1:
+        from bullscows._kernels import compiled
+
+        compiled.warm_up()
+    else:
+        subprocess.run([sys.executable, "-c", WARM], check=False, stdout=subprocess.DEVNULL)
 
 
 class _Stop(Exception):
