@@ -2,7 +2,8 @@
 
 This package holds the only modules of the project that import numba (``compiled`` gathers
 the scoring kernels, ``trees`` a heuristic's tree builders, ``search_dfs`` the optimal search,
-``search_memo`` its memo and ``search_queries`` the other questions its Python levels ask);
+``search_memo`` its memo, ``search_queries`` the other questions its Python levels ask and
+``universe_kernels`` a large universe's arrays);
 ``reference`` is their pure-Python twin, the definition the tests hold the compiled kernels
 to. ``build``, run at installation, compiles the tree builders and the search ahead of time
 for the types ``signatures`` writes out, and ``ahead`` loads those modules without numba:
