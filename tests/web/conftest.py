@@ -79,6 +79,22 @@ def server(database: str, *options: str) -> Iterator[str]:
         yield base
 
 
+#: A wide variant: 40,320 secrets, 2,097,152 guesses (its computations are large).
+WIDE = "p7c8n:guesses=p7c8r"
+
+
+def wide_game(http: httpx.Client) -> str:
+    """A game of ``WIDE`` after one guess, still on (the guess may be the server's secret:
+    then another game)."""
+    for _ in range(5):
+        game_id = http.post("/api/games", json={"mode": "play", "rules": WIDE}).json()["id"]
+        guessed = http.post(f"/api/games/{game_id}/guess", json={"code": "1234567"})
+        assert guessed.status_code == 200, guessed.text
+        if not guessed.json()["state"]["over"]:
+            break
+    return game_id
+
+
 #: PostgreSQL's programs come from Debian's package (``.ci/run`` installs it).
 HOW = "install Debian's PostgreSQL (apt-get install -y postgresql): the tests start a cluster"
 

@@ -21,9 +21,8 @@ from bullscows.web import common
 from bullscows.web.app import create_app
 from bullscows.web.limits import Limits
 
-from .conftest import TestClient, server
+from .conftest import WIDE, TestClient, server, wide_game
 
-WIDE = "p7c8n:guesses=p7c8r"
 LOGIK_TREE = Path(__file__).resolve().parents[2] / "docs" / "trees" / "logik-entropy.json.gz"
 
 
@@ -34,13 +33,6 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         patch.setenv("BULLSCOWS_CACHE", str(folder / "cache"))  # no tree searched before
         with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "0.3") as url:
             yield url
-
-
-def wide_game(http: httpx.Client) -> str:
-    """A game of p7c8n (40,320 secrets, 2,097,152 guesses) after one guess."""
-    game_id = http.post("/api/games", json={"mode": "play", "rules": WIDE}).json()["id"]
-    assert http.post(f"/api/games/{game_id}/guess", json={"code": "1234567"}).status_code == 200
-    return game_id
 
 
 def too_large(answer: httpx.Response, command: str) -> None:
@@ -123,10 +115,11 @@ def test_a_small_computation_on_the_request_s_thread_is_stopped_too(
 
         return slow
 
-    app = create_app(database, warm=False, limits=Limits(seconds=0.3))
-    with TestClient(app) as http:
+    with TestClient(create_app(database, warm=False)) as http:  # the kernels loaded at leisure
         game_id = http.post("/api/games", json={"mode": "play", "rules": "mm"}).json()["id"]
         assert http.post(f"/api/games/{game_id}/guess", json={"code": "1122"}).status_code == 200
+    app = create_app(database, warm=False, limits=Limits(seconds=0.3))
+    with TestClient(app) as http:
         monkeypatch.setattr(common, "apply", slowly(common.apply))
         monkeypatch.setattr(common, "analysed_of", slowly(common.analysed_of))
         answer = http.post(f"/api/games/{game_id}/guess", json={"code": "3456"})

@@ -26,7 +26,7 @@ from bullscows.web import gate as gates
 from bullscows.web.compute import PATIENCE, Busy, Gone, Pool, TooLarge
 from bullscows.web.gate import Gate
 
-from .conftest import server
+from .conftest import server, wide_game
 
 
 def spin(seconds: float) -> str:
@@ -222,8 +222,7 @@ def test_the_server_s_workers_run_one_computation_at_a_time(tmp_path: Path) -> N
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     options = ("--workers", "2", "--pool", "1", "--compute-seconds", "2")
     with server(database, *options) as base, httpx.Client(base_url=base, timeout=60) as http:
-        game_id = http.post("/api/games", json={"mode": "play", "rules": WIDE}).json()["id"]
-        assert http.post(f"/api/games/{game_id}/guess", json={"code": "1234567"}).status_code == 200
+        game_id = wide_game(http)
         watching = Gate(database, 1)
         statuses: list[int] = []
 
@@ -241,6 +240,3 @@ def test_the_server_s_workers_run_one_computation_at_a_time(tmp_path: Path) -> N
         watching.close()
     assert most == 1
     assert sorted(statuses)[0] == 422 and set(statuses) <= {422, 503}, statuses
-
-
-WIDE = "p7c8n:guesses=p7c8r"
