@@ -19,7 +19,7 @@ from bullscows.search.progress import SearchReport
 from bullscows.search.state import SearchState
 from bullscows.search.tree import distribution
 from bullscows.tree import Node
-from bullscows.universe import universe
+from bullscows.universe import Universe, universe
 
 TINY = ["moo2,2", "p2c3r", "p2c4n", "p3c3r", "p3c4n", "moo2,3,3", "p4c4n", "p3c5n"]
 #: Positions that allow different symbols: fewer symmetries, the first guess's included.
@@ -221,18 +221,25 @@ def test_guess_bounds_kernel_matches_numpy(size: int, depth: int) -> None:
         assert (largest == counts.max(axis=1)).all()
 
 
-@pytest.mark.parametrize("spec", ["mm", "bc", "p3c5r"])
-def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
-    """The lookahead's kernel: the lowest bound of ``guess_bounds`` and the first guess of the
-    search's order when its parts have at most two codes (and fit the depth), on sets that
-    reach both answers (parts of parts, with and without a depth cap, over every code or a
-    few)."""
+def _lookahead_inputs(spec: str) -> tuple[Rules, Universe, np.ndarray, np.ndarray, np.ndarray]:
+    """A variant's rules, universe, whole score matrix, level capacities and non-winning
+    replies, as the lookahead's kernel reads them."""
     rules = Rules.parse(spec)
     u = universe(rules)
     scores = u.score_matrix(u.all(), u.all())
     win = rules.length * (rules.length + 1)
     caps = tables.level_caps(reply_count(rules), covering=rules.size)
     valid = np.array([r for r in valid_replies(rules) if r != win], dtype=np.uint8)
+    return rules, u, scores, caps, valid
+
+
+@pytest.mark.parametrize("spec", ["mm", "bc", "p3c5r"])
+def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
+    """The lookahead's kernel: the lowest bound of ``guess_bounds`` and the first guess of the
+    search's order when its parts have at most two codes (and fit the depth), on sets that
+    reach both answers (parts of parts, with and without a depth cap, over every code or a
+    few)."""
+    rules, u, scores, caps, valid = _lookahead_inputs(spec)
     rng = np.random.default_rng(5)
     exact = 0
     for trial in range(160):
@@ -246,7 +253,7 @@ def test_lowest_bound_kernel_matches_every_guess_bound(spec: str) -> None:
         guesses = u.all() if trial % 4 else np.sort(rng.choice(rules.size, 60, replace=False))
         for depth in (len(caps) + 1, 3, 2, 1):
             bounds, squares, solved, largest = search_kernels.guess_bounds(
-                scores, guesses, codes, valid, win, caps, depth
+                scores, guesses, codes, valid, rules.length * (rules.length + 1), caps, depth
             )
             first = min(range(len(guesses)), key=lambda i: (bounds[i], squares[i], -solved[i]))
             settled = largest[first] <= 2 and bounds[first] < INFEASIBLE
@@ -270,6 +277,32 @@ def _candidates_floor(scores: np.ndarray, codes: np.ndarray, caps: np.ndarray, v
         extra = [max(int(c) - cap, 0) for c in sizes for cap in caps[2:] if cap < n]
         floors.append(n + sum(2 * int(c) - 1 for c in sizes) + sum(extra))
     return min(floors)
+
+
+@pytest.mark.parametrize("spec", ["mm", "p3c5r"])
+def test_lookahead_counts_only_guesses_whose_floor_may_be_lowest(spec: str) -> None:
+    """``lowest``'s two ways to each guess's key: every guess counted, or only those whose
+    floor (three per code, less a part per reply it gets and two if it may win) is at most
+    the lowest key: the same keys where both count, the others above the lowest, and
+    each floor at most its key."""
+    rules, u, scores, caps, valid = _lookahead_inputs(spec)
+    rng = np.random.default_rng(11)
+    few = 0
+    for trial in range(40):
+        codes = np.sort(rng.choice(rules.size, int(rng.integers(3, 60)), replace=False))
+        subset = np.sort(rng.choice(rules.size, rules.size // 3, replace=False))
+        guesses = u.all() if trial % 2 else subset
+        top, limit = search_kernels._levels(caps, 99, len(codes))
+        every = search_kernels._all_keys(scores, guesses, codes, valid, caps, top, limit)
+        floors = search_kernels._floors(scores, guesses, codes, valid)
+        assert (2 * floors.astype(np.int64) <= every).all()
+        keys = search_kernels._few_keys(scores, guesses, codes, valid, caps, top, limit)
+        if len(keys):
+            few += 1
+            counted = keys != search_kernels._SPLITS_NOTHING
+            assert (keys[counted] == every[counted]).all()
+            assert keys.min() == every.min() and (every[~counted] > every.min()).all()
+    assert few > 20
 
 
 @pytest.mark.parametrize("spec", ["p3c4n", "p2c5r", "p3c5r"])

@@ -130,7 +130,9 @@ def lookahead(ctx, memo, codes, depth, guesses):
 @njit(cache=True)
 def _lowest(ctx, codes, guesses, depth):
     """The lowest bound over ``guesses`` at ``codes`` within ``depth``, and the first guess in
-    ``solve``'s order if its parts have at most two codes (else -1)."""
+    ``solve``'s order if its parts have at most two codes (else -1): ``lowest`` (which counts
+    only the guesses whose floor may be lowest where it can) up to 255 codes with weight 1 and
+    no penalty, else every guess's figures."""
     if len(codes) <= 255 and ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0:
         scores, rows, valid, caps = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_VALID], ctx[CTX_CAPS]
         return lowest(scores, rows, guesses, codes, valid, caps, depth)

@@ -221,6 +221,9 @@ def _summarise(lost, n, limit, weight, penalty, last, counts, figures, sums):  #
 #: The keys of ``lowest`` for a guess leaving a part too large for the depth, and for one
 #: leaving every code in one part.
 _TOO_DEEP = np.uint16(0xFFFE)
+#: The most codes, in second levels, for which ``lowest`` counts only the guesses whose
+#: floor may be lowest.
+_FEW_LEVELS = 5
 _SPLITS_NOTHING = np.uint16(0xFFFF)
 
 
@@ -249,6 +252,124 @@ def _keys(counts, n, caps, top, limit, keys):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def _all_keys(scores, guesses, at, valid, caps, top, limit):  # type: ignore[no-untyped-def]
+    """``lowest``'s key of every guess, from its part sizes counted block by block."""
+    n, m = len(at), len(guesses)
+    full = m == scores.shape[1]
+    counts = np.empty((len(valid), min(m, BLOCK)), dtype=np.uint8)
+    lines = np.empty((4, min(m, BLOCK) if not full else 0), dtype=np.uint8)
+    keys = np.empty(m, dtype=np.uint16)  # (bound, a part of three codes or more); sentinels last
+    for lo in range(0, m, BLOCK):
+        counts, lines = _block(counts, lines, m, lo)
+        _count(scores, guesses, full, at, valid, counts, lines, lo)
+        _keys(counts, n, caps, top, limit, keys[lo : lo + counts.shape[1]])
+    return keys
+
+
+@njit(cache=True)
+def _few_keys(scores, guesses, at, valid, caps, top, limit):  # type: ignore[no-untyped-def]
+    """``lowest``'s key of each guess that may have the lowest, the others ``_SPLITS_NOTHING``;
+    none (an empty array) if that is more than a sixty-fourth of the guesses (a guess
+    counted alone reads its column, some 50 times the cost per code of a pass).
+
+    A guess's bound is at least three per code, less one per part and two if it may win
+    (``_floors``: which replies each guess gets, as the bits of a word, a pass a third as
+    costly as a count). The guesses of the least floor are counted one by one, then those
+    whose floor is at most the lowest key so found (keys are twice the bound, plus one): no
+    other guess can reach it.
+    """
+    m = len(guesses)
+    floors = _floors(scores, guesses, at, valid)
+    keys = np.full(m, _SPLITS_NOTHING, dtype=np.uint16)
+    sizes = np.zeros(256, dtype=np.int64)  # codes per reply (a byte)
+    least = floors.min()
+    best = np.int64(_SPLITS_NOTHING)
+    for i in range(m):
+        if floors[i] == least:
+            keys[i] = _key_of(scores, at, guesses[i], valid, caps, top, limit, sizes)
+            best = min(best, np.int64(keys[i]))
+    threshold = best // 2
+    chosen = 0
+    for i in range(m):
+        if floors[i] <= threshold and floors[i] != least:
+            chosen += 1
+            if chosen > m // 64 + 16:
+                return np.empty(0, dtype=np.uint16)
+            keys[i] = _key_of(scores, at, guesses[i], valid, caps, top, limit, sizes)
+    return keys
+
+
+@njit(cache=True)
+def _floors(scores, guesses, at, valid):  # type: ignore[no-untyped-def]
+    """Per guess, a floor of its bound at the codes of rows ``at``: ``3 n - 2 w - parts``
+    from the replies it gets, as the bits of a word (every reply below 64)."""
+    n, m = len(at), len(guesses)
+    full = m == scores.shape[1]
+    one, zero = np.uint64(1), np.uint64(0)
+    plain = zero
+    for q in range(len(valid)):
+        plain |= one << valid[q]
+    seen = np.full(min(m, BLOCK), zero)
+    line = np.empty(min(m, BLOCK) if not full else 0, dtype=np.uint8)
+    floors = np.empty(m, dtype=np.uint16)
+    for lo in range(0, m, BLOCK):
+        hi = min(lo + BLOCK, m)
+        seen[:] = zero
+        whole = n - n % 4 if full else 0
+        for j in range(0, whole, 4):  # four codes a pass over the bits, as ``_count`` does
+            a, b = scores[at[j], lo:hi], scores[at[j + 1], lo:hi]
+            c, d = scores[at[j + 2], lo:hi], scores[at[j + 3], lo:hi]
+            for i in range(hi - lo):
+                seen[i] |= (one << a[i]) | (one << b[i]) | (one << c[i]) | (one << d[i])
+        for j in range(whole, n):
+            if full:
+                replies = scores[at[j], lo:hi]
+            else:
+                replies = line[: hi - lo]
+                _gather(scores[at[j]], guesses[lo:hi], replies)
+            for i in range(hi - lo):
+                seen[i] |= one << replies[i]
+        for i in range(hi - lo):
+            x = seen[i]
+            wins = np.int64((x & ~plain) != zero)
+            floors[lo + i] = 3 * n - 2 * wins - np.int64(_popcount(x & plain))
+    return floors
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):  # type: ignore[no-untyped-def]
+    """The bits set in ``x`` (an unsigned integer of 64 bits at most)."""
+    x = np.uint64(x)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True)
+def _key_of(scores, at, guess, valid, caps, top, limit, sizes):  # type: ignore[no-untyped-def]
+    """``_keys``' key of one guess, its parts counted down its column."""
+    n = len(at)
+    for q in range(len(valid)):
+        sizes[valid[q]] = 0
+    for j in range(n):
+        sizes[scores[at[j], guess]] += 1
+    ideal = np.int64(0)
+    big = np.int64(0)
+    for q in range(len(valid)):
+        c = sizes[valid[q]]
+        ideal += 2 * c - (c > 0)
+        big = max(big, c)
+        for level in range(2, top):
+            ideal += max(c - caps[level], 0)
+    if big == n:
+        return _SPLITS_NOTHING
+    if big > limit:
+        return _TOO_DEEP
+    return np.uint16((n + ideal) * 2 + (big > 2))
+
+
+@njit(cache=True)
 def lowest(scores, rows, guesses, codes, valid, caps, depth):  # type: ignore[no-untyped-def]
     """The lowest bound of ``scan`` over the guesses at ``codes`` (at most 255 of them; weight
     1, no penalty), and the index of the first guess of the search's order (lowest bound,
@@ -264,17 +385,17 @@ def lowest(scores, rows, guesses, codes, valid, caps, depth):  # type: ignore[no
     """
     n = len(codes)
     m = len(guesses)
-    full = m == scores.shape[1]
-    counts = np.empty((len(valid), min(m, BLOCK)), dtype=np.uint8)
-    lines = np.empty((4, min(m, BLOCK) if not full else 0), dtype=np.uint8)
     at = rows_of(rows, codes)
     top, limit = _levels(caps, depth, n)
     limit = min(limit, 255)
-    keys = np.empty(m, dtype=np.uint16)  # (bound, a part of three codes or more); sentinels last
-    for lo in range(0, m, BLOCK):
-        counts, lines = _block(counts, lines, m, lo)
-        _count(scores, guesses, full, at, valid, counts, lines, lo)
-        _keys(counts, n, caps, top, limit, keys[lo : lo + counts.shape[1]])
+    keys = np.empty(0, dtype=np.uint16)
+    widest = max(valid.max(), scores[at[0], codes[0]]) if n and len(valid) else 64
+    # Each reply a bit of a 64-bit word; past a few times the second level, parts beyond its
+    # capacity weigh in the keys and the floors leave too many guesses to count one by one.
+    if widest < 64 and len(caps) > 2 and n <= _FEW_LEVELS * caps[2]:
+        keys = _few_keys(scores, guesses, at, valid, caps, top, limit)
+    if len(keys) == 0 and m:
+        keys = _all_keys(scores, guesses, at, valid, caps, top, limit)
     least = keys.min()
     if least >= _TOO_DEEP:
         return (INFEASIBLE if least == _TOO_DEEP else USELESS), -1
