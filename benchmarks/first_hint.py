@@ -25,6 +25,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bullscows.cli.serve import GETTING_READY
+
 #: Asks 127.0.0.1 directly, whatever proxy the environment names.
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -57,6 +59,8 @@ def main() -> None:
         )  # fmt: skip
         try:
             assert server.stdout is not None
+            ready = server.stdout.readline()  # stderr's "Getting ready ...", then stdout's
+            assert ready == f"{GETTING_READY}\n", ready
             line = server.stdout.readline()
             said = time.perf_counter()
             base = line.split()[3].rstrip("/")

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from bullscows.cli.serve import GETTING_READY
+
 from .conftest import (
     LINUX,
     command_line,
@@ -71,7 +73,7 @@ def test_ctrl_c_stops_the_server_with_exit_0_however_many_processes(
         assert ready(process.pid, port, workers), "the server did not start"
         _, err = ctrl_c(process)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert err.strip() == "Server stopped.", err
+    assert err.splitlines() == [GETTING_READY, "", "Server stopped."], err
     assert process.returncode == 0, err
 
 

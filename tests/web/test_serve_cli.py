@@ -121,7 +121,8 @@ def test_the_kernels_are_warm_before_the_server_says_it_listens(
     monkeypatch.setattr(compiled, "warm_up", lambda parallel=True: events.append("warmed"))
     monkeypatch.setattr(command.subprocess, "run",
                         lambda args, **_: events.append(f"warmed by {args[-1]}"))  # fmt: skip
-    monkeypatch.setattr(command.click, "echo", lambda text="", **_: events.append(str(text)))
+    monkeypatch.setattr(command.click, "echo", lambda text="", err=False, **_: events.append(
+        f"stderr: {text}" if err else str(text)))  # fmt: skip
     monkeypatch.setattr(uvicorn.Server, "run", served)
     monkeypatch.setattr(Multiprocess, "run", lambda supervisor: events.append("serving"))
     database = f"sqlite:///{tmp_path / 'games.db'}"
@@ -130,5 +131,6 @@ def test_the_kernels_are_warm_before_the_server_says_it_listens(
     )
     assert result.exit_code == 0, result.output
     warmed = "warmed" if workers == 1 else f"warmed by {command.WARM}"
-    assert events[:3] == [warmed, events[1], "serving"], events
-    assert events[1].startswith("bullscows serving on http://127.0.0.1:")
+    ready = f"stderr: {command.GETTING_READY}"
+    assert events[:4] == [ready, warmed, events[2], "serving"], events
+    assert events[2].startswith("bullscows serving on http://127.0.0.1:")

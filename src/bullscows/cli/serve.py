@@ -101,6 +101,7 @@ def serve(
                        LIMITS_ENV: limits.to_environment()})  # fmt: skip
     config = uvicorn.Config("bullscows.web.app:from_environment", factory=True, workers=workers,
                             log_level="warning", access_log=False)  # fmt: skip
+    click.echo(GETTING_READY, err=True)
     _warm(workers)
     bound = listening.getsockname()[1]
     where = f"{workers} processes, " if workers > 1 else ""
@@ -117,6 +118,9 @@ def serve(
         raise click.ClickException("the server did not start; see the lines above")
     click.echo("\nServer stopped.", err=True)
 
+
+#: Said on stderr before the kernels are warmed (seconds of compiling the first time).
+GETTING_READY = "Getting ready (compiling, up to a minute the first time)..."
 
 #: Compiles the kernels a game uses into numba's cache (or loads them from it).
 WARM = "from bullscows._kernels.compiled import warm_up; warm_up()"
