@@ -16,19 +16,14 @@ from bullscows.universe import Universe
 from variants import variant_with_limits
 
 
-def _allowed(rules: Rules) -> list[np.ndarray]:
-    return [
-        np.array([rules.symbols.index(s) for s in rules.allowed_at(p)], dtype=np.uint8)
-        for p in range(rules.length)
-    ]
-
-
 def _both_ways(rules: Rules) -> None:
     """Codes, keys and masks of ``rules`` built by the compiled kernels and by numpy."""
-    allowed, base = _allowed(rules), len(rules.symbols)
+    allowed, base = module._allowed(rules), len(rules.symbols)
     codes = module._enumerate_numpy(allowed, rules.repeats)
     assert np.array_equal(universe_kernels.enumerate_codes(allowed, rules.repeats), codes)
     assert len(codes) == rules.size
+    counted = universe_kernels.enumerate_codes(allowed, rules.repeats, rules.size)
+    assert np.array_equal(counted, codes)
     assert np.array_equal(universe_kernels.code_keys(codes, base), module._keys_numpy(codes, base))
     width = rules.length if rules.repeats else 1
     numpy_masks = (module._masks(len(codes), rules.length * base),

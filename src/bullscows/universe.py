@@ -221,15 +221,20 @@ def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
     >>> enumerate_codes(Rules.from_radix([2, 2])).tolist()
     [[0, 0], [0, 1], [1, 0], [1, 1]]
     """
-    allowed = [
-        np.array([rules.symbols.index(s) for s in rules.allowed_at(p)], dtype=np.uint8)
-        for p in range(rules.length)
-    ]
+    allowed = _allowed(rules)
     if rules.size >= COMPILED_CODES:
         from bullscows._kernels import universe_kernels
 
-        return universe_kernels.enumerate_codes(allowed, rules.repeats)
+        return universe_kernels.enumerate_codes(allowed, rules.repeats, rules.size)
     return _enumerate_numpy(allowed, rules.repeats)
+
+
+def _allowed(rules: Rules) -> list[npt.NDArray[np.uint8]]:
+    """The alphabet indices each position allows, in increasing order."""
+    return [
+        np.array([rules.symbols.index(s) for s in rules.allowed_at(p)], dtype=np.uint8)
+        for p in range(rules.length)
+    ]
 
 
 def _enumerate_numpy(allowed: list[npt.NDArray[np.uint8]], repeats: bool) -> npt.NDArray[np.uint8]:
@@ -255,7 +260,7 @@ def code_keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64
     if len(codes) >= COMPILED_CODES and codes.dtype == np.uint8:
         from bullscows._kernels import universe_kernels
 
-        return universe_kernels.code_keys(codes.astype(np.uint8, copy=False), base)
+        return universe_kernels.code_keys(codes, base)
     return _keys_numpy(codes, base)
 
 

@@ -59,16 +59,21 @@ def _walk(allowed, counts, repeats, out, write):
     return rows
 
 
-def enumerate_codes(allowed: Sequence[npt.NDArray[np.integer]], repeats: bool) -> Codes:
+def enumerate_codes(
+    allowed: Sequence[npt.NDArray[np.integer]], repeats: bool, count: int | None = None
+) -> Codes:
     """Every code whose position ``p`` holds a symbol of ``allowed[p]`` (alphabet indices in
     increasing order), each symbol at most once unless ``repeats``: rows in lexicographic
-    order, as ``universe.enumerate_codes`` gives them."""
+    order, as ``universe.enumerate_codes`` gives them. ``count``, the number of such codes
+    when known (``Rules.size``), saves the walk that counts them; it must be exact."""
     counts = np.array([len(a) for a in allowed], dtype=np.int64)
     table = np.zeros((len(allowed), max(1, int(counts.max()))), dtype=np.int64)
     for position, symbols in enumerate(allowed):
         table[position, : len(symbols)] = symbols
-    empty = np.zeros((0, len(allowed)), dtype=np.uint8)
-    out = np.empty((_walk(table, counts, repeats, empty, False), len(allowed)), dtype=np.uint8)
+    if count is None:
+        empty = np.zeros((0, len(allowed)), dtype=np.uint8)
+        count = _walk(table, counts, repeats, empty, False)
+    out = np.empty((count, len(allowed)), dtype=np.uint8)
     _walk(table, counts, repeats, out, True)
     return out
 
@@ -82,7 +87,7 @@ def _keys(codes, base, keys):
         keys[i] = key
 
 
-def code_keys(codes: Codes, base: int) -> npt.NDArray[np.int64]:
+def code_keys(codes: npt.NDArray[np.integer], base: int) -> npt.NDArray[np.int64]:
     """Each code read as a number in base ``base`` (``universe.code_keys``)."""
     keys = np.empty(len(codes), dtype=np.int64)
     _keys(np.ascontiguousarray(codes), base, keys)
