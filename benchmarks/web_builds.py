@@ -82,10 +82,7 @@ async def player(base: str, rules: str, run: Run, games: list[int], think: float
         await asyncio.sleep(draw.expovariate(1 / think) if think else 0)
         start = time.perf_counter()
         status, answer = await http.request("POST", path, body)
-        end = time.perf_counter()
-        run.timings[kind].append(end - start)
-        run.spans.append((kind, start, end))
-        run.statuses[kind][status] += 1
+        run.record(kind, start, time.perf_counter(), status)
         return answer if status < 400 else None
 
     try:
@@ -113,10 +110,8 @@ async def builder(base: str, run: Run, variants: Iterator[str], gap: float,
     http = Connection(base)
     try:
         while not stop.is_set():
-            start = time.perf_counter()
             await run.call(http, WIDE, "POST", "/api/games",
                            {"mode": "play", "rules": next(variants)})  # fmt: skip
-            run.builds.append((start, time.perf_counter()))
             await asyncio.sleep(gap)
     finally:
         await http.close()
@@ -148,7 +143,8 @@ def report(run: Run, args: argparse.Namespace) -> None:
           f"(p50 {1000 * percentile(wide, 0.5):.0f} ms)")  # fmt: skip
     print(f"{'request':<9} {'while building: n':>17} {'p50':>6} {'p95':>6} {'max':>6}"
           f" {'otherwise: n':>13} {'p50':>6} {'p95':>6} {'max':>6}   (ms)")  # fmt: skip
-    for kind, (during, outside) in split(run.spans, run.builds).items():
+    builds = [(start, end) for kind, start, end in run.spans if kind == WIDE]
+    for kind, (during, outside) in split(run.spans, builds).items():
         if kind == WIDE:
             continue
         cells = []

@@ -101,10 +101,8 @@ class Run:
 
     def __init__(self) -> None:
         self.timings: dict[str, list[float]] = defaultdict(list)
-        #: Every request's kind, start and end (``time.perf_counter``), and the spans of the
-        #: universes built meanwhile (``web_builds.py``).
+        #: Every request's kind, start and end (``time.perf_counter``).
         self.spans: list[tuple[str, float, float]] = []
-        self.builds: list[tuple[float, float]] = []
         self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         self.games = 0
         self.memory: list[tuple[int, int]] = []  # (games played, bytes)
@@ -118,13 +116,16 @@ class Run:
                    body: object = None) -> Any:  # fmt: skip
         start = time.perf_counter()
         status, answer = await http.request(method, path, body)
-        end = time.perf_counter()
-        self.timings[kind].append(end - start)
-        self.spans.append((kind, start, end))
-        self.statuses[kind][status] += 1
+        self.record(kind, start, time.perf_counter(), status)
         if kind != "analysis" and status >= 400:
             raise RuntimeError(f"{method} {path}: {status} {answer}")
         return answer
+
+    def record(self, kind: str, start: float, end: float, status: int) -> None:
+        """A request of ``kind`` answered ``status``, sent at ``start``, answered at ``end``."""
+        self.timings[kind].append(end - start)
+        self.spans.append((kind, start, end))
+        self.statuses[kind][status] += 1
 
     @property
     def moves(self) -> int:
