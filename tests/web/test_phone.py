@@ -42,10 +42,10 @@ def game_pages(page: Page, base: str) -> dict[str, str]:
             page.goto(f"{base}/new/{mode}")
             page.locator("#start").click()
             page.wait_for_url(re.compile(r"/game/"))
-            for line in lines:
+            for number, line in enumerate(lines, 1):
                 page.locator("#say").fill(line)
                 page.locator("#say").press("Enter")
-                page.wait_for_selector(ROWS)
+                page.locator(ROWS).nth(number - 1).wait_for()  # this line's answer
                 if page.locator("#result").count():
                     break
             else:
