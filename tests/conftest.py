@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from bullscows import seeding
-from bullscows.sessions import common, duel
+from bullscows.sessions import common, duel  # noqa: F401  # loaded before a test: patched
 
 # The property tests draw the same examples each run ("repeatable"): a run fails by what
 # changed, not by what was drawn. ``pytest --hypothesis-profile explore`` draws new ones. Slow
@@ -58,7 +59,9 @@ def seeded_games(request: pytest.FixtureRequest) -> Iterator[None]:
     def new_seed() -> int:
         return draws.randrange(seeding.SEED_BOUND)
 
+    original = seeding.new_seed
     with pytest.MonkeyPatch.context() as patch:
-        for module in (seeding, common, duel):
-            patch.setattr(module, "new_seed", new_seed)
+        for module in list(sys.modules.values()):  # seeding, and every module that imported it
+            if getattr(module, "__dict__", {}).get("new_seed") is original:  # no __getattr__
+                patch.setattr(module, "new_seed", new_seed)
         yield
