@@ -12,16 +12,16 @@ unused as stale, is in docs/kernels.md.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from bullscows._kernels import source_digest
 
 #: The modules ``_kernels.build`` compiles.
 TREES = "bullscows._kernels._trees_aot"
@@ -35,16 +35,6 @@ AHEAD_PAIRS = 1 << 26
 
 Masks = npt.NDArray[np.uint64]
 Int64s = npt.NDArray[np.int64]
-
-
-def source_digest(modules: list[str]) -> str:
-    """A digest of the source files of ``modules`` (modules of this package), by which a
-    compiled module tells whether it was built from the source as it stands."""
-    digest = hashlib.sha256()
-    for name in modules:
-        path = Path(__file__).parent / f"{name.rpartition('.')[2]}.py"
-        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 @cache

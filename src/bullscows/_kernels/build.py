@@ -6,24 +6,30 @@ Installing the package runs this (``setup.py``), in a process of its own for eac
     python -m bullscows._kernels.build OUTPUT.so
 
 where ``OUTPUT`` is ``_trees_aot`` or ``_search_aot``. Any failure exits non-zero with the
-reason on stderr; how the build works is in docs/kernels.md.
+reason on stderr; how the build works is in docs/kernels.md. It compiles with an empty numba
+cache of its own, removed after, so that no function compiled before (from other sources, or
+by another numba) is built into the module.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
 
-from bullscows._kernels import ahead
-from bullscows._kernels.signatures import KERNELS, SIGNATURES
+from bullscows._kernels import ahead, use_numba_cache
 
 
 def compile_module(output: Path) -> str:
     """Write the module ``output`` names (a file name with the extension's suffix); what it
-    says it was compiled from (``sources()``)."""
+    says it was compiled from (``sources()``). Numba's cache is the one set when the kernels
+    were first imported (``main`` sets an empty one)."""
+    from bullscows._kernels.signatures import KERNELS, SIGNATURES
+
     found = (m for m in SIGNATURES if output.name.startswith(m.rpartition(".")[2] + "."))
     name = next(found, None)
     if name is None:
@@ -75,11 +81,16 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m bullscows._kernels.build OUTPUT", file=sys.stderr)
         return 2
+    given = os.environ.get("NUMBA_CACHE_DIR", "")
     try:
-        sources = compile_module(Path(argv[0]).resolve())
+        with tempfile.TemporaryDirectory(prefix="bullscows-build-") as cache:
+            use_numba_cache(cache)  # before numba is imported
+            sources = compile_module(Path(argv[0]).resolve())
     except Exception as error:
         print(f"{argv[0]} was not compiled ahead of time: {error!r}", file=sys.stderr)
         return 1
+    finally:
+        use_numba_cache(given)
     print(f"compiled {argv[0]} from {sources}")
     return 0
 
