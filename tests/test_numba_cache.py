@@ -83,8 +83,9 @@ def test_the_folder_follows_the_sources(tmp_path: Path, monkeypatch: pytest.Monk
 def test_old_states_unused_for_a_day_are_removed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A new folder clears out those of other states of the sources unused for a day; one
-    used since is kept (a process still running the old kernels may write there)."""
+    """A new folder clears out the folders of other states of the sources unused for a day,
+    and numba's files of old in ``__pycache__`` itself; those used since are kept (a process
+    still running the old kernels may write there), and Python's own files."""
     monkeypatch.setattr(_kernels, "HERE", tmp_path)
     monkeypatch.delenv("NUMBA_CACHE_DIR")
     (tmp_path / "trees.py").write_text("")
@@ -92,14 +93,15 @@ def test_old_states_unused_for_a_day_are_removed(
     old, recent = cache / f"{_kernels.PREFIX}old", cache / f"{_kernels.PREFIX}recent"
     for folder in (old, recent):
         (folder / "_kernels_0").mkdir(parents=True)
+    kept = ["trees.cpython-311.pyc", "trees.open_parts-9.py311.nbi"]
+    aged = [cache / "trees.build_serial-20.py311.nbi", cache / "trees.build_serial-20.py311.1.nbc"]
+    for path in [*(cache / name for name in kept), *aged]:
+        path.write_text("")
     day = _kernels.KEEP_UNUSED + 60
-    for path in (old, old / "_kernels_0"):
+    for path in (old, old / "_kernels_0", *aged):
         os.utime(path, (path.stat().st_atime - day, path.stat().st_mtime - day))
-    (cache / "trees.cpython-311.pyc").write_text("")
     folder = _kernels.numba_cache()
-    assert sorted(p.name for p in cache.iterdir()) == sorted(
-        [folder.name, recent.name, "trees.cpython-311.pyc"]
-    )
+    assert sorted(p.name for p in cache.iterdir()) == sorted([folder.name, recent.name, *kept])
 
 
 def test_the_build_compiles_with_an_empty_cache_of_its_own(

@@ -69,8 +69,9 @@ def numba_cache() -> Path:
 
 
 def _writable(folder: Path) -> bool:
-    """Whether ``folder`` is (or was just made) a writable folder; a new one clears out the
-    folders of other states of the sources unused for ``KEEP_UNUSED``."""
+    """Whether ``folder`` is (or was just made) a writable folder; a new one clears out what
+    other states of the sources left beside it unused for ``KEEP_UNUSED``: their folders, and
+    the files numba kept in ``__pycache__`` itself before this folder was named."""
     if folder.is_dir():
         return os.access(folder, os.W_OK)
     try:
@@ -79,16 +80,20 @@ def _writable(folder: Path) -> bool:
         return False
     import shutil
 
-    for other in folder.parent.glob(PREFIX + "*"):
-        if other != folder and time.time() - _last_used(other) > KEEP_UNUSED:
-            shutil.rmtree(other, ignore_errors=True)
+    for pattern in (PREFIX + "*", "*.nbi", "*.nbc"):
+        for other in folder.parent.glob(pattern):
+            if other != folder and time.time() - _last_used(other) > KEEP_UNUSED:
+                if other.is_dir():
+                    shutil.rmtree(other, ignore_errors=True)
+                else:
+                    other.unlink(missing_ok=True)
     return True
 
 
-def _last_used(folder: Path) -> float:
-    """When numba last wrote in ``folder`` (its files lie one folder down)."""
+def _last_used(path: Path) -> float:
+    """When numba last wrote ``path`` (a folder's files lie one folder down)."""
     try:
-        return max(path.stat().st_mtime for path in (folder, *folder.glob("*")))
+        return max(entry.stat().st_mtime for entry in (path, *path.glob("*")))
     except OSError:
         return time.time()
 
