@@ -117,7 +117,7 @@ def lookahead(ctx, memo, codes, depth, guesses):
     if at >= 0 and cost < INFEASIBLE:
         store(memo, key, (cost, codes[at], entry[2], 1))
         return cost
-    child = depth - 1 if ctx[CTX_CAPPED] else depth
+    child = _child_depth(ctx, depth)
     least, first = _lowest(ctx, codes, guesses, child)
     if least < INFEASIBLE and first >= 0:
         store(memo, key, (least, guesses[first], entry[2], 1))
@@ -351,7 +351,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if at >= 0:  # it costs the ideal: optimal
         store(memo, key, (perfect, codes[at], entry[2], entry[3]))
         return perfect, arena, frames
-    child = depth - 1 if ctx[CTX_CAPPED] else depth
+    child = _child_depth(ctx, depth)
     order, bounds, exact = _order(ctx, codes, guesses, child, limit)
     if exact >= 0:
         store(memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]))
@@ -466,6 +466,12 @@ def _ahead(ctx, memo, codes, guess, bound, depth, limit):
     return ordered, starts, sizes, owns, total, replies
 
 
+@njit(cache=True, inline="always")
+def _child_depth(ctx, depth):
+    """The depth a guess's parts are searched to: one less where the depth is capped."""
+    return depth - 1 if ctx[CTX_CAPPED] else depth
+
+
 @njit(cache=True)
 def _known(ctx, memo, codes, depth, own):
     """A bound on the cost of ``codes`` (of ideal cost ``own``) without scoring every guess,
@@ -483,7 +489,7 @@ def _known(ctx, memo, codes, depth, own):
         return entry[2], True
     plain = ctx[CTX_WEIGHT] == 1 and ctx[CTX_PENALTY] == 0
     if plain and own < INFEASIBLE and len(codes) <= _FLOOR_CODES:
-        child = depth - 1 if ctx[CTX_CAPPED] else depth
+        child = _child_depth(ctx, depth)
         scores, rows, valid, caps = ctx[CTX_SCORES], ctx[CTX_ROWS], ctx[CTX_VALID], ctx[CTX_CAPS]
         floor = candidates_floor(scores, rows, codes, valid, caps, child, ctx[CTX_CONSISTENT])
         return max(own, floor, entry[2]), False

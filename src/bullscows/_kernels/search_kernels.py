@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from bullscows._kernels.bits import add1, add4
+from bullscows._kernels.bits import add1, add4, popcount
 from bullscows._kernels.tables import INFEASIBLE, USELESS
 
 IntArray = npt.NDArray[np.int64]
@@ -274,9 +274,9 @@ def _few_keys(scores, guesses, at, valid, caps, top, limit):  # type: ignore[no-
 
     A guess's bound is at least three per code, less one per part and two if it may win
     (``_floors``: which replies each guess gets, as the bits of a word, a pass a third as
-    costly as a count). The guesses of the least floor are counted one by one, then those
-    whose floor is at most the lowest key so found (keys are twice the bound, plus one): no
-    other guess can reach it.
+    costly as a count). The guesses of the least floor are always counted one by one (the
+    sixty-fourth does not limit them), then those whose floor is at most the lowest key so
+    found (keys are twice the bound, plus one): no other guess can reach it.
     """
     m = len(guesses)
     floors = _floors(scores, guesses, at, valid)
@@ -332,18 +332,8 @@ def _floors(scores, guesses, at, valid):  # type: ignore[no-untyped-def]
         for i in range(hi - lo):
             x = seen[i]
             wins = np.int64((x & ~plain) != zero)
-            floors[lo + i] = 3 * n - 2 * wins - np.int64(_popcount(x & plain))
+            floors[lo + i] = 3 * n - 2 * wins - np.int64(popcount(x & plain))  # type: ignore[call-arg]
     return floors
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):  # type: ignore[no-untyped-def]
-    """The bits set in ``x`` (an unsigned integer of 64 bits at most)."""
-    x = np.uint64(x)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
 @njit(cache=True)
@@ -354,19 +344,27 @@ def _key_of(scores, at, guess, valid, caps, top, limit, sizes):  # type: ignore[
         sizes[valid[q]] = 0
     for j in range(n):
         sizes[scores[at[j], guess]] += 1
-    ideal = np.int64(0)
-    big = np.int64(0)
-    for q in range(len(valid)):
-        c = sizes[valid[q]]
-        ideal += 2 * c - (c > 0)
-        big = max(big, c)
-        for level in range(2, top):
-            ideal += max(c - caps[level], 0)
+    bound, big = _bound_of(sizes, n, valid, caps, top)
     if big == n:
         return _SPLITS_NOTHING
     if big > limit:
         return _TOO_DEEP
-    return np.uint16((n + ideal) * 2 + (big > 2))
+    return np.uint16(bound * 2 + (big > 2))
+
+
+@njit(cache=True, inline="always")
+def _bound_of(sizes, n, valid, caps, top):  # type: ignore[no-untyped-def]
+    """``(bound, largest part)`` of a guess whose parts hold ``sizes[valid[q]]`` of ``n``
+    codes: ``n`` plus, per part of ``c`` codes, ``2 c - 1`` and what the depth caps add."""
+    bound = np.int64(n)
+    big = np.int64(0)
+    for q in range(len(valid)):
+        c = sizes[valid[q]]
+        bound += 2 * c - (c > 0)
+        big = max(big, c)
+        for level in range(2, top):
+            bound += max(c - caps[level], 0)
+    return bound, big
 
 
 @njit(cache=True)
@@ -482,13 +480,7 @@ def candidates_floor(scores, rows, codes, valid, caps, depth, consistent):  # ty
             sizes[valid[q]] = 0
         for j in range(n):
             sizes[line[codes[j]]] += 1
-        bound = np.int64(n)
-        for q in range(len(valid)):
-            c = sizes[valid[q]]
-            bound += 2 * c - (c > 0)
-            for level in range(2, top):
-                bound += max(c - caps[level], 0)
-        best = min(best, bound)
+        best = min(best, _bound_of(sizes, n, valid, caps, top)[0])
     return best
 
 
