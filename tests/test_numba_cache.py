@@ -47,7 +47,9 @@ def test_an_edited_callee_is_compiled_again(tmp_path: Path, given: bool) -> None
     assert run()[0] == 4
     assert run() == [4, 1]  # loaded from the cache
     bits = copy / "_kernels" / "bits.py"
-    bits.write_text(bits.read_text().replace("builder.ctpop(args[0])", "args[0]"))
+    text = bits.read_text()
+    assert "builder.ctpop(args[0])" in text  # the line this test edits
+    bits.write_text(text.replace("builder.ctpop(args[0])", "args[0]"))
     assert run() == [3 + 3, 0]  # compiled again from the edited callee
     assert run() == [6, 1]
     folders = tmp_path / "numba" if given else copy / "_kernels" / "__pycache__"
