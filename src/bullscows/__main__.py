@@ -2,16 +2,24 @@
 
 Nothing but ``sys`` is imported before ``main`` begins (the package itself loads its names on
 first use), so that Ctrl-C at any moment, while the command's modules are still loading
-included, ends the command with one line and status 130, never a traceback.
+included, ends the command with one line and status 130, never a traceback. SIGTERM (``kill``,
+how a job in the background is stopped) does the same as Ctrl-C; a Ctrl-C the process was
+started to ignore (a background job's) stays ignored.
 """
 
 import sys
 
+#: The exit status of a command stopped by Ctrl-C or SIGTERM (``errors.INTERRUPTED``).
+STOPPED = 130
+
 
 def main() -> None:
     """Run the ``bullscows`` command; its modules are imported here, under the same guard.
-    However the command ends, a further Ctrl-C while the process ends (its pools and threads
-    shut down, exit handlers run) is ignored, so it prints no traceback either."""
+    The first Ctrl-C or SIGTERM stops the command (``KeyboardInterrupt``: its workers stop,
+    what it keeps is kept, it says so); a second one, while the command winds down or the
+    process ends (pools and threads shut down, exit handlers run), ends it at once, with no
+    traceback."""
+    _stop_on_signals(first=True)
     try:
         from bullscows.cli import main as command
 
@@ -21,9 +29,34 @@ def main() -> None:
 
         sys.exit(interrupted())
     finally:
-        import signal
+        _stop_on_signals(first=False)
 
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+def _stop_on_signals(first: bool) -> None:
+    """Let SIGTERM, and Ctrl-C unless it is ignored, stop the command (``first``), or end
+    the process at once."""
+    import signal
+
+    handler = _first if first else _again
+    signal.signal(signal.SIGTERM, handler)
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, handler)
+
+
+def _first(number: int, frame: object) -> None:
+    """The first Ctrl-C or SIGTERM: stop the command as Ctrl-C does."""
+    _stop_on_signals(first=False)
+    raise KeyboardInterrupt
+
+
+def _again(number: int, frame: object) -> None:
+    """A Ctrl-C or SIGTERM after the command stopped or ended: end the process now."""
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError):  # stderr closed or gone: the status says it
+        os.write(2, b"\nStopped at once.\n")
+    os._exit(STOPPED)
 
 
 if __name__ == "__main__":

@@ -68,14 +68,16 @@ class BullsCowsWarning(UserWarning):
     line shows it as one line."""
 
 
-#: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it.
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it; the
+#: console command exits with it on SIGTERM too (``bullscows.__main__``).
 INTERRUPTED = 130
 
 
 def interrupted(message: str = "Interrupted.") -> int:
-    """Say on a line of its own that a command was stopped by Ctrl-C. Returns the status to
-    exit with (``INTERRUPTED``). The console command then ignores any further Ctrl-C while
-    the process ends (``bullscows.__main__``); a caller in the same process is left alone."""
+    """Say on a line of its own that a command was stopped by Ctrl-C (or, in the console
+    command, SIGTERM). Returns the status to exit with (``INTERRUPTED``). The console command
+    then ends at once on any further Ctrl-C or SIGTERM while the process ends
+    (``bullscows.__main__``); a caller in the same process is left alone."""
     import sys
 
     try:

@@ -67,7 +67,8 @@ def test_a_command_stopped_in_this_process_leaves_ctrl_c_as_it_was(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # A caller of the commands in its own process (a test, a notebook) keeps its Ctrl-C: only
-    # the console command ignores a further one while its process ends (bullscows.__main__).
+    # the console command ends at once on a further one while its process ends
+    # (bullscows.__main__).
     import signal
 
     from bullscows.errors import interrupted

@@ -1,0 +1,131 @@
+"""SIGTERM stops a command as Ctrl-C does: a long ``bullscows tree`` search run in the
+background (Ctrl-C ignored, as a shell's background job has it) and stopped with ``kill``
+keeps its checkpoint, says so and exits 130; a second signal during the wind-down ends the
+process at once. Every wait is a poll with a limit of minutes, never a timing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bullscows.search.checkpoint import Checkpoint
+
+from .conftest import BULLSCOWS, _default_interrupt, console_script, private_env
+
+#: A search far longer than the test on any machine (p4c9r's optimum is open: hours), whose
+#: first parts are answered within seconds of its start.
+LONG = ["tree", "--rules", "p4c9r", "--strategy", "optimal", "--jobs", "2"]
+#: The longest wait for anything the search should do.
+LIMIT = 300.0
+
+
+def _background() -> None:
+    """Start as a job a shell puts in the background: Ctrl-C ignored (inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _answers(path: Path) -> int:
+    """The answers a checkpoint holds so far (its lines after the header)."""
+    return max(0, len(path.read_bytes().splitlines()) - 1) if path.exists() else 0
+
+
+def _poll(ready: Callable[[], bool], process: subprocess.Popen[str], what: str) -> None:
+    """Wait until ``ready()``, at most ``LIMIT`` seconds, while the process runs."""
+    deadline = time.monotonic() + LIMIT
+    while not ready():
+        assert process.poll() is None, f"ended before {what}: {process.communicate()}"
+        assert time.monotonic() < deadline, f"not {what} within {LIMIT:.0f} s"
+        time.sleep(0.2)
+
+
+def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Path) -> None:
+    checkpoint, out = tmp_path / "p4c9r.ckpt", tmp_path / "p4c9r.json"
+    command = [str(BULLSCOWS), *LONG, "--checkpoint", str(checkpoint), "--out", str(out)]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=private_env(),
+        start_new_session=True, preexec_fn=_background,
+    )  # fmt: skip
+    try:
+        _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
+        # Ctrl-C, ignored by the job's choice: the search goes on answering parts.
+        process.send_signal(signal.SIGINT)
+        seen = _answers(checkpoint)
+        _poll(lambda: _answers(checkpoint) > seen, process, "answering after Ctrl-C")
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=LIMIT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert stderr.splitlines()[-1] == (
+        f"Interrupted; the answers so far are in {checkpoint}: run the same command to resume."
+    )
+    assert stdout == "" and not out.exists()  # no tree: the search did not finish
+    kept = Checkpoint(checkpoint, "p4c9r", "total", None, False)  # read back, as on resuming
+    assert kept.resumed >= seen + 1
+
+
+#: Sends this process a signal as it begins to import a module: ``{sent}`` maps each module's
+#: name to the signal's (each sent once).
+HOOK = """\
+import signal, sys
+
+class Signal:
+    sent = {sent!r}
+
+    def find_spec(self, name, path=None, target=None):
+        if name in self.sent:
+            signal.raise_signal(getattr(signal, self.sent.pop(name)))
+        return None
+
+sys.meta_path.insert(0, Signal())
+"""
+
+
+def _signalled(
+    sent: dict[str, str], *args: str, ignore_ctrl_c: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """``bullscows args`` sent a signal as it begins to import each module ``sent`` names
+    (module -> signal); Ctrl-C ignored from its start if ``ignore_ctrl_c``, else not (even
+    where this suite runs with it ignored)."""
+    source = HOOK.format(sent=sent) + console_script()
+    return subprocess.run(
+        [sys.executable, "-c", source, *args], capture_output=True, text=True,
+        stdin=subprocess.DEVNULL, env=private_env(), timeout=120, check=False,
+        preexec_fn=_background if ignore_ctrl_c else _default_interrupt,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("ignore_ctrl_c", [False, True])
+def test_sigterm_at_any_moment_ends_with_one_line_and_130(ignore_ctrl_c: bool) -> None:
+    result = _signalled({"numpy": "SIGTERM"}, "play", "--seed", "1", ignore_ctrl_c=ignore_ctrl_c)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == "Interrupted.", result.stderr
+    assert result.returncode == 130, result.stderr
+
+
+def test_an_ignored_ctrl_c_stays_ignored() -> None:
+    result = _signalled({"bullscows.cli.info": "SIGINT"}, "score", "1234", "4130",
+                        ignore_ctrl_c=True)  # fmt: skip
+    assert (result.returncode, result.stdout) == (0, "1 bull, 2 cows\n"), result.stderr
+
+
+@pytest.mark.parametrize("second", ["SIGTERM", "SIGINT"])
+def test_a_second_signal_during_the_wind_down_ends_at_once(second: str) -> None:
+    # The first SIGTERM stops the command as it loads; the second comes as the entry point
+    # loads what it says that with (bullscows.errors): the process ends there, with its own
+    # line alone and no traceback.
+    result = _signalled({"bullscows.cli": "SIGTERM", "bullscows.errors": second},
+                        "score", "1234", "4130")  # fmt: skip
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == "Stopped at once.", result.stderr
+    assert result.returncode == 130, result.stderr
