@@ -16,6 +16,7 @@ from bullscows import Rules
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
+from bullscows.executors import make_executor
 from bullscows.search import optimal_tree, options, reporting
 from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.found import found_tree
@@ -67,6 +68,24 @@ def test_a_budget_stops_the_search_between_its_bounds(
             tree = found_tree(Rules.parse(spec), "optimal", standing.tree)
             assert check_tree(tree).problems == []
     assert seen  # some budget stopped the search with a bound
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_budget_of_sets_stops_the_search_without_waiting_for_a_report(
+    jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No progress report falls due in the search's life, so only the budget's own look at the
+    # sets stops it: unlooked at, the search would visit every one of its sets and finish.
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 1e9)
+    rules = Rules.parse("p4c7r")
+    whole = optimal_tree(rules).nodes
+    with (
+        make_executor(None, jobs, None, threads=True) as pool,
+        pytest.raises(SearchStopped) as stopped,
+    ):
+        optimal_tree(rules, budget=Budget(sets=2_000), executor=pool)
+    assert 2_000 <= stopped.value.standing.nodes < whole
+    assert stopped.value.standing.reason == "the budget of 2,000 sets"
 
 
 def test_the_bounds_climb_and_meet_as_the_search_goes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -156,9 +175,9 @@ def test_tree_with_a_budget_prints_the_bounds_and_writes_the_tree_found(
 def test_a_stopped_search_says_where_it_stood_as_json_and_by_its_exit_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The budget is seen at each report: every second by default, and the whole search of
-    # p4c7r (over 30,000 sets) may end within the first second once its tables are loaded.
-    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    # The budget is seen as soon as it is spent, not only at the reports (every second), in
+    # which the whole search of p4c7r (22,525 sets) may end: none falls due here.
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 1e9)
     monkeypatch.setenv("BULLSCOWS_CACHE", str(tmp_path / "cache"))
     args = ["tree", "--rules", "p4c7r", "--strategy", "optimal", "--json", "--quiet"]
     code, stdout, stderr = run(*args, "--budget", "20000")

@@ -97,8 +97,8 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
     "--budget",
     type=Whole(min=1),
     metavar="SETS",
-    help="With an optimal strategy: stop the search after SETS sets searched, as --time-limit "
-    "(same exit codes).",
+    help="With an optimal strategy: stop the search once it has searched SETS sets (it looks "
+    "as it goes, not only at its reports), as --time-limit (same exit codes).",
 )
 @click.option(
     "--bound",
@@ -176,9 +176,9 @@ def tree(
     the cache so that solve and play use it at once; --jobs and --scheduler spread the search
     over threads of this process or a Dask cluster (same tree), --checkpoint makes it resumable;
     --time-limit and --budget stop it with its bounds (resume it with the same checkpoint;
-    exit 3 with the best tree found, 4 with none yet, 0 when the search finished).
-    A long build or search is announced first and shows its progress on a terminal (--quiet:
-    neither).
+    exit 3 with the best tree found, 4 with none yet, 0 when the search finished); Ctrl-C or
+    SIGTERM (kill) stops it, its checkpoint kept (exit 130). A long build or search is
+    announced first and shows its progress on a terminal (--quiet: neither).
     """
     if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:

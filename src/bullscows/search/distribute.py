@@ -27,8 +27,9 @@ from bullscows.universe import IndexArray
 TASK_LEVEL = 2
 #: Smaller parts are solved where they are asked, and not kept in the checkpoint.
 TASK_MIN = 30
-#: Seconds between two calls of ``done`` while a task's answer is awaited.
-WAIT_TICK = 1.0
+#: Seconds between two calls of ``done`` while a task's answer is awaited (each may report
+#: progress, and so see a budget spent: ``search.reporting``).
+WAIT_TICK = 0.2
 #: How many times a task whose worker was lost is sent again before it is solved here.
 RETRIES = 2
 #: ``(history, codes, window)``: one part and the window it is asked about.

@@ -129,7 +129,7 @@ class Search:
 
     def report(self) -> None:
         """Tell the progress callback, if any, how far the search is, if it is time to."""
-        if self.reporting.due():
+        if self.reporting.due(self.sets):
             self.reporting.report(self.sets(), self.tasks.checkpoint.resumed)
 
     def _count_far(self, nodes: int) -> None:

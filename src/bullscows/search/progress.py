@@ -130,9 +130,10 @@ class BudgetSpent(Exception):
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How long a search may run: ``seconds`` of wall-clock time and ``sets`` searched (either
-    may be ``None``: no limit). The search sees it through its progress reports, so it stops
-    within about ``PROGRESS_EVERY`` seconds of running out, in the middle of a long compiled
-    call too (``search.watch``).
+    may be ``None``: no limit). The search looks at it wherever it may report its progress
+    (``search.reporting``): at each set its Python levels score, after each compiled call,
+    every ``search.watch.TICK`` seconds during one, and while it awaits its tasks; once it is
+    spent, a report says so and the search stops.
 
     >>> Budget(seconds=60).spent(SearchReport(10, None, None, 61.0))
     'the time limit of 60 s'
@@ -156,18 +157,46 @@ class Budget:
             return f"the budget of {self.sets:,} sets"
         return None
 
-    def watch(self, progress: Progress | None) -> Progress:
+    def watch(self, progress: Progress | None) -> Limited:
         """A progress callback that passes reports on to ``progress`` and raises
         ``BudgetSpent`` once the budget is spent."""
+        return Limited(self, progress)
 
-        def check(report: SearchReport) -> None:
-            if progress is not None:
-                progress(report)
-            reason = self.spent(report)
-            if reason is not None:
-                raise BudgetSpent(reason)
+    def ran_out(self, seconds: float, sets: Callable[[], int]) -> bool:
+        """Whether the budget is spent after ``seconds`` and ``sets()`` sets (counted only
+        for a budget of sets).
 
-        return check
+        >>> Budget(sets=10).ran_out(0.0, lambda: 10), Budget(seconds=5).ran_out(4.9, int)
+        (True, False)
+        """
+        if self.seconds is not None and seconds >= self.seconds:
+            return True
+        return self.sets is not None and sets() >= self.sets
+
+
+@dataclass(frozen=True, slots=True)
+class Limited:
+    """A progress callback under ``budget`` (``Budget.watch``): passes each report on to
+    ``progress`` and raises ``BudgetSpent`` once the budget is spent. A search given one
+    reports as soon as the budget runs out, not only every ``PROGRESS_EVERY`` seconds.
+
+    >>> told = []
+    >>> Budget(sets=5).watch(told.append)(SearchReport(4, None, None, 1.0))
+    >>> Budget(sets=5).watch(None)(SearchReport(5, None, None, 1.0))
+    Traceback (most recent call last):
+    ...
+    bullscows.search.progress.BudgetSpent: the budget of 5 sets
+    """
+
+    budget: Budget
+    progress: Progress | None
+
+    def __call__(self, report: SearchReport) -> None:
+        if self.progress is not None:
+            self.progress(report)
+        reason = self.budget.spent(report)
+        if reason is not None:
+            raise BudgetSpent(reason)
 
 
 @dataclass(frozen=True, slots=True)

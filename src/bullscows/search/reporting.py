@@ -10,9 +10,10 @@ when a report is due.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from bullscows.search.progress import PROGRESS_EVERY, Costs, Progress, SearchReport
+from bullscows.search.progress import PROGRESS_EVERY, Costs, Limited, Progress, SearchReport
 from bullscows.tree.model import Node
 
 
@@ -49,13 +50,15 @@ class Root:
 
 class Reporting:
     """A search's counts of sets and its reports to ``progress`` (every ``PROGRESS_EVERY``
-    seconds, of the seconds since ``start``); ``lower``: whether reports give the root's
-    lower bound (not when every cost is 0)."""
+    seconds, of the seconds since ``start``, and at once when the budget of a ``Limited``
+    one runs out); ``lower``: whether reports give the root's lower bound (not when every
+    cost is 0)."""
 
     def __init__(
         self, progress: Progress | None, start: float, penalty: int, lower: bool = True
     ) -> None:
         self.progress = progress
+        self.budget = progress.budget if isinstance(progress, Limited) else None
         self.start = start
         self.reported = start
         self.with_lower = lower
@@ -72,10 +75,17 @@ class Reporting:
         self.shown = max(self.shown, self.prior + searched + in_flight)
         return self.shown
 
-    def due(self) -> bool:
-        """Whether a report is due (and it is now reported)."""
+    def due(self, sets: Callable[[], int]) -> bool:
+        """Whether a report is due (and it is now reported): ``PROGRESS_EVERY`` seconds
+        since the last, or the budget spent (``sets()``: the sets searched so far, counted
+        only for a budget of sets). A look at the clock, and at the counters under a budget
+        of sets: cheap enough for every set the Python levels score."""
         now = time.perf_counter()
-        if self.progress is None or now - self.reported < PROGRESS_EVERY:
+        if self.progress is None:
+            return False
+        if now - self.reported < PROGRESS_EVERY and (
+            self.budget is None or not self.budget.ran_out(now - self.start, sets)
+        ):
             return False
         self.reported = now
         return True
