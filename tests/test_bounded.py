@@ -17,11 +17,11 @@ from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
-from bullscows.search import optimal_tree, options, reporting
+from bullscows.search import optimal, optimal_tree, options, reporting
 from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.found import found_tree
 from bullscows.search.frontier import root_bound
-from bullscows.search.optimal import Budget, Objective, SearchStopped
+from bullscows.search.optimal import INTERRUPT, Budget, Objective, SearchInterrupted, SearchStopped
 from bullscows.search.progress import BudgetSpent, SearchReport
 from bullscows.tree import check_tree, load_tree
 from bullscows.universe import universe
@@ -110,6 +110,39 @@ def test_a_progress_callback_may_stop_the_search(monkeypatch: pytest.MonkeyPatch
         optimal_tree(Rules.parse("p4c7r"), progress=enough)
     assert stopped.value.standing.upper is not None
     assert stopped.value.standing.upper >= 11228
+
+
+def test_ctrl_c_under_way_says_where_the_search_stood(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C (here raised by the progress callback, once a tree is found) stops the search
+    # with its bounds and the best tree found, still a KeyboardInterrupt to its caller.
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+
+    def ctrl_c(report: SearchReport) -> None:
+        if report.best is not None:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        optimal_tree(Rules.parse("p4c7r"), progress=ctrl_c)
+    assert isinstance(stopped.value, SearchInterrupted)
+    standing = stopped.value.standing
+    assert standing.reason == INTERRUPT == "an interrupt (Ctrl-C or SIGTERM)"
+    assert standing.lower is not None and standing.upper is not None
+    assert standing.lower <= 11228 <= standing.upper
+    assert standing.tree is not None
+    found = found_tree(Rules.parse("p4c7r"), "optimal", standing.tree)
+    report = check_tree(found)
+    assert report.problems == [] and report.summary is not None
+    assert report.summary.total == standing.upper
+
+
+def test_ctrl_c_before_the_search_began_is_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    def ctrl_c(*arguments: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(optimal, "Checkpoint", ctrl_c)  # as the search gets ready
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        optimal_tree(Rules.parse("p4c7r"))
+    assert not isinstance(stopped.value, SearchInterrupted)
 
 
 def test_a_budget_must_be_positive() -> None:

@@ -1,7 +1,8 @@
 """SIGTERM stops a command as Ctrl-C does: a long ``bullscows tree`` search run in the
 background (Ctrl-C ignored, as a shell's background job has it) and stopped with ``kill``
-keeps its checkpoint, says so and exits 130; a second signal during the wind-down ends the
-process at once. Every wait is a poll with a limit of minutes, never a timing."""
+prints where it stood, keeps its checkpoint, says so and exits 130; a second signal during
+the wind-down ends the process at once. Every wait is a poll with a limit of minutes, never
+a timing."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bullscows.search.checkpoint import Checkpoint
+from bullscows.tree import check_tree, load_tree
 
 from .conftest import BULLSCOWS, _default_interrupt, console_script, private_env
 
@@ -69,7 +71,17 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
     assert stderr.splitlines()[-1] == (
         f"Interrupted; the answers so far are in {checkpoint}: run the same command to resume."
     )
-    assert stdout == "" and not out.exists()  # no tree: the search did not finish
+    # Where it stood, as a time limit prints it, and the best tree found (if any) in --out.
+    lines = stdout.splitlines()
+    assert lines[0] == "p4c9r: 4 symbols of 0-8, repeats allowed (6,561 secrets)", stdout
+    assert lines[1].startswith("  optimal stopped at an interrupt (Ctrl-C or SIGTERM), after ")
+    assert lines[2].startswith("  lower bound   ") and lines[3].startswith("  upper bound   ")
+    if lines[3].endswith("none yet"):
+        assert f"No tree found yet: nothing written to {out}" in stderr and not out.exists()
+    else:
+        found = check_tree(load_tree(out))
+        assert found.problems == [] and found.summary is not None
+        assert lines[3] == f"  upper bound   {found.summary.total:,} (the best tree found)"
     kept = Checkpoint(checkpoint, "p4c9r", "total", None, False)  # read back, as on resuming
     assert kept.resumed >= seen + 1
 

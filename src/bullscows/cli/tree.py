@@ -177,8 +177,8 @@ def tree(
     over threads of this process or a Dask cluster (same tree), --checkpoint makes it resumable;
     --time-limit and --budget stop it with its bounds (resume it with the same checkpoint;
     exit 3 with the best tree found, 4 with none yet, 0 when the search finished); Ctrl-C or
-    SIGTERM (kill) stops it, its checkpoint kept (exit 130). A long build or search is
-    announced first and shows its progress on a terminal (--quiet: neither).
+    SIGTERM (kill) stops it with its bounds too, its checkpoint kept (exit 130). A long build
+    or search is announced first and shows its progress on a terminal (--quiet: neither).
     """
     if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:
@@ -223,10 +223,14 @@ def tree(
                  quiet)  # fmt: skip
         return
     if searched:  # a search shows its progress and can be interrupted
-        from bullscows.search.progress import Budget, Standing
+        from bullscows.search.progress import Budget, SearchInterrupted, Standing
 
         limit = Budget(time_limit, budget) if limits else None
-        built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet)
+        try:
+            built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet)
+        except SearchInterrupted as stop:  # where it stood, then as any interruption
+            _print_standing(rules, strategy, stop.standing, out, as_json)
+            interrupted(checkpoint)
         if isinstance(built, Standing):
             _print_standing(rules, strategy, built, out, as_json)
             sys.exit(STOPPED_WITHOUT_TREE if built.tree is None else STOPPED_WITH_TREE)
@@ -275,10 +279,11 @@ def _search(
     quiet: bool,
 ) -> DecisionTree | Standing:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
-    A search stopped by its ``budget`` gives where it stood."""
+    A search stopped by its ``budget`` gives where it stood; one stopped by Ctrl-C or
+    SIGTERM raises ``SearchInterrupted`` once under way, else exits."""
     from bullscows.executors import make_executor  # threads or a cluster: for searches only
     from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
-    from bullscows.search.progress import SearchStopped
+    from bullscows.search.progress import SearchInterrupted, SearchStopped
 
     plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
@@ -299,6 +304,8 @@ def _search(
             built = strategy_tree(rules, strategy, watch, pool, checkpoint)
     except SearchStopped as stopped:
         return stopped.standing
+    except SearchInterrupted:
+        raise  # under way: the caller says where it stood
     except KeyboardInterrupt:
         interrupted(checkpoint)
     return built
@@ -345,8 +352,8 @@ def _build(rules: Rules, strategy: Strategy, quiet: bool) -> DecisionTree:
 def _print_standing(
     rules: Rules, strategy: Strategy, standing: Standing, out: Path | None, as_json: bool
 ) -> None:
-    """What a search stopped by its budget proved and found (``as_json``: as JSON); ``out``
-    gets the tree found."""
+    """What a search stopped by its budget (or interrupted) proved and found (``as_json``:
+    as JSON); ``out`` gets the tree found."""
     if as_json:
         click.echo(json.dumps(_standing_json(rules, strategy, standing), indent=2))
     else:

@@ -36,6 +36,7 @@ from bullscows.search.progress import (
     BudgetSpent,
     Costs,
     Progress,
+    SearchInterrupted,
     SearchReport,
     SearchStopped,
     Standing,
@@ -45,12 +46,14 @@ from bullscows.search.worker import prepare, solve_task
 from bullscows.tree.model import Node
 from bullscows.universe import universe
 
+#: Why a search stopped by Ctrl-C (or SIGTERM) stopped, as its standing says it.
+INTERRUPT = "an interrupt (Ctrl-C or SIGTERM)"
 #: Every objective, as ``optimal_tree`` takes it.
 OBJECTIVES: tuple[Objective, ...] = ("total", "worst", "worst-count", "total-worst")
 
 __all__ = [
-    "OBJECTIVES", "Budget", "Objective", "OptimalResult", "Progress", "SearchReport",
-    "SearchStopped", "optimal_tree",
+    "INTERRUPT", "OBJECTIVES", "Budget", "Objective", "OptimalResult", "Progress",
+    "SearchInterrupted", "SearchReport", "SearchStopped", "optimal_tree",
 ]  # fmt: skip
 
 #: The largest universe searched: past ``search.scores.WHOLE_MATRIX_CODES`` codes the search
@@ -98,7 +101,8 @@ def optimal_tree(
     bound, the best tree found and its cost) when ``budget`` is spent first; so does a
     ``progress`` callback that raises ``BudgetSpent``. With a ``budget``, the lowest total of
     a variant past the search's limit stops at once with the root bound of
-    ``search.frontier``.
+    ``search.frontier``. Ctrl-C once the search is under way raises ``SearchInterrupted``
+    (a ``KeyboardInterrupt``), with the same bounds.
     """
     if objective not in OBJECTIVES:
         raise SearchError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
@@ -131,6 +135,10 @@ def optimal_tree(
         return _run(rules, objective, max_depth, search, search_for, running, start)
     except BudgetSpent as spent:
         raise SearchStopped(_standing(spent.reason, running, start)) from None
+    except KeyboardInterrupt:
+        if not running:  # stopped before the search began: nothing to say
+            raise
+        raise SearchInterrupted(_standing(INTERRUPT, running, start)) from None
 
 
 def beyond_limit(rules: Rules) -> Standing:

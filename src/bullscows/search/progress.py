@@ -225,6 +225,16 @@ class Standing:
         return f"stopped at {self.reason} after {self.nodes:,} sets, {self.seconds:.0f} s: {bounds}"
 
 
+class SearchInterrupted(KeyboardInterrupt):
+    """A search stopped by Ctrl-C (or SIGTERM, in the console command) once it was under
+    way: ``standing`` says how far it got. A ``KeyboardInterrupt``, so that whatever stops
+    on Ctrl-C stops on it too."""
+
+    def __init__(self, standing: Standing) -> None:
+        super().__init__(f"the search {standing}")
+        self.standing = standing
+
+
 class SearchStopped(BullsCowsError):
     """A search stopped by its budget before it settled the variant: ``standing`` says how
     far it got."""
