@@ -378,12 +378,15 @@ def test_threads_of_this_process_get_no_start_up_task(
     assert started == ["bullscows-prepare"]
 
 
-def test_a_spent_budget_stops_the_tasks_on_threads() -> None:
+def test_a_spent_budget_stops_the_tasks_on_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     # The budget is seen in this thread, between its waits; the tasks under way are told to
     # stop and the threads end (they would run on for seconds: bc's parts are large). A
     # budget below the sets this thread searches itself (143, its lookaheads) is seen at the
-    # first report once the tasks run: a second in (on a loaded machine this thread's own
-    # work may outlast the first second, and a report then comes before any task).
+    # first report once a task is sent: within a tenth of a second, reported at each wait
+    # (bc's whole search takes 15 s on 2 threads of a loaded 2-core machine, and no part is
+    # settled before its end: a machine 5 times faster settles none in the first second).
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(distribute, "WAIT_TICK", 0.1)
     stopped: list[Future[Any]] = []
     spent = Budget(sets=100).watch(None)
 
@@ -424,9 +427,11 @@ def test_the_sets_of_tasks_on_threads_count_while_they_run(
     # bc's first tasks take seconds and its whole search about 160,000 sets: were a task's
     # sets counted only when it ends, the reports would stay at this thread's 143 sets until
     # the first tasks end, then jump past 100,000. Read live, they climb between the waits
-    # (a tenth of a second here), and a budget of 20,000 sets stops the search near it.
+    # (a twentieth of a second here: 700 sets on a loaded 2-core machine, so that one 5 or
+    # 10 times faster still reports between 1,000 and 20,000), and a budget of 20,000 sets
+    # stops the search near it.
     monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
-    monkeypatch.setattr(distribute, "WAIT_TICK", 0.1)
+    monkeypatch.setattr(distribute, "WAIT_TICK", 0.05)
     seen: list[int] = []
     with (
         pytest.raises(SearchStopped) as raised,
@@ -443,11 +448,13 @@ def test_the_sets_of_tasks_on_threads_count_while_they_run(
 
 def test_ctrl_c_ends_a_search_on_threads_at_once(tmp_path: Path) -> None:
     # The tasks in compiled code are told to stop and the threads do not hold up the exit:
-    # the command says where the answers are and exits 130 (interrupted).
+    # the command says where the answers are and exits 130 (interrupted). The search of bc's
+    # fewest worst-case games takes minutes on 2 threads (still under way after 20 s of a
+    # loaded 2-core machine), so that it is under way a second after it began on any machine.
     path = tmp_path / "bc.ckpt"
     env = {**os.environ, "BULLSCOWS_CACHE": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "bullscows", "tree", "--rules", "bc", "--strategy",
-               "optimal", "--jobs", "2", "--checkpoint", str(path)]  # fmt: skip
+               "optimal-worst-count", "--jobs", "2", "--checkpoint", str(path)]  # fmt: skip
     with subprocess.Popen(
         command,
         env=env,
