@@ -32,7 +32,9 @@ def workers(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
 def test_ctrl_c_with_processes_stops_them_with_one_line() -> None:
-    command = [str(BULLSCOWS), "bench", "--rules", "bc", "--strategy", "cows", "--jobs", "2"]
+    # bc5's bench takes minutes (bc's, 15 s on a loaded 2-core machine): under way a
+    # second after its pool started on any machine.
+    command = [str(BULLSCOWS), "bench", "--rules", "bc5", "--strategy", "cows", "--jobs", "2"]
     with job([*command, "--seed", "1"], RUN_ENV) as process:
         deadline = time.monotonic() + 60
         while len(pool := workers(process.pid)) < 2 and time.monotonic() < deadline:

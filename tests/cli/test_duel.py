@@ -136,7 +136,7 @@ def test_duel_stop_at_a_reply_prompt(spawn: Spawn) -> None:
 def test_duel_person_wins_by_two_or_more(spawn: Spawn) -> None:
     p = plan(SEED, "9876")
     assert len(p.computer_guesses) >= 3
-    game = spawn("duel", "--seed", str(SEED), timeout=6)
+    game = spawn("duel", "--seed", str(SEED))
     match = play(game, p, [p.theirs])  # broken at once
     assert match.group(1) == "You win!"
     game.expect_text(AUDIT)

@@ -120,7 +120,7 @@ def test_play_guess_with_square_brackets_is_just_a_bad_guess(spawn: Spawn) -> No
     game = spawn("play", "--seed", "1")
     game.expect(YOUR_GUESS)
     game.send("[/bold]")
-    game.expect_text("code '[/bold]'", timeout=10)
+    game.expect_text("code '[/bold]'")
     game.expect(YOUR_GUESS)
     game.send("quit")
     assert game.finish() == 0

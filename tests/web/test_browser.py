@@ -282,7 +282,7 @@ def test_buttons_wait_while_a_move_is_sent(context: BrowserContext, base: str) -
     page.locator("button.choice").first.click()
     expect(page.locator("main")).to_have_attribute("aria-busy", "true")
     expect(page.locator("button.choice").first).to_be_disabled()
-    for _ in range(100):  # the request reaches the route a moment after the click
+    for _ in range(600):  # the request reaches the route a moment after the click (30 s)
         if held:
             break
         page.wait_for_timeout(50)
