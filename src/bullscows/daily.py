@@ -41,9 +41,14 @@ class DailyError(BullsCowsError):
     """No daily puzzle of that variant or day."""
 
 
+def utc_today() -> date:
+    """Today's date in UTC, whose puzzle is played (the one clock of the daily puzzle)."""
+    return datetime.now(UTC).date()
+
+
 def day_number(today: date | None = None) -> int:
     """The puzzle number of ``today`` (UTC when not given): 1 on ``EPOCH``."""
-    today = today or datetime.now(UTC).date()
+    today = today or utc_today()
     return (today - EPOCH).days + 1
 
 
