@@ -64,6 +64,9 @@ def browser() -> Iterator[Browser]:
             f"the browser tests need Debian's chromium at {CHROMIUM}: "
             "apt-get install chromium (.ci/run installs it where it is missing)"
         )
+    # Assertions wait as long as actions (``open_context``), not Playwright's 5 s: a loaded
+    # machine may take longer to answer a click
+    expect.set_options(timeout=30_000)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
