@@ -151,9 +151,18 @@ class Budget:
 
     def spent(self, report: SearchReport) -> str | None:
         """Why the budget is spent at ``report``, or ``None`` while it is not."""
-        if self.seconds is not None and report.seconds >= self.seconds:
+        return self.spent_after(report.seconds, lambda: report.nodes)
+
+    def spent_after(self, seconds: float, sets: Callable[[], int]) -> str | None:
+        """Why the budget is spent after ``seconds`` and ``sets()`` sets searched (counted
+        only for a budget of sets), or ``None`` while it is not.
+
+        >>> Budget(sets=10).spent_after(0.0, lambda: 10), Budget(seconds=5).spent_after(4.9, int)
+        ('the budget of 10 sets', None)
+        """
+        if self.seconds is not None and seconds >= self.seconds:
             return f"the time limit of {self.seconds:g} s"
-        if self.sets is not None and report.nodes >= self.sets:
+        if self.sets is not None and sets() >= self.sets:
             return f"the budget of {self.sets:,} sets"
         return None
 
@@ -161,17 +170,6 @@ class Budget:
         """A progress callback that passes reports on to ``progress`` and raises
         ``BudgetSpent`` once the budget is spent."""
         return Limited(self, progress)
-
-    def ran_out(self, seconds: float, sets: Callable[[], int]) -> bool:
-        """Whether the budget is spent after ``seconds`` and ``sets()`` sets (counted only
-        for a budget of sets).
-
-        >>> Budget(sets=10).ran_out(0.0, lambda: 10), Budget(seconds=5).ran_out(4.9, int)
-        (True, False)
-        """
-        if self.seconds is not None and seconds >= self.seconds:
-            return True
-        return self.sets is not None and sets() >= self.sets
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,7 @@ class Reporting:
         if self.progress is None:
             return False
         if now - self.reported < PROGRESS_EVERY and (
-            self.budget is None or not self.budget.ran_out(now - self.start, sets)
+            self.budget is None or self.budget.spent_after(now - self.start, sets) is None
         ):
             return False
         self.reported = now
