@@ -4,9 +4,11 @@ held to the proven optimum, every tree found to the independent checker."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import itertools
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,16 +16,18 @@ from click.testing import CliRunner
 
 from bullscows import Rules
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.cli import main
+from bullscows.cli import main, tree_opening
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
 from bullscows.search import optimal, optimal_tree, options, reporting
 from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.found import found_tree
 from bullscows.search.frontier import root_bound
+from bullscows.search.opening import OpeningInterrupted, opening_tree
 from bullscows.search.optimal import INTERRUPT, Budget, Objective, SearchInterrupted, SearchStopped
 from bullscows.search.progress import BudgetSpent, SearchReport
-from bullscows.tree import check_tree, load_tree
+from bullscows.strategies.part_trees import heuristic_part
+from bullscows.tree import DecisionTree, check_tree, load_tree
 from bullscows.universe import universe
 from plain import plain_counts
 
@@ -143,6 +147,49 @@ def test_ctrl_c_before_the_search_began_is_plain(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(KeyboardInterrupt) as stopped:
         optimal_tree(Rules.parse("p4c7r"))
     assert not isinstance(stopped.value, SearchInterrupted)
+
+
+def _ctrl_c_at_first_report(report: SearchReport) -> None:
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_leaves_an_opening_a_whole_tree_between_its_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every part has the heuristic's tree before the search begins: Ctrl-C (here raised by
+    # the first progress report) gives the tree as a budget spent gives it.
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    rules = Rules.parse("p3c10n")
+    whole = opening_tree(rules, heuristic_part)
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        opening_tree(rules, heuristic_part, progress=_ctrl_c_at_first_report)
+    assert isinstance(stopped.value, OpeningInterrupted)
+    found = stopped.value.found
+    assert found.stopped == INTERRUPT and found.solved < found.parts
+    assert found.lower <= whole.total <= found.total
+    tree = DecisionTree(rules, "opening", "opening", found.tree)
+    assert check_tree(tree).problems == [] and tree.summary().total == found.total
+
+
+def test_tree_opening_stopped_by_ctrl_c_prints_and_writes_its_tree_then_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    @contextlib.contextmanager
+    def ctrl_c(show: bool, label: str) -> Iterator[Callable[[SearchReport], None]]:
+        yield _ctrl_c_at_first_report
+
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(tree_opening, "searching", ctrl_c)
+    out, kept = tmp_path / "p3c10n.json", tmp_path / "p3c10n.ckpt"
+    given = ["--rules", "p3c10n", "--strategy", "optimal", "--opening", "012"]
+    code, stdout, stderr = run("tree", *given, "--out", str(out), "--checkpoint", str(kept))
+    assert code == 130, stderr
+    assert "  stopped       at an interrupt (Ctrl-C or SIGTERM): the parts left" in stdout
+    assert f"Tree written to {out}" in stderr
+    assert stderr.splitlines()[-1] == (
+        f"Interrupted; the answers so far are in {kept}: run the same command to resume."
+    )
+    assert check_tree(load_tree(out)).problems == []
 
 
 def test_a_budget_must_be_positive() -> None:

@@ -37,9 +37,10 @@ def run_opening(
     quiet: bool,
 ) -> bool:
     """Search the opening named ``opening`` (a first guess, or ``ROOT_BOUND``), print its
-    figures, and write its tree to ``out``; whether ``budget`` stopped it first."""
+    figures, and write its tree to ``out``; whether ``budget`` stopped it first. Stopped by
+    Ctrl-C or SIGTERM while its parts were searched, it does the same, then exits 130."""
     from bullscows.executors import make_executor
-    from bullscows.search.opening import opening_tree
+    from bullscows.search.opening import OpeningInterrupted, opening_tree
     from bullscows.strategies.part_trees import heuristic_part
 
     first = None if opening == ROOT_BOUND else Code(opening, rules).index
@@ -56,8 +57,18 @@ def run_opening(
             searching(showing(quiet), f"opening of {rules.spec}") as show,
         ):
             found = opening_tree(rules, heuristic_part, first, show, pool, checkpoint, budget)
+    except OpeningInterrupted as stop:
+        _report(stop.found, out, as_json)
+        interrupted(checkpoint)
     except KeyboardInterrupt:
         interrupted(checkpoint)
+    _report(found, out, as_json)
+    return found.stopped is not None
+
+
+def _report(found: OpeningResult, out: Path | None, as_json: bool) -> None:
+    """Print the figures of the opening's tree (``as_json``: as JSON), and write it to
+    ``out``."""
     built = opening_decision_tree(found)
     if out is not None:
         save_tree(built, out, built.stated)
@@ -66,7 +77,6 @@ def run_opening(
         click.echo(json.dumps(_json(found, built), indent=2))
     else:
         _print(found, built)
-    return found.stopped is not None
 
 
 def interrupted(checkpoint: Path | None) -> NoReturn:

@@ -31,7 +31,7 @@ from bullscows.search.checkpoint import Checkpoint, History
 from bullscows.search.distribute import TASK_LEVEL, start_workers
 from bullscows.search.engine import Search
 from bullscows.search.frontier import root_bound
-from bullscows.search.optimal import MAX_SEARCH_CODES
+from bullscows.search.optimal import INTERRUPT, MAX_SEARCH_CODES
 from bullscows.search.options import Run, SearchOptions
 from bullscows.search.progress import Budget, BudgetSpent, Progress
 from bullscows.search.tree import distribution
@@ -75,6 +75,16 @@ class OpeningResult:
     sets: int
     seconds: float
     stopped: str | None
+
+
+class OpeningInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, in the console command) while the opening's parts were searched:
+    ``found`` is its whole tree so far, as a budget spent gives it. A ``KeyboardInterrupt``,
+    so that whatever stops on Ctrl-C stops on it too."""
+
+    def __init__(self, found: OpeningResult) -> None:
+        super().__init__(f"the search of the opening stopped at {found.stopped}")
+        self.found = found
 
 
 @dataclass(slots=True)
@@ -123,7 +133,9 @@ def opening_tree(
     fixes second guesses too, the root bound's order the others) whose parts two guesses
     deep are each solved by the optimal search, or given ``fallback``'s tree once
     ``budget`` is spent. ``progress``, ``executor`` and ``checkpoint`` serve the search as
-    they serve ``search.optimal_tree`` (a checkpoint of the lowest total serves both)."""
+    they serve ``search.optimal_tree`` (a checkpoint of the lowest total serves both).
+    Ctrl-C while the parts are searched raises ``OpeningInterrupted`` with the same result
+    (every part has its fallback's tree before the search begins)."""
     if rules.guess_rules.size > MAX_SEARCH_CODES:
         raise SearchError(
             f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
@@ -146,17 +158,22 @@ def opening_tree(
     opening, tree, parts = _open(search, first, depth, fallback)
     # What the tree costs besides its parts two guesses deep (their fallbacks' trees in it).
     base = _figures(search, _grafted(tree, parts))[1] - sum(part.total for part in parts)
-    stopped = None
+    stopped, interrupted = None, False
     try:
         _solve(search, parts, depth, base)
     except BudgetSpent as spent:
         stopped = spent.reason
+    except KeyboardInterrupt:
+        stopped, interrupted = INTERRUPT, True
     by_count, total = _figures(search, _grafted(tree, parts))
     lower = total - sum(part.total - part.bound for part in parts if not part.exact)
-    return OpeningResult(
+    found = OpeningResult(
         rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
         by_count, search.nodes, time.perf_counter() - start, stopped,
     )  # fmt: skip
+    if interrupted:
+        raise OpeningInterrupted(found)
+    return found
 
 
 def opening_parts(
@@ -261,6 +278,6 @@ def _solve(search: Search, parts: list[_Part], depth: int, base: int) -> None:
 
 
 __all__ = [
-    "Fallback", "Opening", "OpeningResult", "best_first", "opening_of", "opening_parts",
-    "opening_tree",
+    "Fallback", "Opening", "OpeningInterrupted", "OpeningResult", "best_first", "opening_of",
+    "opening_parts", "opening_tree",
 ]  # fmt: skip
