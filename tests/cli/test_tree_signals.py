@@ -19,7 +19,16 @@ import pytest
 from bullscows.search.checkpoint import Checkpoint
 from bullscows.tree import check_tree, load_tree
 
-from .conftest import BULLSCOWS, _default_interrupt, console_script, private_env
+from .conftest import (
+    BULLSCOWS,
+    LINUX,
+    _default_interrupt,
+    command_line,
+    console_script,
+    descendants,
+    job,
+    private_env,
+)
 
 #: A search far longer than the test on any machine (p4c9r's optimum is open: hours), whose
 #: first parts are answered within seconds of its start.
@@ -84,6 +93,47 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
         assert lines[3] == f"  upper bound   {found.summary.total:,} (the best tree found)"
     kept = Checkpoint(checkpoint, "p4c9r", "total", None, False)  # read back, as on resuming
     assert kept.resumed >= seen + 1
+
+
+@pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
+def test_sigterm_to_the_whole_job_ends_its_worker_processes_without_a_word() -> None:
+    # `kill -- -PGID` (or a service manager) sends SIGTERM to every process of the job: the
+    # pool's processes end at once, silently, and the command says it was interrupted.
+    command = [str(BULLSCOWS), "bench", "--rules", "bc", "--strategy", "cows", "--jobs", "2"]
+    with job([*command, "--seed", "1"], private_env()) as process:
+        deadline = time.monotonic() + LIMIT
+        while len(pool := _workers(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(pool) == 2, "the pool's processes did not start"
+        while not all(map(_working, pool)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert all(map(_working, pool)), "the pool's processes did not take their tasks"
+        os.killpg(process.pid, signal.SIGTERM)
+        out, err = process.communicate(timeout=LIMIT)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "Error" not in err, err
+    assert err.splitlines()[-1] == (
+        "Interrupted: the bench stopped before its figures were complete."
+    )
+    assert out == ""
+    deadline = time.monotonic() + LIMIT
+    while any(Path(f"/proc/{pid}").exists() for pid in pool) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in pool if Path(f"/proc/{pid}").exists()] == []
+
+
+def _working(pid: int) -> bool:
+    """Whether process ``pid`` has loaded numpy's compiled modules (for a task of the
+    bench's: the pool's processes start without them)."""
+    try:
+        return "numpy" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:  # it ended
+        return False
+
+
+def _workers(pid: int) -> list[int]:
+    """The worker processes of the pool of process ``pid``."""
+    return [child for child in descendants(pid, depth=1) if "spawn_main" in command_line(child)]
 
 
 #: Sends this process a signal as it begins to import a module: ``{sent}`` maps each module's
