@@ -5,6 +5,7 @@ held to the proven optimum, every tree found to the independent checker."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import itertools
 import json
@@ -82,14 +83,19 @@ def test_a_budget_of_sets_stops_the_search_without_waiting_for_a_report(
     # sets stops it: unlooked at, the search would visit every one of its sets and finish.
     monkeypatch.setattr(reporting, "PROGRESS_EVERY", 1e9)
     rules = Rules.parse("p4c7r")
-    whole = optimal_tree(rules).nodes
     with (
         make_executor(None, jobs, None, threads=True) as pool,
         pytest.raises(SearchStopped) as stopped,
     ):
         optimal_tree(rules, budget=Budget(sets=2_000), executor=pool)
-    assert 2_000 <= stopped.value.standing.nodes < whole
+    assert 2_000 <= stopped.value.standing.nodes < _whole_search("p4c7r")
     assert stopped.value.standing.reason == "the budget of 2,000 sets"
+
+
+@functools.cache
+def _whole_search(spec: str) -> int:
+    """How many sets the whole optimal search of ``spec`` visits, on one thread."""
+    return optimal_tree(Rules.parse(spec)).nodes
 
 
 def test_the_bounds_climb_and_meet_as_the_search_goes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,7 +149,7 @@ def test_ctrl_c_before_the_search_began_is_plain(monkeypatch: pytest.MonkeyPatch
     def ctrl_c(*arguments: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(optimal, "Checkpoint", ctrl_c)  # as the search gets ready
+    monkeypatch.setattr(optimal, "universe", ctrl_c)  # as the search begins, none yet running
     with pytest.raises(KeyboardInterrupt) as stopped:
         optimal_tree(Rules.parse("p4c7r"))
     assert not isinstance(stopped.value, SearchInterrupted)

@@ -123,6 +123,11 @@ def command_line(pid: int) -> str:
         return ""
 
 
+def workers(pid: int) -> list[int]:
+    """The worker processes of the pool of process ``pid``."""
+    return [child for child in descendants(pid, depth=1) if "spawn_main" in command_line(child)]
+
+
 def ignores_interrupts(pid: int) -> bool:
     """Whether process ``pid`` ignores SIGINT (its SigIgn mask)."""
     status = Path(f"/proc/{pid}/status").read_text()

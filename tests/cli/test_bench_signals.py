@@ -14,20 +14,14 @@ from .conftest import (
     BULLSCOWS,
     ENV,
     LINUX,
-    command_line,
     ctrl_c,
-    descendants,
     ignores_interrupts,
     job,
+    workers,
 )
 
 #: The environment of the commands run, with the path to this source where one is set.
 RUN_ENV = {**ENV, **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
-
-
-def workers(pid: int) -> list[int]:
-    """The worker processes of the pool of process ``pid``."""
-    return [child for child in descendants(pid, depth=1) if "spawn_main" in command_line(child)]
 
 
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")

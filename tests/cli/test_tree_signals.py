@@ -23,11 +23,10 @@ from .conftest import (
     BULLSCOWS,
     LINUX,
     _default_interrupt,
-    command_line,
     console_script,
-    descendants,
     job,
     private_env,
+    workers,
 )
 
 #: A search far longer than the test on any machine (p4c9r's optimum is open: hours), whose
@@ -98,11 +97,12 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
 def test_sigterm_to_the_whole_job_ends_its_worker_processes_without_a_word() -> None:
     # `kill -- -PGID` (or a service manager) sends SIGTERM to every process of the job: the
-    # pool's processes end at once, silently, and the command says it was interrupted.
-    command = [str(BULLSCOWS), "bench", "--rules", "bc", "--strategy", "cows", "--jobs", "2"]
+    # pool's processes end at once, silently, and the command says it was interrupted. bc5's
+    # bench takes minutes: still under way when its pool's processes have taken their tasks.
+    command = [str(BULLSCOWS), "bench", "--rules", "bc5", "--strategy", "cows", "--jobs", "2"]
     with job([*command, "--seed", "1"], private_env()) as process:
         deadline = time.monotonic() + LIMIT
-        while len(pool := _workers(process.pid)) < 2 and time.monotonic() < deadline:
+        while len(pool := workers(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert len(pool) == 2, "the pool's processes did not start"
         while not all(map(_working, pool)) and time.monotonic() < deadline:
@@ -129,11 +129,6 @@ def _working(pid: int) -> bool:
         return "numpy" in Path(f"/proc/{pid}/maps").read_text()
     except OSError:  # it ended
         return False
-
-
-def _workers(pid: int) -> list[int]:
-    """The worker processes of the pool of process ``pid``."""
-    return [child for child in descendants(pid, depth=1) if "spawn_main" in command_line(child)]
 
 
 #: Sends this process a signal as it begins to import a module: ``{sent}`` maps each module's

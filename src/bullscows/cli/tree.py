@@ -228,8 +228,9 @@ def tree(
         limit = Budget(time_limit, budget) if limits else None
         try:
             built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet)
-        except SearchInterrupted as stop:  # where it stood, then as any interruption
-            _print_standing(rules, strategy, stop.standing, out, as_json)
+        except KeyboardInterrupt as stop:  # under way, where it stood; then as any other
+            if isinstance(stop, SearchInterrupted):
+                _print_standing(rules, strategy, stop.standing, out, as_json)
             interrupted(checkpoint)
         if isinstance(built, Standing):
             _print_standing(rules, strategy, built, out, as_json)
@@ -280,10 +281,10 @@ def _search(
 ) -> DecisionTree | Standing:
     """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
     A search stopped by its ``budget`` gives where it stood; one stopped by Ctrl-C or
-    SIGTERM raises ``SearchInterrupted`` once under way, else exits."""
+    SIGTERM raises ``SearchInterrupted`` once under way, else ``KeyboardInterrupt``."""
     from bullscows.executors import make_executor  # threads or a cluster: for searches only
     from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
-    from bullscows.search.progress import SearchInterrupted, SearchStopped
+    from bullscows.search.progress import SearchStopped
 
     plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
@@ -304,10 +305,6 @@ def _search(
             built = strategy_tree(rules, strategy, watch, pool, checkpoint)
     except SearchStopped as stopped:
         return stopped.standing
-    except SearchInterrupted:
-        raise  # under way: the caller says where it stood
-    except KeyboardInterrupt:
-        interrupted(checkpoint)
     return built
 
 

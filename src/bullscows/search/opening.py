@@ -158,20 +158,20 @@ def opening_tree(
     opening, tree, parts = _open(search, first, depth, fallback)
     # What the tree costs besides its parts two guesses deep (their fallbacks' trees in it).
     base = _figures(search, _grafted(tree, parts))[1] - sum(part.total for part in parts)
-    stopped, interrupted = None, False
+    stopped = None
     try:
         _solve(search, parts, depth, base)
     except BudgetSpent as spent:
         stopped = spent.reason
     except KeyboardInterrupt:
-        stopped, interrupted = INTERRUPT, True
+        stopped = INTERRUPT
     by_count, total = _figures(search, _grafted(tree, parts))
     lower = total - sum(part.total - part.bound for part in parts if not part.exact)
     found = OpeningResult(
         rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
         by_count, search.nodes, time.perf_counter() - start, stopped,
     )  # fmt: skip
-    if interrupted:
+    if stopped == INTERRUPT:
         raise OpeningInterrupted(found)
     return found
 
