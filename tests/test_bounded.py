@@ -20,7 +20,7 @@ from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main, tree_opening
 from bullscows.errors import BullsCowsError
 from bullscows.executors import make_executor
-from bullscows.search import optimal, optimal_tree, options, reporting
+from bullscows.search import distribute, optimal, optimal_tree, options, reporting
 from bullscows.search.engine import Search, SearchOptions
 from bullscows.search.found import found_tree
 from bullscows.search.frontier import root_bound
@@ -82,6 +82,7 @@ def test_a_budget_of_sets_stops_the_search_without_waiting_for_a_report(
     # No progress report falls due in the search's life, so only the budget's own look at the
     # sets stops it: unlooked at, the search would visit every one of its sets and finish.
     monkeypatch.setattr(reporting, "PROGRESS_EVERY", 1e9)
+    monkeypatch.setattr(distribute, "WAIT_TICK", 0.01)  # a look soon on a fast machine too
     rules = Rules.parse("p4c7r")
     with (
         make_executor(None, jobs, None, threads=True) as pool,
