@@ -111,7 +111,7 @@ def test_a_bad_guess_is_refused_and_not_recorded() -> None:
     assert game.history == () and game.remaining == 5040
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(
     spec=st.sampled_from(["moo3,3", "p3c4n", "p3c3r:nolead"]),
     seed=st.integers(0, 2**16),

@@ -163,7 +163,7 @@ def test_index(text: str, rules: Rules, index: int) -> None:
     assert Code(text, rules).index == index
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(st.sampled_from(["bc", "bc-nolead", "mm", "moo5,3,4", "p3c5n:symbols=abcde"]), st.data())
 def test_index_and_from_digits_agree_with_universe(spec: str, data: st.DataObject) -> None:
     rules = Rules.parse(spec)

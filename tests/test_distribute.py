@@ -467,6 +467,8 @@ def test_ctrl_c_ends_a_search_on_threads_at_once(tmp_path: Path) -> None:
             if path.exists() or search.poll() is not None:
                 break
             time.sleep(0.01)
+        else:
+            pytest.fail("the search did not begin within a minute")
         time.sleep(1.0)  # the tasks under way in compiled code
         assert search.poll() is None, "the search ended before it was interrupted"
         search.send_signal(signal.SIGINT)

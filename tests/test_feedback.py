@@ -197,7 +197,7 @@ def test_problem_is_exact_for_classic_variants(spec: str, count: int) -> None:
     assert len(occurring) == count
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.data())
 def test_replies_that_occur_have_no_problem(data: st.DataObject) -> None:
     """``problem`` never rejects a reply that two codes of the variant really give."""

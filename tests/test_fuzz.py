@@ -33,7 +33,6 @@ from variants import variant_with_limits
 EXAMPLES = int(os.environ.get("BULLSCOWS_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(
     max_examples=EXAMPLES,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 VARIANTS = [Rules.parse(spec) for spec in ("bc", "mm", "p3c4n", "moo3,2,4", "p10c10n")]
@@ -215,7 +214,7 @@ def test_any_checkpoint_line_is_read_or_refused(lines: list[str]) -> None:
 # --- what is written reads back ---------------------------------------------------------------
 
 
-@settings(max_examples=max(EXAMPLES // 10, 10), deadline=None)
+@settings(max_examples=max(EXAMPLES // 10, 10))
 @given(
     st.sampled_from(["p2c3n", "p3c4n", "p2c4r", "moo3,2,2", "p3c3r:symbols=xyz:nolead"]),
     st.sampled_from(["minimax", "simple", "entropy", "most-parts", "brute-force"]),

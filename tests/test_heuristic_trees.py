@@ -51,7 +51,7 @@ def test_positions_barring_symbols_keep_their_own_symmetries() -> None:
         assert build_tree(rules, get_strategy(name)) == move_by_move(rules, name)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(st.data(), st.sampled_from(HEURISTICS), st.booleans())
 def test_compiled_trees_of_random_variants(data: st.DataObject, name: str, only: bool) -> None:
     length = data.draw(st.integers(1, 4))

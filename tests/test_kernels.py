@@ -67,7 +67,7 @@ def _reference_matrix(
     ).reshape(len(rows), len(cols))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(variants(), st.data())
 def test_compiled_equals_reference(rules: Rules, data: st.DataObject) -> None:
     u = Universe(rules)
@@ -130,7 +130,7 @@ def test_empty_inputs() -> None:
 # --- properties of a score -----------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(variants(), st.data())
 def test_score_properties(rules: Rules, data: st.DataObject) -> None:
     u = Universe(rules)
@@ -147,7 +147,7 @@ def test_score_properties(rules: Rules, data: st.DataObject) -> None:
         assert Feedback.from_index(int(reply), n).problem(rules) is None
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(variants(), st.data())
 def test_filtering_never_drops_the_secret(rules: Rules, data: st.DataObject) -> None:
     u = Universe(rules)
@@ -211,7 +211,7 @@ def test_serial_and_parallel_paths_agree(monkeypatch: pytest.MonkeyPatch) -> Non
         assert np.array_equal(parallel, serial)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     spec=st.sampled_from(["bc", "mm", "p5c8r", "p3c4n", "p3c30r"]),
     heuristic=st.sampled_from(sorted(reference.HEURISTIC_COSTS)),

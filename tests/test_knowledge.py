@@ -42,7 +42,7 @@ def test_j_moo_two_by_two() -> None:
     assert [c.text for c in k.candidate_codes()] == ["01"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(st.integers(0, 5039), st.lists(st.integers(0, 5039), min_size=1, max_size=6))
 def test_filtering_never_drops_the_secret(secret_index: int, guess_indices: list[int]) -> None:
     k = Knowledge.start(BC)

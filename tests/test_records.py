@@ -104,7 +104,7 @@ def outcome(call: Callable[[], object]) -> object:
         return str(error)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(
     kind=st.sampled_from(["codemaker", "adversary", "codebreaker", "duel"]),
     strategy=st.sampled_from(sorted(STRATEGIES)),

@@ -166,7 +166,7 @@ def test_spec_and_repr_round_trip(rules: Rules) -> None:
     assert eval(repr(rules), {"Rules": Rules}) == rules
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(variants())
 def test_spec_round_trip_random(rules: Rules) -> None:
     assert Rules.parse(rules.spec) == rules
@@ -213,7 +213,7 @@ def _brute_count(rules: Rules) -> int:
     )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(variants())
 def test_count_codes_equals_enumeration(rules: Rules) -> None:
     assert count_codes(rules) == rules.size == len(enumerate_codes(rules)) == _brute_count(rules)

@@ -41,7 +41,7 @@ def _brute_force(rules: Rules) -> list[tuple[int, ...]]:
     )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 @given(small_variants())
 def test_universe_is_every_valid_code_in_order(rules: Rules) -> None:
     rows = [tuple(row) for row in enumerate_codes(rules).tolist()]
@@ -76,7 +76,7 @@ def test_ends_of_the_order() -> None:
     assert (u.text(0), u.text(1), u.text(1295)) == ("RRRR", "RRRG", "PPPP")
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(small_variants())
 def test_index_indices_and_text_agree(rules: Rules) -> None:
     u = Universe(rules)

@@ -45,7 +45,7 @@ def variants(draw: st.DrawFn) -> Rules:
     return variant_with_limits(draw, length, DEFAULT_ALPHABET[:colours], repeats)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80)
 @given(variants())
 def test_compiled_builders_equal_numpy_on_drawn_variants(rules: Rules) -> None:
     _both_ways(rules)

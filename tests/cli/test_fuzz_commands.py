@@ -60,9 +60,7 @@ def run(args: list[str], lines: list[bytes], seed: int) -> subprocess.CompletedP
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
-@settings(
-    max_examples=RUNS, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
-)
+@settings(max_examples=RUNS, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(lines=st.lists(line, max_size=30), seed=st.integers(-(10**6), 10**6))
 def test_random_lines_never_crash_a_command(name: str, lines: list[bytes], seed: int) -> None:
     result = run(COMMANDS[name], lines, seed)

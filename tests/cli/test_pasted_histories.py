@@ -56,7 +56,7 @@ def histories(draw: st.DrawFn) -> list[Entry]:
     return entries
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(histories())
 def test_pasted_history_matches_brute_force(entries: list[Entry]) -> None:
     text = "".join(f"{e.text}\n" for e in entries)

@@ -46,6 +46,8 @@ ROWS = ".board .row[data-step]"
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 800}
 SIZES = {"phone": PHONE, "wide": WIDE}
+#: The longest wait of an action, an assertion or a poll (ms): long on a loaded machine.
+WAIT_MS = 30_000
 #: Controls smaller than this (CSS px) fail; links inside a sentence are exempt (WCAG 2.5.8).
 TARGET = 44
 
@@ -66,7 +68,7 @@ def browser() -> Iterator[Browser]:
         )
     # Assertions wait as long as actions (``open_context``), not Playwright's 5 s: a loaded
     # machine may take longer to answer a click
-    expect.set_options(timeout=30_000)
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
@@ -78,7 +80,7 @@ def browser() -> Iterator[Browser]:
 def open_context(browser: Browser, **options: Any) -> BrowserContext:
     """A fresh profile (its own storage); ``bypass_csp`` lets tests evaluate their checks."""
     made = browser.new_context(bypass_csp=True, **{"viewport": WIDE, **options})
-    made.set_default_timeout(30_000)
+    made.set_default_timeout(WAIT_MS)
     return made
 
 
@@ -285,7 +287,7 @@ def test_buttons_wait_while_a_move_is_sent(context: BrowserContext, base: str) -
     page.locator("button.choice").first.click()
     expect(page.locator("main")).to_have_attribute("aria-busy", "true")
     expect(page.locator("button.choice").first).to_be_disabled()
-    for _ in range(600):  # the request reaches the route a moment after the click (30 s)
+    for _ in range(WAIT_MS // 50):  # the request reaches the route a moment after the click
         if held:
             break
         page.wait_for_timeout(50)

@@ -22,7 +22,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
 @schema.parametrize()
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, suppress_health_check=list(HealthCheck))
 def test_no_server_error(case: schemathesis.Case) -> None:
     response = case.call()
     assert response.status_code < 500, response.text
@@ -44,7 +44,7 @@ TEXT = st.text(max_size=12) | st.sampled_from(["1 2", "0", "1122", "bcc", "4 0",
         {}, optional={"code": TEXT, "reply": TEXT, "step": st.integers(-2, 12)}
     ),
 )
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
 def test_any_move_on_a_real_game_is_answered_or_refused(
     mode: str, action: str, body: dict[str, Any]
 ) -> None:
@@ -59,7 +59,7 @@ def test_any_move_on_a_real_game_is_answered_or_refused(
     text=TEXT | st.sampled_from(["fix 1 0 1", "fix 99 2", "hint", "quit", "1122 1 1", "?"]),
     do=st.sampled_from(["", "undo", "correct", "reply", "hint", "give-up", "nonsense"]),
 )
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, suppress_health_check=list(HealthCheck))
 def test_any_line_at_a_page_prompt_is_answered_or_refused(mode: str, text: str, do: str) -> None:
     number = str(CLIENT.get(f"/api/games/{GAMES[mode]}").json()["state"]["move"])
     form = {"say": text, "do": do, "reply": text, "move": number}
