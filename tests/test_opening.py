@@ -34,10 +34,10 @@ SHIPPED = [
     ("bc5-opening.json.gz", ["".join(c) for c in itertools.permutations("0123456789", 5)],
      [1, 9, 84, 1626, 9173, 15405, 3878, 63, 1]),
     ("logik-opening.json.gz", ["".join(c) for c in itertools.product("12345678", repeat=5)],
-     [1, 8, 95, 1866, 14025, 15849, 922, 2]),
+     [1, 8, 96, 1885, 14104, 15896, 778]),
 ]  # fmt: skip
 #: The checkpoints of fixed openings kept in docs/trees: (variant, the answers they hold).
-CHECKPOINTS = [("bc5", 85), ("logik", 130)]
+CHECKPOINTS = [("bc5", 85), ("logik", 133)]
 
 
 def _valid(rules: Rules, found: object) -> int:
@@ -206,3 +206,20 @@ def test_the_shipped_checkpoints_hold_checked_answers(
         for guess, reply in history:
             codes = codes[u.score_row(guess, codes) == reply]
         assert weight == 1 and len(history) == 2 and state.trust(codes, depth, found)
+
+
+def test_logiks_checkpoint_resumed_settles_its_opening(tmp_path: Path) -> None:
+    # Every part of the opening is answered (those under 30 codes, not kept, are solved again
+    # in seconds): the resumed search proves its tree the lowest of that opening.
+    shipped = Path(__file__).resolve().parent.parent / "docs" / "trees"
+    kept, out = tmp_path / "logik-opening.ckpt", tmp_path / "logik.json.gz"
+    kept.write_bytes(gzip.decompress((shipped / "logik-opening.ckpt.gz").read_bytes()))
+    given = ["--rules", "logik", "--strategy", "optimal", "--opening", "root-bound"]
+    made = CliRunner().invoke(
+        main, ["tree", *given, "--checkpoint", str(kept), "--out", str(out), "--quiet"]
+    )
+    assert made.exit_code == 0, made.output
+    assert "parts solved  231 of 231 " in made.output
+    assert "total         179,187 (the lowest of this opening)" in made.output
+    assert "lower bound   179,187 (no tree of this opening costs less)" in made.output
+    assert load_tree(out).root == load_tree(shipped / "logik-opening.json.gz").root
