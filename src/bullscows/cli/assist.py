@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from bullscows.cli.breaking import (
+    apply_move,
     end_if_inconsistent,
     move_of,
-    refuse_move,
     say_outcome,
     show_contradiction,
 )
@@ -90,10 +90,8 @@ def assist(
             if asked is None:
                 continue
             move = asked
-        try:
-            outcome = breaker.apply(move)
-        except BullsCowsError as error:
-            refuse_move(terminal, move, error)
+        outcome = apply_move(terminal, breaker, move)
+        if outcome is None:
             continue
         say_outcome(terminal, outcome, reply_style)
         if outcome.changes_replies:

@@ -11,7 +11,7 @@ from typing import NoReturn
 
 from bullscows.cli.common import Terminal
 from bullscows.errors import BullsCowsError
-from bullscows.sessions import Codebreaker, Duel, GiveUp, Move, Outcome, read_move
+from bullscows.sessions import Codebreaker, Duel, Game, GiveUp, Move, Outcome, read_move
 from bullscows.sessions.moves import FIX_HELP, Playable
 
 
@@ -58,9 +58,8 @@ def move_of(terminal: Terminal, game: Playable, text: str | None) -> Move:
     return read_move(game, text, impossible=not terminal.interactive)
 
 
-def take_turn(terminal: Terminal, game: Codebreaker | Duel, text: str | None) -> Outcome | None:
-    """Apply the move ``text`` asks for (``move_of``); ``None`` if it was refused (saying why)."""
-    move = move_of(terminal, game, text)
+def apply_move(terminal: Terminal, game: Game, move: Move) -> Outcome | None:
+    """``game.apply(move)``; ``None`` if the move was refused (``refuse_move`` says why)."""
     try:
         return game.apply(move)
     except BullsCowsError as error:
@@ -75,6 +74,25 @@ def refuse_move(terminal: Terminal, move: Move, error: BullsCowsError) -> None:
         terminal.warn(str(error))
     else:
         terminal.refuse(str(error))
+
+
+def play_line(
+    terminal: Terminal,
+    game: Codebreaker | Duel,
+    breaker: Codebreaker,
+    text: str | None,
+    style: str,
+) -> Outcome | None:
+    """Apply the move ``text`` asks for (``move_of``) and, unless it stops the game, say its
+    outcome; a reply that, from a script, makes ``breaker``'s replies contradict each other
+    ends the run (``end_if_inconsistent``). ``None`` if the move was refused (saying why)."""
+    outcome = apply_move(terminal, game, move_of(terminal, game, text))
+    if outcome is None or outcome.stops:
+        return outcome
+    say_outcome(terminal, outcome, style)
+    if outcome.gives_reply:
+        end_if_inconsistent(terminal, breaker, style)
+    return outcome
 
 
 def say_outcome(terminal: Terminal, outcome: Outcome, style: str) -> None:
@@ -116,14 +134,12 @@ def ask_replies(
         else:
             guess = breaker.suggest()
             text = terminal.ask(f"[{len(breaker.history) + 1}] {label}: {guess}  reply: ")
-        outcome = take_turn(terminal, game, text)
+        outcome = play_line(terminal, game, breaker, text, style)
         if outcome is None:
             continue
         if outcome.stops:
             return False
-        say_outcome(terminal, outcome, style)
         if outcome.gives_reply:
-            end_if_inconsistent(terminal, breaker, style)
             show_progress(terminal, breaker)
         if breaker.solved:
             return True

@@ -6,13 +6,7 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import (
-    ask_replies,
-    audit_secret,
-    end_if_inconsistent,
-    say_outcome,
-    take_turn,
-)
+from bullscows.cli.breaking import ask_replies, audit_secret, play_line
 from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.feedback import counted
 from bullscows.rules import Rules
@@ -65,14 +59,11 @@ def _your_guess(terminal: Terminal, game: Duel, style: str) -> bool:
     person gives up (the duel is then over)."""
     while True:
         text = terminal.ask(f"[{len(game.maker.history) + 1}] Your guess: ")
-        outcome = take_turn(terminal, game, text)
+        outcome = play_line(terminal, game, game.breaker, text, style)  # a fix may end it
         if outcome is None:
             continue
         if outcome.stops:
             return False
-        say_outcome(terminal, outcome, style)
-        if outcome.gives_reply:  # a fix, from a script, that contradicts ends the run
-            end_if_inconsistent(terminal, game.breaker, style)
         if game.maker.solved:  # only a guess breaks it
             terminal.say(f"    You broke my code: {game.maker.secret}.")
         if game.awaiting is not DuelTurn.GUESS:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from bullscows.cli.breaking import move_of, refuse_move, say_lines, say_outcome
+from bullscows.cli.breaking import apply_move, move_of, say_lines, say_outcome
 from bullscows.cli.common import Terminal, Whole, play_options, strategy_option, variant_options
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
@@ -103,12 +103,9 @@ def play(
         if move.asks_strategy and game.hinter is None:
             terminal.say("Hints are off; play with --hint to get them.")
             continue
-        try:
-            outcome = game.apply(move)
-        except BullsCowsError as error:
-            refuse_move(terminal, move, error)
-            continue
-        say_outcome(terminal, outcome, reply_style)
+        outcome = apply_move(terminal, game, move)
+        if outcome is not None:
+            say_outcome(terminal, outcome, reply_style)
     if game.status is Status.SOLVED:
         guesses = counted(len(game.history), "guess")
         if game.hints_given:
