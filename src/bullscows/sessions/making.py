@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -97,12 +98,12 @@ class _Maker(Logged, ABC):
         assert isinstance(self, Codemaker | Adversary)  # the only two kinds of codemaker
         return viewer.maker(self)
 
-    def _begin(
+    def __init__(
         self,
         rules: Rules,
-        seed: int | None,
-        hints: Strategy | StrategySpec | str | None,
-        log: list[Event] | None,
+        seed: int | None = None,
+        hints: Strategy | StrategySpec | str | None = None,
+        log: list[Event] | None = None,
         hard: bool = False,
         max_guesses: int | None = None,
         coach: bool = False,
@@ -259,6 +260,15 @@ class _Maker(Logged, ABC):
                 )
         return guess
 
+    def actions(self) -> dict[str, Callable[[Event], object]]:
+        """How each event of a record is replayed on this game."""
+        return {
+            "guess": lambda e: self.guess(str(e.code)),
+            "hint": lambda e: self._count_hint(),
+            "undo": lambda e: self.undo(),
+            "give-up": lambda e: self.give_up(),
+        }
+
     def _give_up(self) -> None:
         self._check_playing()
         self.gave_up = True
@@ -301,7 +311,7 @@ class Codemaker(_Maker):
         max_guesses: int | None = None,
         coach: bool = False,
     ) -> None:
-        self._begin(rules, seed, hints, log, hard, max_guesses, coach)
+        super().__init__(rules, seed, hints, log, hard, max_guesses, coach)
         self.secret = (
             seeded_secret(rules, self.seed)
             if secret is None
@@ -334,12 +344,7 @@ class Codemaker(_Maker):
                 rules_of(record), record.secret, record.seed, record.strategy, log, record.hard,
                 record.max_guesses, record.coach,
             )  # fmt: skip
-        replay(record, cls.kind, {
-            "guess": lambda e: game.guess(str(e.code)),
-            "hint": lambda e: game._count_hint(),
-            "undo": lambda e: game.undo(),
-            "give-up": lambda e: game.give_up(),
-        })  # fmt: skip
+        replay(record, cls.kind, game.actions())
         return game
 
 
@@ -376,19 +381,7 @@ class Adversary(_Maker):
 
     kind = "adversary"
     picks_secret = False
-
-    def __init__(
-        self,
-        rules: Rules,
-        seed: int | None = None,
-        hints: Strategy | StrategySpec | str | None = None,
-        log: list[Event] | None = None,
-        hard: bool = False,
-        max_guesses: int | None = None,
-        coach: bool = False,
-    ) -> None:
-        self._begin(rules, seed, hints, log, hard, max_guesses, coach)
-        self._secret: Code | None = None
+    _secret: Code | None = None  # the code it committed to
 
     @property
     def secret(self) -> Code | None:
@@ -448,11 +441,11 @@ class Adversary(_Maker):
         with reading_record():
             game = cls(rules_of(record), record.seed, record.strategy, log, record.hard,
                        record.max_guesses, record.coach)  # fmt: skip
-        replay(record, cls.kind, {
-            "guess": lambda e: game.guess(str(e.code)),
-            "hint": lambda e: game._count_hint(),
-            "commit": lambda e: game.commit(),
-            "undo": lambda e: game.undo(),
-            "give-up": lambda e: game._give_up(),
-        })  # fmt: skip
+        replay(record, cls.kind, game.actions())
         return game
+
+    def actions(self) -> dict[str, Callable[[Event], object]]:
+        """How each event of a record is replayed: a commit as it was logged, so giving up
+        (which logged its own commit before) commits nothing more."""
+        return {**super().actions(), "commit": lambda e: self.commit(),
+                "give-up": lambda e: self._give_up()}  # fmt: skip
