@@ -15,7 +15,7 @@ from bullscows.feedback import counted
 from bullscows.readers import read_text
 from bullscows.rules import Rules
 from bullscows.sessions import Codebreaker
-from bullscows.sessions.moves import FIX_HELP, REPLY_HELP
+from bullscows.sessions.moves import REPLY_PROMPT_HELP
 from bullscows.strategies import Strategy
 
 
@@ -45,7 +45,7 @@ def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: 
         sys.exit(solve_plain(breaker, reply_style))
     terminal = Terminal()
     terminal.say(f"Think of a secret: {rules.describe()}. I will guess it.")
-    terminal.say(f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.")
+    terminal.say(REPLY_PROMPT_HELP)
     while not breaker.solved:
         wanted = len(breaker.history) + 1
         if not ask_replies(terminal, breaker, breaker, reply_style, wanted, "My guess"):

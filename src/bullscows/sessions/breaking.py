@@ -40,8 +40,8 @@ from bullscows.sessions.common import (
     rules_of,
 )
 from bullscows.sessions.moves import (
-    FIX_HELP,
     REPLY_HELP,
+    REPLY_PROMPT_HELP,
     Candidates,
     Fix,
     GiveUp,
@@ -187,7 +187,7 @@ class Codebreaker(Logged):
             return Shown(self.history)
         if self.assist:
             return Helped((f"Enter 'GUESS REPLY', e.g. '0123 1 2'. {REPLY_HELP}",))
-        return Helped((f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.",))
+        return Helped((REPLY_PROMPT_HELP,))
 
     def suggest(self) -> Code:
         """The strategy's next guess (the same one until the knowledge changes)."""

@@ -28,8 +28,7 @@ from bullscows.sessions.breaking import Codebreaker
 from bullscows.sessions.common import T, T_co, reading_record, replay, rules_of
 from bullscows.sessions.making import Codemaker
 from bullscows.sessions.moves import (
-    FIX_HELP,
-    REPLY_HELP,
+    REPLY_PROMPT_HELP,
     Fix,
     GiveUp,
     Guess,
@@ -119,7 +118,7 @@ class Duel:
         if isinstance(move, GiveUp):
             return GaveUp(self.give_up())
         if isinstance(move, AskHelp):
-            return Helped((f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit.",))
+            return Helped((REPLY_PROMPT_HELP,))
         self._expect(DuelTurn.REPLY if isinstance(move, Reply) else None)
         return self.breaker.apply(move)
 

@@ -168,6 +168,8 @@ HELP = frozenset({"help", "?"})
 FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
 FIX_HELP = "'fix N REPLY' replaces reply #N"
 REPLY_HELP = f"Replies are written {NOTATIONS_HELP}."
+#: What may be typed at a prompt for a reply to the computer's guess (solve, duel).
+REPLY_PROMPT_HELP = f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit."
 #: The other command words; each is a move only in the games that accept it.
 WORDS: dict[str, type[Move]] = {
     "undo": Undo, "u": Undo, "hint": Hint, "history": History, "list": Candidates,
