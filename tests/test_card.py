@@ -216,6 +216,21 @@ def test_a_saved_card_plays_as_a_strategy(card_file: Path) -> None:
     assert strategy.problem(Rules.parse("mm")) == "card:p3c5n.json is for p3c5n, not mm"
 
 
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("card:", "strategy 'card:': give the card file, e.g. card:bc.json"),
+        ("tree:", "strategy 'tree:': give the tree file, e.g. tree:mm.json"),
+        ("card:no-such.json", "strategy 'card:no-such.json': "),
+        ("tree:no-such.json", "strategy 'tree:no-such.json': "),
+    ],
+)
+def test_a_strategy_file_that_cannot_be_read_is_named(name: str, message: str) -> None:
+    with pytest.raises(StrategyError) as caught:
+        get_strategy(name)
+    assert str(caught.value).startswith(message) and "\n" not in str(caught.value)
+
+
 def test_hints_follow_the_card(card_file: Path) -> None:
     rules = Rules.parse("p3c5n")
     card = load_card(card_file.read_text(), "card")

@@ -12,9 +12,9 @@ A name ``card:PATH`` plays the card saved in ``PATH`` (``bullscows.strategies.ca
 
 from __future__ import annotations
 
-from bullscows.errors import BullsCowsError, StrategyError
-from bullscows.readers import quote, quote_path
-from bullscows.strategies.base import Strategy
+from bullscows.errors import StrategyError
+from bullscows.readers import quote
+from bullscows.strategies.base import Strategy, file_strategy
 from bullscows.strategies.basic import RandomConsistent, Simple
 from bullscows.strategies.card_strategy import PREFIX as CARD_PREFIX
 from bullscows.strategies.card_strategy import CardStrategy, card_strategy
@@ -81,17 +81,7 @@ def get_strategy(
     if name.startswith(CARD_PREFIX):
         return card_strategy(name)
     if name.startswith(TREE_PREFIX):
-        path = name[len(TREE_PREFIX) :]
-        if not path:
-            raise StrategyError(
-                f"strategy {quote_path(name)}: give the tree file, e.g. tree:mm.json"
-            )
-        try:
-            return TreeStrategy.from_file(path)
-        except StrategyError:
-            raise
-        except BullsCowsError as error:
-            raise StrategyError(f"strategy {quote_path(name)}: {error}") from None
+        return file_strategy(name, TREE_PREFIX, TreeStrategy.from_file, "mm.json")
     try:
         cls = STRATEGIES[name]
     except KeyError:

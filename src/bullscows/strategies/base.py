@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.errors import ContradictionError
+from bullscows.errors import BullsCowsError, ContradictionError, StrategyError
 from bullscows.knowledge import Knowledge
+from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategy_spec import StrategySpec
 from bullscows.universe import IndexArray
@@ -118,3 +120,29 @@ class ReplyBlindStrategy(Strategy, ABC):
     def sequence(self, rules: Rules, rng: random.Random, start: int, count: int) -> IndexArray:
         """Guesses number ``start`` to ``start + count - 1`` (0-based) of a game; with a random
         strategy, each call draws new ones from ``rng``."""
+
+
+S = TypeVar("S", bound=Strategy)
+
+
+def file_strategy(name: str, prefix: str, load: Callable[[str], S], example: str) -> S:
+    """The strategy ``name`` (``prefix`` and a path) names, read by ``load(path)``; a
+    ``StrategyError`` quoting ``name`` without a path or where the file cannot be read.
+
+    >>> file_strategy("tree:", "tree:", print, "mm.json")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.StrategyError: strategy 'tree:': give the tree file, e.g. tree:mm.json
+    """
+    path = name[len(prefix) :]
+    if not path:
+        raise StrategyError(
+            f"strategy {quote_path(name)}: give the {prefix.rstrip(':')} file, "
+            f"e.g. {prefix}{example}"
+        )
+    try:
+        return load(path)
+    except StrategyError:
+        raise
+    except BullsCowsError as error:
+        raise StrategyError(f"strategy {quote_path(name)}: {error}") from None

@@ -17,11 +17,11 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from bullscows.errors import BullsCowsError, StrategyError
+from bullscows.errors import StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.readers import quote_path, read_file, read_text
 from bullscows.rules import Rules
-from bullscows.strategies.base import Strategy
+from bullscows.strategies.base import Strategy, file_strategy
 from bullscows.strategies.card import Card, load_card, load_frontier
 from bullscows.strategies.card_exact import RuleCosts, fully_symmetric
 from bullscows.strategies.card_search import BookSearch
@@ -161,12 +161,4 @@ def card_strategy(name: str) -> CardStrategy:
     """The strategy named ``card`` or ``card:PATH``."""
     if name == CardStrategy.name:
         return CardStrategy()
-    path = name[len(PREFIX) :]
-    if not path:
-        raise StrategyError(f"strategy {quote_path(name)}: give the card file, e.g. card:bc.json")
-    try:
-        return CardStrategy.from_file(path)
-    except StrategyError:
-        raise
-    except BullsCowsError as error:
-        raise StrategyError(f"strategy {quote_path(name)}: {error}") from None
+    return file_strategy(name, PREFIX, CardStrategy.from_file, "bc.json")
