@@ -156,8 +156,8 @@ def test_the_bench_and_the_walk_count_a_secret_listed_twice_twice() -> None:
 
 
 def test_a_tree_of_too_many_nodes_is_not_built(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bullscows import outcomes
+    from bullscows.strategies import walked
 
-    monkeypatch.setattr(outcomes, "MAX_NODES", 10)
+    monkeypatch.setattr(walked, "MAX_NODES", 10)
     with pytest.raises(BullsCowsError, match="has more than 10 nodes; it is not built"):
         build_tree(P3C4N, get_strategy("minimax"))

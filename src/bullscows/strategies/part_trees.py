@@ -15,8 +15,6 @@ the whole tree's total is an upper bound.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from bullscows.codes import Code
@@ -24,8 +22,9 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.strategies.heuristic import Entropy, ExpectedSize, PartitionHeuristic
+from bullscows.strategies.walked import walk_strategy
 from bullscows.tree.model import Node
-from bullscows.universe import IndexArray, universe
+from bullscows.universe import IndexArray
 
 #: The heuristics tried on a part, the first kept among equal totals.
 PART_HEURISTICS: tuple[type[PartitionHeuristic], ...] = (Entropy, ExpectedSize)
@@ -42,40 +41,12 @@ def heuristic_part(
         for guess, reply in history
     )
     knowledge = Knowledge(rules, steps, np.sort(np.asarray(codes, dtype=np.int64)))
-    best: tuple[int, Node] | None = None
+    found: list[tuple[int, Node]] = []
     for heuristic in PART_HEURISTICS:
-        found = _tree(heuristic(), knowledge)
-        if best is None or found[0] < best[0]:
-            best = found
-    assert best is not None
-    return best
-
-
-def _tree(strategy: PartitionHeuristic, knowledge: Knowledge) -> tuple[int, Node]:
-    """``strategy``'s tree from ``knowledge`` and its total: in one compiled pass when it
-    can (``subtree``), else move by move."""
-    whole = strategy.subtree(knowledge)
-    if whole is not None:
-        return int(whole.counts.sum()), whole.root
-    u = universe(knowledge.rules)
-    win = knowledge.rules.length * (knowledge.rules.length + 1)
-    rng = random.Random(0)  # a heuristic's choice is deterministic: never drawn
-    root = Node(strategy.choose(knowledge, rng))
-    total = 0
-    stack = [(root, knowledge, 1)]
-    while stack:
-        node, known, level = stack.pop()
-        replies = u.score_row(node.guess, known.candidates)
-        total += level * int(np.count_nonzero(replies == win))
-        for reply in np.unique(replies[replies != win]).tolist():
-            part = known.candidates[replies == reply]
-            step = Step(Code.of_index(node.guess, known.rules),
-                        Feedback.from_index(reply, known.rules.length))  # fmt: skip
-            below = Knowledge(known.rules, (*known.history, step), part)
-            guess = int(part[0]) if len(part) == 1 else strategy.choose(below, rng)
-            node.branches[reply] = child = Node(guess)
-            stack.append((child, below, level + 1))
-    return total, root
+        counts, root, _ = walk_strategy(knowledge, heuristic(), knowledge.candidates, 1, build=True)
+        assert root is not None  # built
+        found.append((int(counts.sum()), root))
+    return min(found, key=lambda total_tree: total_tree[0])  # the first of equal totals
 
 
 __all__ = ["PART_HEURISTICS", "heuristic_part"]
