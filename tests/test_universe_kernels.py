@@ -74,6 +74,32 @@ def test_a_universe_built_either_way_is_the_same(spec: str, monkeypatch: pytest.
         assert np.array_equal(getattr(compiled, name), getattr(by_numpy, name)), name
 
 
+@settings(max_examples=80)
+@given(variants())
+def test_the_count_the_compiled_walk_is_given_is_read_from_its_arrays(rules: Rules) -> None:
+    allowed = module._allowed(rules)
+    count = module._code_count(allowed, rules.repeats)
+    rows = len(universe_kernels.enumerate_codes(allowed, rules.repeats))  # counted by the walk
+    assert count is None or count == rows
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "COMPILED_CODES", 1)  # the compiled walk, whatever the size
+        assert np.array_equal(module.enumerate_codes(rules), module._enumerate_numpy(allowed,
+                              rules.repeats))  # fmt: skip
+
+
+def test_a_position_that_repeats_a_symbol_is_counted_by_the_walk() -> None:
+    twice = [np.array([0, 0, 1], dtype=np.uint8)] * 2
+    assert module._code_count(twice, repeats=False) is None  # not 3 * 2: the walk counts 4
+    assert len(universe_kernels.enumerate_codes(twice, repeats=False)) == 4
+    assert module._code_count(twice, repeats=True) == 9
+
+
+def test_a_variant_made_only_to_score_is_not_enumerated() -> None:
+    huge = Rules(length=12, symbols=DEFAULT_ALPHABET[:12], repeats=True, scoring=True)
+    with pytest.raises(RulesError, match="can be enumerated in memory"):
+        module.enumerate_codes(huge)
+
+
 def test_the_kernels_let_go_of_the_lock() -> None:
     kernels = [universe_kernels._walk, universe_kernels._keys, universe_kernels._set_masks]
     assert all(kernel.targetoptions.get("nogil") for kernel in kernels)

@@ -13,6 +13,7 @@ the compiled kernels score with (see ``_kernels.compiled``).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import threading
@@ -41,12 +42,7 @@ class Universe:
     """
 
     def __init__(self, rules: Rules) -> None:
-        if rules.scoring:  # made to score codes only: too large to enumerate
-            codes = "too many" if rules.size < 0 else f"{rules.size:,}"
-            raise RulesError(
-                f"{rules.describe()} has {codes} codes; at most {MAX_CODES:,} can be enumerated "
-                f"in memory: {ENUMERATION_NEEDED}"
-            )
+        _check_enumerable(rules)
         self.rules = rules
         self.length = rules.length
         self.codes = enumerate_codes(rules.guess_rules)
@@ -216,17 +212,54 @@ COMPILED_CODES = 1 << 16
 
 
 def enumerate_codes(rules: Rules) -> npt.NDArray[np.uint8]:
-    """Every code as a row of alphabet indices, in lexicographic order.
+    """Every code as a row of alphabet indices, in lexicographic order (a ``RulesError`` for
+    a variant too large to enumerate).
 
     >>> enumerate_codes(Rules.from_radix([2, 2])).tolist()
     [[0, 0], [0, 1], [1, 0], [1, 1]]
     """
+    _check_enumerable(rules)
     allowed = _allowed(rules)
-    if rules.size >= COMPILED_CODES:
-        from bullscows._kernels import universe_kernels
+    if rules.size < COMPILED_CODES:
+        return _enumerate_numpy(allowed, rules.repeats)
+    from bullscows._kernels import universe_kernels
 
-        return universe_kernels.enumerate_codes(allowed, rules.repeats, rules.size)
-    return _enumerate_numpy(allowed, rules.repeats)
+    count = _code_count(allowed, rules.repeats)
+    if count is not None and count != rules.size:
+        raise AssertionError(
+            f"{rules.spec}: its positions allow {count:,} codes, not {rules.size:,}"
+        )
+    return universe_kernels.enumerate_codes(allowed, rules.repeats, count)
+
+
+def _check_enumerable(rules: Rules) -> None:
+    """Refuse a variant made only to score codes (``Rules.scoring``): too large to enumerate."""
+    if rules.scoring:
+        codes = "too many" if rules.size < 0 else f"{rules.size:,}"
+        raise RulesError(
+            f"{rules.describe()} has {codes} codes; at most {MAX_CODES:,} can be enumerated "
+            f"in memory: {ENUMERATION_NEEDED}"
+        )
+
+
+def _code_count(allowed: list[npt.NDArray[np.uint8]], repeats: bool) -> int | None:
+    """The rows the compiled walk writes for ``allowed``, read from those arrays, so that the
+    count it is given cannot be short of them: every choice with repeats, the arrangements of
+    one set of distinct symbols without; ``None`` (the walk counts them first) where positions
+    allow different symbols and repeats are off.
+
+    >>> digits = np.arange(10, dtype=np.uint8)
+    >>> _code_count([digits] * 4, False), _code_count([digits] * 4, True)
+    (5040, 10000)
+    >>> _code_count([digits[1:], digits, digits, digits], False) is None  # no leading zero
+    True
+    """
+    if repeats:
+        return math.prod(len(symbols) for symbols in allowed)
+    first = allowed[0]
+    if len(np.unique(first)) == len(first) and all(np.array_equal(a, first) for a in allowed):
+        return math.perm(len(first), len(allowed))
+    return None
 
 
 def _allowed(rules: Rules) -> list[npt.NDArray[np.uint8]]:
