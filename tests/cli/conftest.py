@@ -220,19 +220,21 @@ class Session:
 
     def finish(self) -> int:
         """Wait for the process to end; its exit status. Fails if it printed a traceback."""
-        try:
-            self.child.expect(pexpect.EOF)
-        except pexpect.TIMEOUT:
-            raise AssertionError(
-                f"the program did not end; transcript:\n{self.transcript}"
-            ) from None
+        self._expect_end("the program")
         self.child.close()
-        assert "Traceback" not in self.transcript, self.transcript
         status = self.child.exitstatus
         assert status is not None, (
             f"killed by signal {self.child.signalstatus}; transcript:\n{self.transcript}"
         )
         return int(status)
+
+    def _expect_end(self, what: str) -> None:
+        """Wait for the end of the output; fail if it does not come or holds a traceback."""
+        try:
+            self.child.expect(pexpect.EOF)
+        except pexpect.TIMEOUT:
+            raise AssertionError(f"{what} did not end; transcript:\n{self.transcript}") from None
+        assert "Traceback" not in self.transcript, self.transcript
 
     def kill(self) -> None:
         if self.child.isalive():
@@ -307,14 +309,8 @@ class InProcess(Session):
             self._write_in = -1
 
     def finish(self) -> int:
-        try:
-            self.child.expect(pexpect.EOF)
-        except pexpect.TIMEOUT:
-            raise AssertionError(
-                f"the command did not end; transcript:\n{self.transcript}"
-            ) from None
+        self._expect_end("the command")
         self.thread.join(TIMEOUT)
-        assert "Traceback" not in self.transcript, self.transcript
         assert self.status is not None, "the command did not end"
         self.child.close()
         return self.status
