@@ -40,15 +40,14 @@ def test_random_consistent_is_reproducible_and_consistent() -> None:
     assert set(picks) <= set(k.candidates.tolist()) and len(set(picks)) > 1
 
 
-def test_contradictory_knowledge_is_refused() -> None:
-    rules = Rules.parse("bc")
-    k = (
-        Knowledge.start(rules)
-        .after(Code("0123"), Feedback(4, 0))
-        .after(Code("0123"), Feedback(0, 0))
-    )
-    with pytest.raises(ContradictionError):
-        get_strategy("minimax").next_guess(k, random.Random(0))
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_contradictory_knowledge_is_refused_and_explained(name: str) -> None:
+    rules = Rules.parse("p3c5n")
+    k = Knowledge.start(rules).after(Code("012", rules), Feedback(0, 0))
+    k = k.after(Code("340", rules), Feedback(0, 0))  # every symbol is out: no code fits
+    with pytest.raises(ContradictionError, match="no code fits the replies so far") as caught:
+        get_strategy(name).next_guess(k, random.Random(0))
+    assert caught.value.explanation is not None
 
 
 def test_minimax_opens_like_knuth() -> None:

@@ -33,6 +33,12 @@ class Subtree:
     nodes: int
 
 
+def refuse_contradiction(knowledge: Knowledge) -> None:
+    """A ``ContradictionError``, explained, when no code fits ``knowledge``'s replies."""
+    if knowledge.is_contradictory:
+        raise ContradictionError("no code fits the replies so far", knowledge.explain())
+
+
 class Strategy(ABC):
     """Chooses the next guess (a universe index) from the current knowledge.
 
@@ -77,8 +83,7 @@ class Strategy(ABC):
 
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The universe index of the next guess; refuses a contradictory history."""
-        if knowledge.is_contradictory:
-            raise ContradictionError("no code fits the replies so far", knowledge.explain())
+        refuse_contradiction(knowledge)
         if len(knowledge) == 1:
             return int(knowledge.candidates[0])
         return self.choose(knowledge, rng)
@@ -109,8 +114,7 @@ class ReplyBlindStrategy(Strategy, ABC):
 
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The next guess of the sequence, however few codes remain."""
-        if knowledge.is_contradictory:
-            raise ContradictionError("no code fits the replies so far", knowledge.explain())
+        refuse_contradiction(knowledge)
         return self.choose(knowledge, rng)
 
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:

@@ -14,11 +14,12 @@ from __future__ import annotations
 from typing import Any, BinaryIO
 
 from bullscows.codes import Code
-from bullscows.errors import BullsCowsError, ContradictionError
+from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
 from bullscows.readers import quote
 from bullscows.rules import Rules
+from bullscows.strategies.base import refuse_contradiction
 from bullscows.strategies.card import Card, CardFigures
 from bullscows.strategies.card_coach import advise
 from bullscows.strategies.card_strategy import best_card
@@ -80,7 +81,6 @@ def card_view(spec: str, lines: int, after: str = "") -> dict[str, Any]:
             raise BullsCowsError(f"game so far, entry {number} {quote(item)}: give a guess "
                                  "and its reply, e.g. 1234 1 2")  # fmt: skip
         knowledge = knowledge.after(Code(guess, rules), Feedback.parse(reply, rules))
-    if knowledge.is_contradictory:
-        raise ContradictionError("no code fits the replies so far", knowledge.explain())
+    refuse_contradiction(knowledge)
     return {"heading": heading(card, figures), "lines": book, "rule": rule,
             "data": card.to_json(figures), "advice": advise(card, knowledge).text()}  # fmt: skip
