@@ -92,6 +92,16 @@ def test_codebreaker_undo_and_contradiction() -> None:
     assert breaker.suggest() != first
 
 
+def test_a_broken_code_may_be_undone_but_not_a_game_given_up() -> None:
+    breaker = Codebreaker(Rules.parse("bc"), "simple")
+    breaker.reply("4 0")  # broken: a reply may still be taken back or corrected
+    assert breaker.solved and not breaker.correct(1, "0 0").is_solved
+    breaker.give_up()
+    for move in (breaker.undo, lambda: breaker.correct(1, "0 1"), breaker.suggest):
+        with pytest.raises(GameOverError, match="the game is over: it was given up"):
+            move()
+
+
 def test_codebreaker_checks_replies() -> None:
     breaker = Codebreaker(Rules.parse("bc"))
     with pytest.raises(FeedbackError):

@@ -20,7 +20,6 @@ from bullscows.codes import Code
 from bullscows.errors import (
     ContradictionError,
     FeedbackError,
-    GameOverError,
     NothingToUndoError,
 )
 from bullscows.feedback import Feedback
@@ -240,8 +239,7 @@ class Codebreaker(Logged):
 
     def undo(self) -> Step:
         """Take back the last guess and reply (also once the code is broken)."""
-        if self.gave_up:
-            raise GameOverError("the game is over: it was given up")
+        self._check_not_given_up()
         if len(self._stack) == 1:
             raise NothingToUndoError("nothing to undo: no reply has been given yet")
         step = self.knowledge.history[-1]
@@ -255,8 +253,7 @@ class Codebreaker(Logged):
 
         Only the last reply may become all bulls: guesses came after any other.
         """
-        if self.gave_up:
-            raise GameOverError("the game is over: it was given up")
+        self._check_not_given_up()
         history = self.history
         if not 1 <= number <= len(history):
             given = f"replies #1 to #{len(history)} were given" if history else "none was given"

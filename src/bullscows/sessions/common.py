@@ -112,6 +112,10 @@ class Logged:
     def _check_playing(self) -> None:
         if self.solved:
             raise GameOverError(f"{self.BROKEN}: {self.history[-1].guess}")
+        self._check_not_given_up()
+
+    def _check_not_given_up(self) -> None:
+        """Refuse a move once the game is given up (a broken code may still be undone)."""
         if self.gave_up:
             raise GameOverError("the game is over: it was given up")
 
