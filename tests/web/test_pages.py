@@ -180,6 +180,22 @@ def test_compare_strategies(client: TestClient) -> None:
     assert none.status_code == 400 and "at least one strategy" in none.json()["error"]
 
 
+def test_bench_reports_are_kept_and_dropped_with_their_charts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bullscows.web import benching
+    from bullscows.web.compute import Kept
+
+    monkeypatch.setattr(benching, "_reports", Kept(1))
+    monkeypatch.setattr(benching, "_charts", {})
+    first = benching.bench_report("p3c4n", ["simple"])
+    assert benching.bench_report("p3c4n", ["simple"]) is first  # kept: not run again
+    assert benching.chart_svg(first) is benching.chart_svg(first)
+    benching.bench_report("p3c4n", ["minimax"])  # room for one: the first is dropped
+    assert benching._charts == {}  # its chart with it
+    assert benching.bench_report("p3c4n", ["simple"]) is not first
+
+
 def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -> None:
     page = new(client, "play", rules="mm")
     over = say(client, page, "quit")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import tempfile
 import threading
-from collections import OrderedDict
 from functools import partial
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from bullscows.bench import BenchReport, run_bench
 from bullscows.charts import plot_report
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
-from bullscows.web.compute import INLINE, Client, Pool
+from bullscows.web.compute import INLINE, Client, Kept, Pool
 from bullscows.web.games import check_size, strategy_for
 
 #: The bench plays every secret of variants of at most this many codes.
@@ -36,8 +35,8 @@ KEPT = 16
 #: The strategies the form ticks at first.
 DEFAULT = ("simple", "minimax", "expected-size", "entropy", "most-parts")
 
-_reports: OrderedDict[tuple[str, tuple[str, ...], int], BenchReport] = OrderedDict()
-_charts: dict[int, str] = {}
+_reports: Kept[tuple[str, tuple[str, ...], int], BenchReport] = Kept(KEPT)
+_charts: dict[int, str] = {}  # by the id of a report kept
 _lock = threading.Lock()
 
 
@@ -57,19 +56,17 @@ def bench_report(spec: str, names: list[str], seed: int = 1, pool: Pool | None =
         raise BullsCowsError(f"seed {seed}: a whole number from 0 to 2**32 - 1")
     strategies = [strategy_for(name, rules) for name in chosen]
     key = (rules.spec, chosen, seed)
-    with _lock:
-        if key in _reports:
-            _reports.move_to_end(key)
-            return _reports[key]
+    kept = _reports.get(key)
+    if kept is not None:
+        return kept
     work = rules.size * rules.guess_rules.size * len(strategies)
     command = f"bullscows bench --rules {rules.spec} " + " ".join(f"--strategy {n}" for n in chosen)
     play = partial(run_bench, seed=seed, max_guesses=MAX_GUESSES)
     report = (pool or INLINE).call(client, work, play, rules, strategies, command=command)
+    dropped = _reports.put(key, report)
     with _lock:
-        _reports[key] = report
-        while len(_reports) > KEPT:
-            _, dropped = _reports.popitem(last=False)
-            _charts.pop(id(dropped), None)
+        for old in dropped:
+            _charts.pop(id(old), None)
     return report
 
 

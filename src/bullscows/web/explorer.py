@@ -14,9 +14,7 @@ node has a permalink.
 
 from __future__ import annotations
 
-import threading
 import zlib
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -31,7 +29,7 @@ from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
 from bullscows.tree.store import read_shipped, shipped_dir, tree_file_name
-from bullscows.web.compute import INLINE, SEARCH_WORK, Client, Pool
+from bullscows.web.compute import INLINE, SEARCH_WORK, Client, Kept, Pool
 from bullscows.web.games import MAX_GAME_CODES, check_size, strategy_for
 
 if TYPE_CHECKING:
@@ -76,8 +74,7 @@ class Explored:
         return self.heights[id(node)]
 
 
-_kept: OrderedDict[str, Explored] = OrderedDict()
-_lock = threading.Lock()
+_kept: Kept[str, Explored] = Kept(KEPT)
 
 
 def shipped() -> list[str]:
@@ -95,15 +92,11 @@ def source(store: Store | None, src: str, pool: Pool = INLINE, client: Client | 
     """The tree ``src`` names, from memory if it was explored lately; one built on demand is
     built in ``pool`` when large."""
     src = src.strip()[:300]
-    with _lock:
-        if src in _kept:
-            _kept.move_to_end(src)
-            return _kept[src]
+    kept = _kept.get(src)
+    if kept is not None:
+        return kept
     explored = _load(store, src, pool, client)
-    with _lock:
-        _kept[src] = explored
-        while len(_kept) > KEPT:
-            _kept.popitem(last=False)
+    _kept.put(src, explored)
     return explored
 
 
