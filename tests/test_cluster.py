@@ -91,6 +91,37 @@ def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
         client.close()
 
 
+#: A budget of sets far below p5c6r's search (7,776 codes, its tasks the parts one guess deep:
+#: each of the first two searches over 300,000 sets, and the whole search hours).
+BUDGET = 20_000
+
+
+def test_a_budget_of_sets_counts_the_tasks_under_way_on_the_cluster(
+    scheduler: str, tmp_path: Path
+) -> None:
+    # The workers tell the sets of their tasks under way as they grow: the search stops at
+    # its budget while its first tasks are under way (no answer in the checkpoint yet), not
+    # once they end (over 15 times the budget).
+    checkpoint = tmp_path / "p5c6r.ckpt"
+    stopped = CliRunner().invoke(
+        main,
+        ["tree", "--rules", "p5c6r", "--strategy", "optimal", "--scheduler", scheduler,
+         "--budget", str(BUDGET), "--checkpoint", str(checkpoint), "--json", "--quiet"],
+        env={"BULLSCOWS_CACHE": str(tmp_path / "cache")},
+    )  # fmt: skip
+    assert stopped.exit_code in (3, 4), stopped.output
+    stood = json.loads(stopped.stdout)
+    assert stood["stopped"] == f"the budget of {BUDGET:,} sets"
+    assert BUDGET <= stood["sets"] < 5 * BUDGET, stood
+    assert checkpoint.read_bytes().count(b"\n") == 1  # its header alone: no task ended
+    client = distributed.Client(scheduler)
+    try:  # the cluster goes on: its workers stopped the tasks, and take others
+        assert _wait_for(lambda: _executing(client) == 0, 60), "the tasks ran on"
+        assert client.submit(abs, -3).result() == 3
+    finally:
+        client.close()
+
+
 def _executing(client: Any) -> int:
     """Tasks under way on the cluster's workers."""
     return sum(client.run(lambda dask_worker: len(dask_worker.state.executing)).values())

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import os
 import queue
+import sys
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
@@ -194,6 +197,8 @@ def count_progress(counter: Callable[[], int]) -> None:
     slot = getattr(_CURRENT, "counter", None)
     if slot is not None:
         slot[0] = counter
+    else:
+        _tell_dask(counter)
 
 
 class Threads(Executor):
@@ -351,17 +356,46 @@ class DaskTasks(Executor):
     """A Dask client's tasks as ``concurrent.futures`` futures, as ``client.get_executor()``
     gives them, but quiet: cancelling a future cancels its Dask task (a worker stops it,
     ``search.worker.Listener``) without the error that distributed's own executor logs, with
-    its traceback, when a task is cancelled as it ends."""
+    its traceback, when a task is cancelled as it ends. ``counted`` reads the work done so
+    far by the tasks under way, as their workers tell it (``count_progress``, every
+    ``TELL_EVERY`` seconds)."""
 
     def __init__(self, client: Any) -> None:
         self._client = client  # what ``workers`` asks
+        self._lock = threading.Lock()
+        self._running: dict[Future[Any], str] = {}  # each task under way: its Dask key
+        self._told: dict[str, int] = {}  # each task's work, as its worker last told it
+        client.subscribe_topic(TOPIC, self._hear)  # heard on Dask's thread
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
         task = self._client.submit(fn, *args, **kwargs)
         future: Future[T] = Future()
+        with self._lock:
+            self._running[future] = str(task.key)
+        future.add_done_callback(self._ended)
         future.add_done_callback(lambda done: task.cancel() if done.cancelled() else None)
         task.add_done_callback(lambda ended: self._settle(ended, future))  # on Dask's thread
         return future
+
+    def counted(self) -> int:
+        """The work done so far by the tasks under way, as their workers last told it."""
+        with self._lock:
+            return sum(self._told.get(key, 0) for key in self._running.values())
+
+    def _hear(self, event: tuple[float, Any]) -> None:
+        """A worker's word on the work of its tasks under way (``_Teller``)."""
+        told = event[1].get("work", {}) if isinstance(event[1], dict) else {}
+        with self._lock:
+            running = set(self._running.values())
+            for key, work in told.items():
+                if key in running and isinstance(work, int) and work > self._told.get(key, -1):
+                    self._told[key] = work
+
+    def _ended(self, future: Future[Any]) -> None:
+        with self._lock:
+            key = self._running.pop(future, None)
+            if key is not None and key not in self._running.values():
+                self._told.pop(key, None)
 
     @staticmethod
     def _settle(task: Any, future: Future[Any]) -> None:
@@ -372,6 +406,74 @@ class DaskTasks(Executor):
             future.set_result(task.result())
         except BaseException as error:  # the task's error, or its cancellation
             future.set_exception(error)
+
+
+#: The Dask topic on which workers tell the work of their tasks under way (``_Teller``).
+TOPIC = "bullscows-work"
+#: Seconds between two words of a Dask worker on the work of its tasks under way.
+TELL_EVERY = 0.2
+
+
+def _tell_dask(counter: Callable[[], int]) -> None:
+    """On a Dask worker, in a task: have its ``_Teller`` tell the client how much work the
+    task has done (``counter()``) every ``TELL_EVERY`` seconds while it runs. Elsewhere
+    (Dask, if not imported, runs no task here) nothing happens."""
+    if "distributed" not in sys.modules:
+        return
+    from distributed import get_worker
+
+    try:
+        worker = get_worker()
+        key = worker.get_current_task()
+    except (ValueError, KeyError):  # not in a task of a worker
+        return
+    with _TELLING:
+        teller = _TELLERS.get(worker)
+        if teller is None:
+            teller = _TELLERS[worker] = _Teller(worker)
+    teller.add(key, counter)
+
+
+class _Teller:
+    """A daemon thread of a Dask worker that tells the client (on ``TOPIC``) the work done so
+    far by each task of the worker that counts it (``count_progress``), every ``TELL_EVERY``
+    seconds while one runs, and forgets a task once the worker's state no longer says it runs;
+    it sleeps while no task counts."""
+
+    def __init__(self, worker: Any) -> None:
+        self.worker = weakref.ref(worker)
+        self.counters: dict[Any, Callable[[], int]] = {}
+        self.given = threading.Condition()
+        threading.Thread(target=self._tell, name="bullscows-teller", daemon=True).start()
+
+    def add(self, key: Any, counter: Callable[[], int]) -> None:
+        with self.given:
+            self.counters[key] = counter
+            self.given.notify()
+
+    def _tell(self) -> None:
+        while True:
+            with self.given:
+                self.given.wait_for(lambda: bool(self.counters))
+                worker = self.worker()
+                if worker is None:  # the worker closed
+                    return
+                work = {}
+                for key, counter in list(self.counters.items()):
+                    task = worker.state.tasks.get(key)
+                    if task is None or task.state != "executing":
+                        del self.counters[key]  # ended: its thread may count another task
+                    else:
+                        work[str(key)] = int(counter())
+                if work:
+                    worker.log_event(TOPIC, {"work": work})
+                del worker
+            time.sleep(TELL_EVERY)
+
+
+#: Each Dask worker's teller (a worker running in this process; usually one).
+_TELLERS: weakref.WeakKeyDictionary[Any, _Teller] = weakref.WeakKeyDictionary()
+_TELLING = threading.Lock()
 
 
 def workers(executor: Executor) -> int:

@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 from bullscows.errors import BullsCowsError
-from bullscows.executors import TaskStopped, Threads, current_team, stop_flag, workers
+from bullscows.executors import DaskTasks, TaskStopped, Threads, current_team, stop_flag, workers
 from bullscows.search.checkpoint import Check, Checkpoint, Found, History
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray
@@ -184,12 +184,13 @@ class PartTasks:
     def in_flight(self) -> int:
         """Sets searched so far by the tasks sent whose sets ``done`` has not heard yet: a
         finished task's count, and a running one's so far on ``Threads`` (its search's
-        counters, read live); a task in another process counts once it ends."""
+        counters, read live) or a Dask cluster (as its worker last told it, every
+        ``executors.TELL_EVERY`` seconds); a task in a local process counts once it ends."""
         finished = 0
         for future in self.uncounted:
             if future.done() and not future.cancelled() and future.exception() is None:
                 finished += future.result()[1]
-        running = self.executor.counted() if isinstance(self.executor, Threads) else 0
+        running = self.executor.counted() if isinstance(self.executor, (Threads, DaskTasks)) else 0
         return finished + running
 
     def _is_spare(self, i: int, history: History, codes: IndexArray) -> bool:
