@@ -1,8 +1,8 @@
 """SIGTERM stops a command as Ctrl-C does: a long ``bullscows tree`` search run in the
 background (Ctrl-C ignored, as a shell's background job has it) and stopped with ``kill``
-prints where it stood, keeps its checkpoint, says so and exits 130; a second signal during
-the wind-down ends the process at once. Every wait is a poll with a limit of minutes, never
-a timing."""
+prints where it stood, keeps its checkpoint, says so and exits 130, on threads or on a
+local Dask cluster; a second signal during the wind-down ends the process at once. Every
+wait is a poll with a limit of minutes, never a timing."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,6 +93,71 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
         assert lines[3] == f"  upper bound   {found.summary.total:,} (the best tree found)"
     kept = Checkpoint(checkpoint, "p4c9r", "total", None, False)  # read back, as on resuming
     assert kept.resumed >= seen + 1
+
+
+@pytest.fixture
+def cluster() -> Iterator[str]:
+    """A Dask cluster of two worker processes of one thread each, on this machine only, on
+    free ports; closed at the end."""
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=None,
+    ) as running:  # fmt: skip
+        yield running.scheduler_address
+
+
+def test_sigterm_stops_a_search_on_a_dask_cluster_which_goes_on(
+    cluster: str, tmp_path: Path
+) -> None:
+    # The same search on the cluster's workers: SIGTERM stops it as on threads, its tasks
+    # under way stop on their workers, and the cluster takes other work.
+    from dask.distributed import Client
+
+    checkpoint, out = tmp_path / "p4c9r.ckpt", tmp_path / "p4c9r.json"
+    command = [str(BULLSCOWS), "tree", "--rules", "p4c9r", "--strategy", "optimal",
+               "--scheduler", cluster, "--checkpoint", str(checkpoint),
+               "--out", str(out)]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=private_env(),
+        start_new_session=True, preexec_fn=_background,
+    )  # fmt: skip
+    try:
+        _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
+        seen = _answers(checkpoint)
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=LIMIT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert "distributed" not in stderr, stderr  # nor a word of Dask's as its client closes
+    assert stderr.splitlines()[-1] == (
+        f"Interrupted; the answers so far are in {checkpoint}: run the same command to resume."
+    )
+    lines = stdout.splitlines()
+    assert lines[0] == "p4c9r: 4 symbols of 0-8, repeats allowed (6,561 secrets)", stdout
+    assert lines[1].startswith("  optimal stopped at an interrupt (Ctrl-C or SIGTERM), after ")
+    assert lines[2].startswith("  lower bound   ") and lines[3].startswith("  upper bound   ")
+    assert out.exists() != lines[3].endswith("none yet")
+    kept = Checkpoint(checkpoint, "p4c9r", "total", None, False)  # read back, as on resuming
+    assert kept.resumed >= seen
+    client = Client(cluster)
+    try:  # its tasks stopped on the workers, which take others
+        deadline = time.monotonic() + LIMIT
+        while _executing(client) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _executing(client) == 0, "the search's tasks ran on"
+        assert client.submit(abs, -3).result(timeout=LIMIT) == 3
+    finally:
+        client.close()
+
+
+def _executing(client: Any) -> int:
+    """Tasks under way on the cluster's workers."""
+    return sum(client.run(lambda dask_worker: len(dask_worker.state.executing)).values())
 
 
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
