@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from bullscows.cli import streams
@@ -23,6 +24,10 @@ if TYPE_CHECKING:  # rich is loaded only where a display is drawn
 #: A search of a variant of at least this many codes is announced first (smaller ones take
 #: a second or less: docs/results.md).
 ANNOUNCE_CODES = 2_000
+
+#: Seconds of a search between two lines of its progress in a log (stderr not a terminal),
+#: unless ``--log-every`` says otherwise; the first comes after as long.
+LOG_EVERY = 60.0
 
 #: ``update(label, done, total)``: ``done`` of the ``total`` items of ``label`` are settled.
 Count = Callable[[str, int, int], None]
@@ -115,19 +120,56 @@ def counting(show: bool) -> Iterator[Count]:
         yield update
 
 
+def where(label: str, report: SearchReport) -> str:
+    """A search's report in words: which first guess it is settling of how many, sets
+    searched, bounds, seconds.
+
+    >>> from bullscows.search.progress import SearchReport
+    >>> where("optimal on bc", SearchReport(10, 9, None, 2.0, first=(1, 3)))
+    'optimal on bc, first guess 1 of 3: 10 sets searched, bound 9, best none yet, 2 s'
+    """
+    first = report.first
+    at = "" if first is None else f", first guess {first[0]} of {first[1]}"
+    return f"{label}{at}: {report}"
+
+
+def log_lines(label: str, every: float) -> Show:
+    """A callback writing a search's report as one plain line on stderr every ``every``
+    seconds of the search (the first after ``every``; never if 0): the time of day (UTC),
+    then its words (``where``) and the codes settled of those to settle, if known.
+
+    >>> from bullscows.search.progress import SearchReport
+    >>> log = log_lines("optimal on bc", 60)
+    >>> log(SearchReport(10, 9, None, 59.0))  # not yet
+    """
+    due = [every]
+
+    def log(report: SearchReport) -> None:
+        if not every or report.seconds < due[0]:
+            return
+        due[0] = (report.seconds // every + 1) * every
+        settled = report.settled
+        codes = "" if settled is None else f"; {settled[0]:,} of {settled[1]:,} codes settled"
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+        print(f"{stamp}  {where(label, report)}{codes}", file=sys.stderr, flush=True)
+
+    return log
+
+
 @contextmanager
-def searching(show: bool, label: str) -> Iterator[Show]:
+def searching(show: bool, label: str, log_every: float = 0.0) -> Iterator[Show]:
     """A callback showing an optimal search's reports while the block runs, when ``show``:
     which first guess it is settling of how many, sets searched, bounds, seconds; a bar of the
     codes of that guess's parts settled, and the time left for that guess at its pace so far
-    (how long the other first guesses take to refute is not known in advance).
+    (how long the other first guesses take to refute is not known in advance). Else, with
+    ``log_every``, a plain line every ``log_every`` seconds (``log_lines``), for a log.
 
     >>> from bullscows.search.progress import SearchReport
     >>> with searching(False, "optimal") as show:
     ...     show(SearchReport(10, None, None, 1.0, first=(1, 3), settled=(0, 5040)))
     """
     if not show:
-        yield lambda report: None
+        yield log_lines(label, log_every) if log_every else lambda report: None
         return
     from rich.progress import BarColumn, SpinnerColumn, TextColumn
 
@@ -139,8 +181,7 @@ def searching(show: bool, label: str) -> Iterator[Show]:
 
     def update(report: SearchReport) -> None:
         first = report.first
-        where = "" if first is None else f", first guess {first[0]} of {first[1]}"
-        description = f"{label}{where}: {report}"
+        description = where(label, report)
         if report.settled is None:
             bars.update(task, description=description, refresh=True)
             return

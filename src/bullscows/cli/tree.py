@@ -19,7 +19,15 @@ from bullscows.cli.common import (
     variant_options,
     writes,
 )
-from bullscows.cli.progress import announce_search, counting, duration, say, searching, showing
+from bullscows.cli.progress import (
+    LOG_EVERY,
+    announce_search,
+    counting,
+    duration,
+    say,
+    searching,
+    showing,
+)
 from bullscows.cli.tree_opening import interrupted, run_opening
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
@@ -133,8 +141,16 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
     "the secrets whose guess count changes.",
 )
 @click.option(
-    "--quiet", "-q", is_flag=True, help="No announcement and no progress display on stderr."
+    "--log-every",
+    type=Number(min=0),
+    default=LOG_EVERY,
+    show_default=True,
+    metavar="SECONDS",
+    help="With an optimal strategy, when stderr is not a terminal (a log file or a pipe): a "
+    "line of the search's progress (time of day, sets searched, bounds, first guess, seconds) "
+    "every SECONDS of the search, the first after SECONDS; 0: none.",
 )
+@click.option("--quiet", "-q", is_flag=True, help="No announcement and no progress on stderr.")
 def tree(
     rules: Rules,
     strategy: Strategy,
@@ -152,6 +168,7 @@ def tree(
     opening: str | None,
     check: Path | None,
     compare: tuple[Path, Path] | None,
+    log_every: float,
     quiet: bool,
 ) -> None:
     """Build the decision tree of a deterministic strategy: its guess for every reply.
@@ -178,7 +195,8 @@ def tree(
     --time-limit and --budget stop it with its bounds (resume it with the same checkpoint;
     exit 3 with the best tree found, 4 with none yet, 0 when the search finished); Ctrl-C or
     SIGTERM (kill) stops it with its bounds too, its checkpoint kept (exit 130). A long build
-    or search is announced first and shows its progress on a terminal (--quiet: neither).
+    or search is announced first and shows its progress on a terminal, and a search a line of
+    it every --log-every seconds in a log (--quiet: none of them).
     """
     if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:
@@ -219,15 +237,16 @@ def tree(
         raise click.UsageError("give --jobs or --scheduler, not both")
     if opening is not None:
         given = (time_limit, budget) if limits else None
+        logs = 0.0 if quiet else log_every
         _opening(rules, strategy, opening, form, jobs, scheduler, checkpoint, given, out, as_json,
-                 quiet)  # fmt: skip
+                 quiet, logs)  # fmt: skip
         return
     if searched:  # a search shows its progress and can be interrupted
         from bullscows.search.progress import Budget, SearchInterrupted, Standing
 
         limit = Budget(time_limit, budget) if limits else None
         try:
-            built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet)
+            built = _search(rules, strategy, jobs, scheduler, checkpoint, limit, quiet, log_every)
         except KeyboardInterrupt as stop:  # under way, where it stood; then as any other
             if isinstance(stop, SearchInterrupted):
                 _print_standing(rules, strategy, stop.standing, out, as_json)
@@ -253,10 +272,11 @@ def tree(
 def _opening(
     rules: Rules, strategy: Strategy, opening: str, form: str, jobs: int, scheduler: str | None,
     checkpoint: Path | None, limits: tuple[float | None, int | None] | None, out: Path | None,
-    as_json: bool, quiet: bool,
+    as_json: bool, quiet: bool, log_every: float,
 ) -> None:  # fmt: skip
-    """``--opening``: checked here, run by ``cli.tree_opening``; exits ``STOPPED_WITH_TREE``
-    when a limit stopped it before every part was solved."""
+    """``--opening``: checked here, run by ``cli.tree_opening`` (a line of its progress every
+    ``log_every`` seconds in a log); exits ``STOPPED_WITH_TREE`` when a limit stopped it
+    before every part was solved."""
     if strategy.spec != StrategySpec("optimal"):
         raise click.UsageError(
             f"--opening goes with --strategy optimal (the lowest total), not {strategy.label!r}"
@@ -266,7 +286,8 @@ def _opening(
     from bullscows.search.progress import Budget
 
     budget = None if limits is None else Budget(*limits)
-    if run_opening(rules, opening, jobs, scheduler, checkpoint, budget, out, as_json, quiet):
+    ran = (jobs, scheduler, checkpoint, budget)
+    if run_opening(rules, opening, ran, out, as_json, quiet, log_every):
         sys.exit(STOPPED_WITH_TREE)  # a whole tree, its parts not all solved
 
 
@@ -278,8 +299,10 @@ def _search(
     checkpoint: Path | None,
     budget: Budget | None,
     quiet: bool,
+    log_every: float,
 ) -> DecisionTree | Standing:
-    """Search for an optimal tree, showing progress on stderr; keep it in the user's cache.
+    """Search for an optimal tree, showing progress on stderr (on a terminal; else a line
+    every ``log_every`` seconds); keep it in the user's cache.
     A search stopped by its ``budget`` gives where it stood; one stopped by Ctrl-C or
     SIGTERM raises ``SearchInterrupted`` once under way, else ``KeyboardInterrupt``."""
     from bullscows.executors import make_executor  # threads or a cluster: for searches only
@@ -299,7 +322,7 @@ def _search(
     try:
         with (
             make_executor(None, jobs, scheduler, threads=True) as pool,
-            searching(showing(quiet), label) as show,
+            searching(showing(quiet), label, 0.0 if quiet else log_every) as show,
         ):
             watch = show if budget is None else budget.watch(show)
             built = strategy_tree(rules, strategy, watch, pool, checkpoint)

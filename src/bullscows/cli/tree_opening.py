@@ -28,21 +28,22 @@ ROOT_BOUND = "root-bound"
 def run_opening(
     rules: Rules,
     opening: str,
-    jobs: int,
-    scheduler: str | None,
-    checkpoint: Path | None,
-    budget: Budget | None,
+    ran: tuple[int, str | None, Path | None, Budget | None],
     out: Path | None,
     as_json: bool,
     quiet: bool,
+    log_every: float = 0.0,
 ) -> bool:
-    """Search the opening named ``opening`` (a first guess, or ``ROOT_BOUND``), print its
-    figures, and write its tree to ``out``; whether ``budget`` stopped it first. Stopped by
-    Ctrl-C or SIGTERM while its parts were searched, it does the same, then exits 130."""
+    """Search the opening named ``opening`` (a first guess, or ``ROOT_BOUND``) on ``ran``'s
+    jobs or scheduler, with its checkpoint and budget, print its figures, and write its tree
+    to ``out``; whether the budget stopped it first. Its progress shows on a terminal, else
+    as a line every ``log_every`` seconds. Stopped by Ctrl-C or SIGTERM while its parts were
+    searched, it does the same, then exits 130."""
     from bullscows.executors import make_executor
     from bullscows.search.opening import OpeningInterrupted, opening_tree
     from bullscows.strategies.part_trees import heuristic_part
 
+    jobs, scheduler, checkpoint, budget = ran
     first = None if opening == ROOT_BOUND else Code(opening, rules).index
     if not quiet and rules.size >= ANNOUNCE_CODES:
         resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
@@ -54,7 +55,7 @@ def run_opening(
     try:
         with (
             make_executor(None, jobs, scheduler, threads=True) as pool,
-            searching(showing(quiet), f"opening of {rules.spec}") as show,
+            searching(showing(quiet), f"opening of {rules.spec}", log_every) as show,
         ):
             found = opening_tree(rules, heuristic_part, first, show, pool, checkpoint, budget)
     except OpeningInterrupted as stop:
