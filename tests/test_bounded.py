@@ -182,7 +182,9 @@ def test_tree_opening_stopped_by_ctrl_c_prints_and_writes_its_tree_then_exits_13
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     @contextlib.contextmanager
-    def ctrl_c(show: bool, label: str) -> Iterator[Callable[[SearchReport], None]]:
+    def ctrl_c(
+        show: bool, label: str, log_every: float = 0.0
+    ) -> Iterator[Callable[[SearchReport], None]]:
         yield _ctrl_c_at_first_report
 
     monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
