@@ -22,7 +22,7 @@ from bullscows.cli.common import (
     seed_option,
     variant_options,
 )
-from bullscows.cli.progress import counting, duration, search_first, showing
+from bullscows.cli.progress import counting, duration, log_every_option, search_first, showing
 from bullscows.errors import BullsCowsError, interrupted
 from bullscows.estimates import expected_seconds
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
@@ -81,7 +81,8 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     help="A game of a random strategy is given up (unsolved) after this many guesses.",
 )
 @executor_options
-@click.option("--quiet", "-q", is_flag=True, help="No announcement and no progress bars on stderr.")
+@log_every_option
+@click.option("--quiet", "-q", is_flag=True, help="No announcement and no progress on stderr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the figures as CSV.")
 @click.option(
@@ -101,6 +102,7 @@ def bench(
     max_guesses: int,
     jobs: int,
     scheduler: str | None,
+    log_every: float,
     quiet: bool,
     as_json: bool,
     as_csv: bool,
@@ -133,10 +135,10 @@ def bench(
         left_out = []
     if not quiet:
         _announce(err, rules, strategies, left_out, secrets)
-    show = showing(quiet)
+    show, logs = showing(quiet), 0.0 if quiet else log_every
     try:
-        search_first(rules, strategies, quiet, announce=False)  # _announce said it
-        with counting(show) as progress:
+        search_first(rules, strategies, quiet, announce=False, log_every=logs)  # _announce said it
+        with counting(show, logs) as progress:
             report = run_bench(
                 rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
                 jobs=jobs, scheduler=scheduler, progress=progress,

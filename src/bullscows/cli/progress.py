@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
+import click
+
 from bullscows.cli import streams
+from bullscows.cli.common import Number
 
 if TYPE_CHECKING:  # rich is loaded only where a display is drawn
     from rich.progress import Progress, ProgressColumn, Task, TaskID
@@ -28,6 +32,17 @@ ANNOUNCE_CODES = 2_000
 #: Seconds of a search between two lines of its progress in a log (stderr not a terminal),
 #: unless ``--log-every`` says otherwise; the first comes after as long.
 LOG_EVERY = 60.0
+
+#: ``--log-every``: a long run's progress in a log (stderr not a terminal), as plain lines.
+log_every_option = click.option(
+    "--log-every",
+    type=Number(min=0),
+    default=LOG_EVERY,
+    show_default=True,
+    metavar="SECONDS",
+    help="When stderr is not a terminal (a log file or a pipe): a line of the progress (time "
+    "of day, then what the terminal shows) every SECONDS, the first after SECONDS; 0: none.",
+)
 
 #: ``update(label, done, total)``: ``done`` of the ``total`` items of ``label`` are settled.
 Count = Callable[[str, int, int], None]
@@ -92,16 +107,49 @@ def _task(bars: Progress, task: TaskID) -> Task:
     return next(shown for shown in bars.tasks if shown.id == task)
 
 
+def stamped(line: str) -> None:
+    """``line`` on stderr after the time of day in UTC, for a log."""
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    print(f"{stamp}  {line}", file=sys.stderr, flush=True)
+
+
+def _due(every: float) -> Callable[[float], bool]:
+    """Whether a line is due after ``seconds``: one every ``every`` seconds, the first after
+    ``every`` (never for 0).
+
+    >>> due = _due(2.0)
+    >>> [due(seconds) for seconds in (1.0, 2.5, 3.9, 4.0)]
+    [False, True, False, True]
+    """
+    next_one = [every]
+
+    def due(seconds: float) -> bool:
+        if not every or seconds < next_one[0]:
+            return False
+        next_one[0] = (seconds // every + 1) * every
+        return True
+
+    return due
+
+
 @contextmanager
-def counting(show: bool) -> Iterator[Count]:
+def counting(show: bool, log_every: float = 0.0) -> Iterator[Count]:
     """A ``Count`` callback drawing one bar per label (done of total, time spent, time left),
-    while the block runs, when ``show``.
+    while the block runs, when ``show``; else, with ``log_every``, a plain line (``stamped``)
+    of the label updated at most every ``log_every`` seconds, for a log.
 
     >>> with counting(False) as update:
     ...     update("minimax", 10, 5040)
     """
     if not show:
-        yield lambda label, done, total: None
+        start, due = time.monotonic(), _due(log_every)
+
+        def log(label: str, done: int, total: int) -> None:
+            seconds = time.monotonic() - start
+            if due(seconds):
+                stamped(f"{label}: {done:,} of {total:,} settled, {seconds:.0f} s")
+
+        yield log
         return
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
@@ -142,16 +190,13 @@ def log_lines(label: str, every: float) -> Show:
     >>> log = log_lines("optimal on bc", 60)
     >>> log(SearchReport(10, 9, None, 59.0))  # not yet
     """
-    due = [every]
+    due = _due(every)
 
     def log(report: SearchReport) -> None:
-        if not every or report.seconds < due[0]:
-            return
-        due[0] = (report.seconds // every + 1) * every
-        settled = report.settled
-        codes = "" if settled is None else f"; {settled[0]:,} of {settled[1]:,} codes settled"
-        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-        print(f"{stamp}  {where(label, report)}{codes}", file=sys.stderr, flush=True)
+        if due(report.seconds):
+            settled = report.settled
+            codes = "" if settled is None else f"; {settled[0]:,} of {settled[1]:,} codes settled"
+            stamped(f"{where(label, report)}{codes}")
 
     return log
 
@@ -209,11 +254,16 @@ def announce_search(rules: Rules, strategy: Strategy, until: str = "", then: str
 
 
 def search_first(
-    rules: Rules, strategies: list[Strategy], quiet: bool, announce: bool = True
+    rules: Rules,
+    strategies: list[Strategy],
+    quiet: bool,
+    announce: bool = True,
+    log_every: float = 0.0,
 ) -> None:
     """Search now for the trees of those of ``strategies`` that need one (neither shipped nor
     cached), each announced (unless the caller did: ``announce=False``) and with its live
-    display, so that a bench or a game does not wait for them in silence (``quiet``: neither).
+    display (in a log, a line every ``log_every`` seconds), so that a bench or a game does
+    not wait for them in silence (``quiet``: none of them).
     """
     from bullscows.estimates import needs_search
     from bullscows.strategies.optimal_strategy import OptimalSearch
@@ -224,5 +274,6 @@ def search_first(
         assert isinstance(strategy, OptimalSearch)  # the only strategies that search
         if announce and not quiet:
             announce_search(rules, strategy)
-        with searching(showing(quiet), f"{strategy.label}: searching") as report:
+        logs = 0.0 if quiet else log_every
+        with searching(showing(quiet), f"{strategy.label}: searching", logs) as report:
             strategy.search(rules, progress=report)

@@ -20,10 +20,10 @@ from bullscows.cli.common import (
     writes,
 )
 from bullscows.cli.progress import (
-    LOG_EVERY,
     announce_search,
     counting,
     duration,
+    log_every_option,
     say,
     searching,
     showing,
@@ -140,16 +140,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
     help="Compare two saved trees of one variant: figures, the first node where they differ, "
     "the secrets whose guess count changes.",
 )
-@click.option(
-    "--log-every",
-    type=Number(min=0),
-    default=LOG_EVERY,
-    show_default=True,
-    metavar="SECONDS",
-    help="With an optimal strategy, when stderr is not a terminal (a log file or a pipe): a "
-    "line of the search's progress (time of day, sets searched, bounds, first guess, seconds) "
-    "every SECONDS of the search, the first after SECONDS; 0: none.",
-)
+@log_every_option
 @click.option("--quiet", "-q", is_flag=True, help="No announcement and no progress on stderr.")
 def tree(
     rules: Rules,
@@ -255,7 +246,7 @@ def tree(
             _print_standing(rules, strategy, built, out, as_json)
             sys.exit(STOPPED_WITHOUT_TREE if built.tree is None else STOPPED_WITH_TREE)
     else:
-        built = _build(rules, strategy, quiet)
+        built = _build(rules, strategy, quiet, log_every)
     if out is not None:
         save_tree(built, out, built.stated)  # the figures its build or search counted
         click.echo(f"Tree written to {out} ({out.stat().st_size:,} bytes)", err=True)
@@ -352,9 +343,9 @@ def _bound(
     print_bound(rules, kind, jobs, quiet)
 
 
-def _build(rules: Rules, strategy: Strategy, quiet: bool) -> DecisionTree:
+def _build(rules: Rules, strategy: Strategy, quiet: bool, log_every: float) -> DecisionTree:
     """A heuristic's tree, announced first when it takes long, with a bar of the codes placed
-    in it on a terminal."""
+    in it on a terminal (in a log, a line every ``log_every`` seconds)."""
     from bullscows._kernels.tree_build import reporting
     from bullscows.estimates import expected_seconds
 
@@ -365,7 +356,11 @@ def _build(rules: Rules, strategy: Strategy, quiet: bool) -> DecisionTree:
             f"about {duration(expected)}."
         )
     label = f"{strategy.label} tree"
-    with counting(showing(quiet)) as update, reporting(lambda done, n: update(label, done, n)):
+    logs = 0.0 if quiet else log_every
+    with (
+        counting(showing(quiet), logs) as update,
+        reporting(lambda done, n: update(label, done, n)),
+    ):
         return strategy_tree(rules, strategy)
 
 

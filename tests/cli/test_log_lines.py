@@ -1,17 +1,25 @@
-"""A search whose stderr is not a terminal (a background run's log) writes a plain line of
-its progress every ``--log-every`` seconds of the search: the time of day in UTC, then the
-words of the terminal's report. The searches here run for hours; ``--time-limit`` stops them
-(each line is due by the search's own clock, so a slow machine writes them too)."""
+"""A long run whose stderr is not a terminal (a background run's log) writes a plain line of
+its progress every ``--log-every`` seconds: the time of day in UTC, then the words of the
+terminal's report. The searches here run for hours; ``--time-limit`` stops them (each line
+is due by the search's own clock, so a slow machine writes them too); the bench is stopped
+by SIGTERM once two lines came."""
 
 from __future__ import annotations
 
+import os
 import re
+import select
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from bullscows.cli import main
+
+from .conftest import BULLSCOWS, private_env
 
 #: Standard error a pipe, as in a background run's log.
 PIPE = {"TTY_COMPATIBLE": "0", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -73,3 +81,38 @@ def test_a_bad_interval_is_refused_in_one_line(given: str) -> None:
     assert result.exit_code == 2
     error = result.stderr.splitlines()[-1]
     assert error.startswith("Error: Invalid value for '--log-every': ") and given in error
+
+
+#: A bench of minutes, whose games end in chunks of under a second each.
+BENCH = ["bench", "--rules", "bc5", "--strategy", "random-consistent", "--seed", "1"]
+BENCH_LINE = re.compile(STAMP + r"random-consistent: [\d,]+ of 30,240 settled, (\d+) s")
+#: The longest wait for the bench's lines.
+LIMIT = 300.0
+
+
+def test_a_bench_in_a_log_writes_a_line_every_so_often() -> None:
+    process = subprocess.Popen(
+        [str(BULLSCOWS), *BENCH, "--log-every", "0.5"], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=private_env(), start_new_session=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    err = process.stderr.fileno()
+    told = b""
+    try:
+        deadline = time.monotonic() + LIMIT
+        while told.count(b"\n") < 3 and time.monotonic() < deadline:
+            if select.select([err], [], [], 1.0)[0]:
+                read = os.read(err, 65536)
+                if not read:  # it ended
+                    break
+                told += read
+        os.killpg(process.pid, signal.SIGTERM)
+        rest = process.communicate(timeout=LIMIT)[1].decode()
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    announcement, *logged = told.decode().splitlines()[:3]
+    assert announcement.startswith("Playing 1 strategy over all 30,240 secrets of bc5"), told
+    assert len(logged) == 2 and all(BENCH_LINE.fullmatch(line) for line in logged), told
+    assert process.returncode == 130 and "Traceback" not in rest, rest
