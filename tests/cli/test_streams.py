@@ -174,7 +174,7 @@ def test_a_brute_force_tree_too_deep_to_keep_is_refused_before_it_is_built(
     def no_walk(*args: object, **options: object) -> None:
         raise AssertionError("the tree was started")
 
-    monkeypatch.setattr(outcomes, "_walk", no_walk)
+    monkeypatch.setattr(outcomes, "walk_strategy", no_walk)
     with pytest.raises(StrategyError, match="5,040 guesses deep: a tree holds at most 300"):
         outcomes.build_tree(Rules.parse("bc"), get_strategy("brute-force"))
     result = bullscows("tree", "--rules", "bc", "--strategy", "brute-force")
