@@ -250,6 +250,10 @@ class Threads(Executor):
         with self._lock:
             return max(0, len(self._threads) - len(self._running) - self._queue.qsize())
 
+    def busy(self) -> int:
+        """Tasks under way (each on one thread; it may be waiting for other tasks)."""
+        return len(self._running)
+
     def waiting(self) -> int:
         """Tasks (or thread ends) not started yet."""
         return self._queue.qsize()

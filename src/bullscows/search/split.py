@@ -1,7 +1,7 @@
 """A slow task's guesses shared among the workers of ``executors.Threads``: the task's own
 thread tries its set's guesses one by one, in the search's order, each against the best tree
 found so far (the incumbent, one shared int64 that ``_kernels.search_split`` reads between
-parts); once it has run ``SPLIT_AFTER`` seconds, idle workers join in (``help``), each taking
+parts); once it has run ``SPLIT_AFTER`` CPU seconds, idle workers join in (``help``), each taking
 the next guess not yet taken, with a memo of its own. The answer is the one thread's: the
 first guess of the lowest cost, whose tree its thread reads back from its memo.
 
@@ -35,8 +35,12 @@ from bullscows.universe import IndexArray
 
 #: Sets of fewer codes are solved in one compiled call, never shared.
 SPLIT_MIN = 100
-#: Seconds a task's thread works alone before idle workers are asked to join.
+#: CPU seconds a task's thread works alone before idle workers are asked to join.
 SPLIT_AFTER = 0.05
+#: The clock ``SPLIT_AFTER`` is counted on: the task's thread's CPU seconds, so that a task
+#: on a busy machine, or on more threads than cores, is shared after as much work as on a
+#: core of its own (wall-clock seconds would share it after less).
+clock = time.thread_time
 #: Told (history, guess's rank, thread seconds) after each guess tried (``benchmarks/scaling.py``).
 OBSERVERS: list[Callable[[tuple[tuple[int, int], ...], int, float], None]] = []
 #: ``(search of the helper's thread, split)`` -> the helper's sets searched: what a helper task
@@ -92,10 +96,10 @@ class Split:
             return int(bounds[exact]), state.tree_of(codes, int(guesses[exact]), depth)
         self._distinct(guesses[order], bounds[order])
         helpers: list[Future[int]] = []
-        began = time.perf_counter()
+        began = clock()
         try:
             while self.work(search, lambda: False):
-                late = time.perf_counter() - began >= SPLIT_AFTER
+                late = clock() - began >= SPLIT_AFTER
                 if team is not None and helper is not None and late:
                     for _ in range(team.idle()):
                         helpers.append(team.submit(helper, self))

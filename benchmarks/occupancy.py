@@ -1,0 +1,249 @@
+"""How busy the real scheduler keeps ``--jobs N``'s threads: the optimal search run on
+``executors.Threads(N)``, as ``--jobs N`` runs it, with a sampler thread that looks every
+``--every`` seconds (5 ms) at the team and at each thread's state in the kernel.
+
+Run: .venv/bin/python benchmarks/occupancy.py p4c9n --objective worst-count --jobs 16
+     .venv/bin/python benchmarks/occupancy.py bc --objective worst-count --jobs 16 \
+         --one-thread 773                      # the one-thread CPU seconds, not measured
+
+Each sample counts the tasks under way (split helpers and spare parts included), the tasks
+waiting in the team's queue, the team's threads computing (Linux: running or ready to run,
+``/proc/self/task/ID/stat``; a thread waiting for its round's tasks, for a split's helpers,
+for the GIL or for work is not) and whether the searching thread computes. It prints the
+mean of each, the share of samples at each number of workers computing, the mean by tenth
+of the run (the phases that starve show), the CPU seconds on N threads against one, and an
+estimate of the speed-up on N real cores: the mean threads computing (the searching
+thread's included, at most N at once) times CPU on one thread over CPU on N. It is an
+estimate: with fewer cores than threads every thread runs slower, evenly, so the order of
+events is roughly that of N cores, but wall-clock thresholds (``search.split.SPLIT_AFTER``)
+fire after less work, and the GIL is held longer relative to the work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from bullscows.executors import Threads
+from bullscows.rules import Rules
+from bullscows.search import Objective, optimal_tree, split
+from bullscows.search.engine import Search
+from bullscows.search.optimal import OBJECTIVES
+
+#: The histogram's bins of workers computing: (low, high) inclusive.
+Bins = list[tuple[int, int]]
+
+
+@dataclass
+class Sample:
+    """One look at the team: seconds since the start, tasks under way, tasks waiting, the
+    team's threads computing, and whether the searching thread computes."""
+
+    at: float
+    under_way: int
+    waiting: int
+    computing: int
+    searching: bool
+
+
+def computing(fd: int) -> bool:
+    """Whether the thread whose ``/proc/self/task/ID/stat`` is open as ``fd`` is running or
+    ready to run (state ``R``)."""
+    stat = os.pread(fd, 512, 0)
+    return stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3] == b"R"
+
+
+class Sampler:
+    """A daemon thread that samples ``team`` every ``every`` seconds while open (a context
+    manager); ``searcher`` is the searching thread's native id (this thread's by default).
+
+    >>> with Threads(2) as team, Sampler(team, 0.001) as sampler:
+    ...     time.sleep(0.05)
+    >>> len(sampler.samples) > 0, max(s.under_way for s in sampler.samples)
+    (True, 0)
+    """
+
+    def __init__(self, team: Threads, every: float = 0.005, searcher: int | None = None) -> None:
+        self.team, self.every = team, every
+        self.searcher = threading.get_native_id() if searcher is None else searcher
+        self.samples: list[Sample] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="occupancy", daemon=True)
+        self._fds: list[int] = []
+
+    def __enter__(self) -> Sampler:
+        ids = [self.searcher, *self.team.native_ids()]
+        self._fds = [os.open(f"/proc/self/task/{tid}/stat", os.O_RDONLY) for tid in ids]
+        self.began = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.seconds = time.perf_counter() - self.began
+        for fd in self._fds:
+            os.close(fd)
+
+    def _run(self) -> None:
+        searcher, *workers = self._fds
+        while not self._stop.wait(self.every):
+            self.samples.append(
+                Sample(
+                    time.perf_counter() - self.began,
+                    self.team.busy(),
+                    self.team.waiting(),
+                    sum(computing(fd) for fd in workers),
+                    computing(searcher),
+                )
+            )
+
+
+@dataclass
+class Occupancy:
+    """What the samples of one run say."""
+
+    jobs: int
+    samples: list[Sample] = field(default_factory=list)
+
+    def mean(self, field_: str) -> float:
+        return sum(float(getattr(s, field_)) for s in self.samples) / max(1, len(self.samples))
+
+    def threads(self) -> float:
+        """The mean threads computing, the searching thread's included, at most ``jobs``."""
+        each = (min(self.jobs, s.computing + s.searching) for s in self.samples)
+        return sum(each) / max(1, len(self.samples))
+
+    def histogram(self, bins: Bins) -> list[float]:
+        """The share of samples whose workers computing fall in each bin."""
+        total = max(1, len(self.samples))
+        return [sum(low <= s.computing <= high for s in self.samples) / total for low, high in bins]
+
+    def tenths(self, parts: int = 10) -> list[float]:
+        """The mean workers computing in each of ``parts`` equal stretches of the run."""
+        if not self.samples:
+            return [0.0] * parts
+        end = self.samples[-1].at or 1.0
+        sums, counts = [0.0] * parts, [0] * parts
+        for sample in self.samples:
+            slot = min(parts - 1, int(parts * sample.at / end))
+            sums[slot] += sample.computing
+            counts[slot] += 1
+        return [total / max(1, count) for total, count in zip(sums, counts, strict=True)]
+
+    def estimate(self, cpu_one: float, cpu_jobs: float) -> float:
+        """The speed-up this run suggests on ``jobs`` real cores (an estimate)."""
+        return min(float(self.jobs), self.threads() * cpu_one / cpu_jobs)
+
+
+def bins(jobs: int) -> Bins:
+    """Pairs 0-1, 2-3, ... up to ``jobs``, the last on its own if ``jobs`` is even."""
+    return [(low, min(low + 1, jobs)) for low in range(0, jobs + 1, 2)]
+
+
+#: A run's wall seconds, CPU seconds and sets searched.
+Cost = tuple[float, float, int]
+
+
+def run(spec: str, objective: Objective, jobs: int, every: float) -> tuple[Occupancy, Cost]:
+    """One search on ``Threads(jobs)``, sampled: its occupancy and cost."""
+    with Threads(jobs) as team:
+        cpu, began = time.process_time(), time.perf_counter()
+        with Sampler(team, every) as sampler:
+            found = optimal_tree(Rules.parse(spec), objective, executor=team)
+        wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+    return Occupancy(jobs, sampler.samples), (wall, cpu, found.nodes)
+
+
+def alone(spec: str, objective: Objective) -> Cost:
+    """The cost of the search on this thread (``--jobs 1``)."""
+    cpu, began = time.process_time(), time.perf_counter()
+    found = optimal_tree(Rules.parse(spec), objective)
+    return time.perf_counter() - began, time.process_time() - cpu, found.nodes
+
+
+@contextmanager
+def memos(count: int) -> Iterator[None]:
+    """While open, each guess of a shared set (``search.split``) is tried by one of ``count``
+    searches in turn, each with its memo, as ``count`` threads would share them: on one
+    thread, the work that per-thread memos add, without any scheduling."""
+    original = split.Split.work
+    kept: dict[int, list[Search]] = {}
+
+    def work(self: split.Split, search: Search, enough: object) -> bool:
+        pool = kept.setdefault(id(search), [search])
+        pool.extend(Search(search.options) for _ in range(count - len(pool)))
+        chosen = pool[self.next % count]
+        chosen.state.ready(self.codes)
+        before = chosen.nodes
+        try:
+            return original(self, chosen, enough)  # type: ignore[arg-type]
+        finally:
+            if chosen is not search:
+                self.helped += chosen.nodes - before
+
+    split.Split.work = work  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        split.Split.work = original  # type: ignore[method-assign]
+
+
+def report(occupancy: Occupancy, cost: Cost, one: Cost) -> None:
+    """Print one run's occupancy, against one thread's (``one``; wall 0: not run)."""
+    jobs, (wall, cpu, nodes) = occupancy.jobs, cost
+    print(f"  --jobs {jobs}: {wall:.2f} s, {cpu:.2f} s CPU ({cpu / one[1]:.2f} x one thread's; "
+          f"{cpu / wall:.2f} cores), {nodes:,} sets searched, "
+          f"{len(occupancy.samples)} samples")  # fmt: skip
+    print(f"  mean: tasks under way {occupancy.mean('under_way'):.2f}, waiting "
+          f"{occupancy.mean('waiting'):.2f}, workers computing {occupancy.mean('computing'):.2f}"
+          f", searching thread computing {100 * occupancy.mean('searching'):.0f}%")  # fmt: skip
+    shares = occupancy.histogram(bins(jobs))
+    print("  workers computing: " + ", ".join(
+        f"{low}{'' if low == high else f'-{high}'} {100 * share:.0f}%"
+        for (low, high), share in zip(bins(jobs), shares, strict=True)))  # fmt: skip
+    print("  by tenth of the run: " + " ".join(f"{mean:.1f}" for mean in occupancy.tenths()))
+    line = (f"  estimated speed-up on {jobs} cores: {occupancy.threads():.2f} threads computing"
+            f" x {one[1]:.2f} / {cpu:.2f} s CPU = {occupancy.estimate(one[1], cpu):.2f}"
+            f" ({occupancy.estimate(one[1], cpu) / jobs:.2f} N)")  # fmt: skip
+    if one[0]:
+        line += f"; measured here {one[0] / wall:.2f}"
+    print(line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rules", nargs="?", default="bc", help="variant (default: bc)")
+    parser.add_argument("--objective", choices=OBJECTIVES, default="total")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[16], help="threads of each run")
+    parser.add_argument("--every", type=float, default=0.005, help="seconds between samples")
+    parser.add_argument("--one-thread", type=float,
+                        help="CPU seconds of the search on one thread (not run then)")  # fmt: skip
+    parser.add_argument("--memos", type=int, nargs="*", default=[],
+                        help="also on one thread, each shared set's guesses over this many "
+                             "memos in turn")  # fmt: skip
+    args = parser.parse_args(argv)
+    if not os.path.exists("/proc/self/task"):
+        raise SystemExit("occupancy: needs Linux's /proc/self/task")
+    optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
+    one = (0.0, args.one_thread, 0) if args.one_thread else alone(args.rules, args.objective)
+    print(f"{args.rules} {args.objective}: one thread {one[0]:.2f} s, {one[1]:.2f} s CPU, "
+          f"{one[2]:,} sets searched")  # fmt: skip
+    for jobs in args.jobs:
+        report(*run(args.rules, args.objective, jobs, args.every), one)
+    for count in args.memos:
+        with memos(count):
+            _, cost = run(args.rules, args.objective, 1, args.every)
+        print(f"  one thread, {count} memos: {cost[1]:.2f} s CPU ({cost[1] / one[1]:.2f} x "
+              f"one memo's), {cost[2]:,} sets searched")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

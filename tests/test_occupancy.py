@@ -1,0 +1,158 @@
+"""``benchmarks/occupancy.py``: how busy a team of threads is, sampled while tasks whose busy
+stretches are known run; and a split's threshold counted in its thread's CPU seconds."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bench_scripts import load
+from bullscows._kernels import search_calls
+from bullscows._kernels.tables import INFEASIBLE
+from bullscows.executors import Threads
+from bullscows.rules import Rules
+from bullscows.search import split
+from bullscows.search.engine import Search
+from bullscows.search.options import SearchOptions
+from bullscows.search.worker import solve_task
+from bullscows.universe import universe
+
+#: Generous: the samples a test waits for, however slow the machine.
+WAIT = 60.0
+
+
+@pytest.fixture(scope="module")
+def occupancy() -> ModuleType:
+    return load("occupancy")
+
+
+def sample(occupancy: ModuleType, at: float, computing: int, under_way: int = 0) -> Any:
+    return occupancy.Sample(at, under_way, 0, computing, False)
+
+
+def test_the_summaries_of_known_samples(occupancy: ModuleType) -> None:
+    # 4 workers: computing 4 for the first half of the run, 1 for the second
+    samples = [sample(occupancy, i / 100, 4 if i < 50 else 1, 4) for i in range(100)]
+    run = occupancy.Occupancy(4, samples)
+    assert run.mean("computing") == pytest.approx(2.5)
+    assert run.mean("under_way") == pytest.approx(4.0)
+    assert occupancy.bins(4) == [(0, 1), (2, 3), (4, 4)]
+    assert run.histogram(occupancy.bins(4)) == pytest.approx([0.5, 0.0, 0.5])
+    tenths = run.tenths()
+    assert tenths[:5] == pytest.approx([4.0] * 5) and tenths[5:] == pytest.approx([1.0] * 5)
+    assert run.threads() == pytest.approx(2.5)
+    # twice the CPU of one thread on 4 workers, 2.5 of them computing: 1.25 times as fast
+    assert run.estimate(10.0, 20.0) == pytest.approx(1.25)
+    assert run.estimate(100.0, 20.0) == 4.0  # never more than the workers
+    searching = occupancy.Occupancy(4, [occupancy.Sample(0.0, 4, 0, 4, True)])
+    assert searching.threads() == 4  # the searching thread too, but at most the workers
+
+
+def test_threads_say_how_many_tasks_are_under_way() -> None:
+    started, finish = threading.Barrier(3), threading.Event()
+
+    def held() -> None:
+        started.wait(WAIT)
+        finish.wait(WAIT)
+
+    with Threads(3) as team:
+        assert team.busy() == 0
+        futures = [team.submit(held) for _ in range(2)]
+        started.wait(WAIT)
+        assert team.busy() == 2
+        finish.set()
+        for future in futures:
+            future.result()
+        assert team.busy() == 0
+
+
+def test_the_sampler_counts_tasks_under_way_and_threads_computing(
+    occupancy: ModuleType,
+) -> None:
+    # two tasks that hash (the GIL released: computing) and one that waits (under way, not
+    # computing), on a team of 4 threads; this thread sleeps meanwhile
+    started, finish = threading.Barrier(4), threading.Event()
+    block = bytes(1 << 20)
+
+    def hashing() -> None:
+        started.wait(WAIT)
+        while not finish.is_set():
+            hashlib.sha256(block).digest()
+
+    def waiting() -> None:
+        started.wait(WAIT)
+        finish.wait(WAIT)
+
+    with Threads(4) as team:
+        futures = [team.submit(task) for task in (hashing, hashing, waiting)]
+        started.wait(WAIT)
+        with occupancy.Sampler(team, 0.002) as sampler:
+            deadline = time.monotonic() + WAIT
+            while len(sampler.samples) < 50 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finish.set()
+        for future in futures:
+            future.result()
+    run = occupancy.Occupancy(4, sampler.samples)
+    assert len(run.samples) >= 50
+    assert all(s.under_way == 3 and s.waiting == 0 for s in run.samples)
+    assert max(s.computing for s in run.samples) <= 2  # the waiting task and the idle thread
+    assert run.mean("computing") > 1.0  # the hashing ones, but for their moments with the GIL
+    assert run.mean("searching") < 0.5  # this thread sleeps
+
+
+def test_more_memos_search_more_sets_for_the_same_tree(
+    occupancy: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(split, "SPLIT_MIN", 30)  # p3c10n's tasks have their guesses shared
+    _, (_, _, one) = occupancy.run("p3c10n", "total", 1, 0.01)
+    with occupancy.memos(4):
+        _, (_, _, four) = occupancy.run("p3c10n", "total", 1, 0.01)
+    assert split.Split.work.__name__ == "work" and split.Split.work.__qualname__ == "Split.work"
+    assert four > one  # each memo misses what the others know
+
+
+def test_the_benchmark_prints_an_estimate(
+    occupancy: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert occupancy.main(["p3c6n", "--jobs", "2"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("p3c6n total: one thread ")
+    assert rows[1].startswith("  --jobs 2: ")
+    assert rows[-1].startswith("  estimated speed-up on 2 cores: ")
+    assert "measured here" in rows[-1]
+
+
+def test_a_split_counts_its_threshold_in_cpu_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each guess sleeps (0.3 s the first, 0.02 s the others) on the wall clock, and the
+    # whole set takes milliseconds of CPU: helpers are asked after 0.25 s of the task
+    # thread's CPU, so none is (on the wall clock they would share its guesses)
+    monkeypatch.setattr(split, "SPLIT_AFTER", 0.25)
+    monkeypatch.setattr(split, "SPLIT_MIN", 40)
+    rules, history = Rules.parse("p4c6n"), ((0, 3),)
+    codes = np.sort(np.random.default_rng(29).choice(universe(rules).secrets, 150, False))
+    original, slept = search_calls.try_guess, []
+
+    def slow(*args: Any) -> Any:
+        time.sleep(0.02 if slept else 0.3)
+        slept.append(True)
+        return original(*args)
+
+    monkeypatch.setattr(search_calls, "try_guess", slow)
+    names: set[str] = set()
+    split.OBSERVERS.append(lambda *_: names.add(threading.current_thread().name))
+    try:
+        with Threads(3) as team:
+            found, _ = team.submit(
+                solve_task, rules, "total", None, False, 1, history, codes, 9, INFEASIBLE
+            ).result()
+    finally:
+        split.OBSERVERS.pop()
+    assert slept and len(names) == 1  # the task's own thread alone
+    assert found == Search(SearchOptions(rules)).solve(codes, 9, INFEASIBLE, history)
