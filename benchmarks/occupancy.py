@@ -212,6 +212,9 @@ def report(occupancy: Occupancy, cost: Cost, one: Cost) -> None:
     line = (f"  estimated speed-up on {jobs} cores: {occupancy.threads():.2f} threads computing"
             f" x {one[1]:.2f} / {cpu:.2f} s CPU = {occupancy.estimate(one[1], cpu):.2f}"
             f" ({occupancy.estimate(one[1], cpu) / jobs:.2f} N)")  # fmt: skip
+    if one[2]:
+        by_sets = min(float(jobs), occupancy.threads() * one[2] / nodes)
+        line += f"; by sets searched {by_sets:.2f}"
     if one[0]:
         line += f"; measured here {one[0] / wall:.2f}"
     print(line)
