@@ -129,18 +129,17 @@ def test_the_benchmark_prints_an_estimate(
     assert "measured here" in rows[-1]
 
 
-def test_a_split_counts_its_threshold_in_cpu_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
-    # each guess sleeps (0.3 s the first, 0.02 s the others) on the wall clock, and the
-    # whole set takes milliseconds of CPU: helpers are asked after 0.25 s of the task
-    # thread's CPU, so none is (on the wall clock they would share its guesses)
-    monkeypatch.setattr(split, "SPLIT_AFTER", 0.25)
+def split_with_sleeps(monkeypatch: pytest.MonkeyPatch, first: float, then: float) -> set[str]:
+    """A task of 150 ``p4c6n`` codes solved on a team of 3 threads, each guess sleeping
+    ``first`` seconds of wall clock (no CPU) the first time and ``then`` after: the names of
+    the threads that tried its guesses (its tree checked against one search's)."""
     monkeypatch.setattr(split, "SPLIT_MIN", 40)
     rules, history = Rules.parse("p4c6n"), ((0, 3),)
     codes = np.sort(np.random.default_rng(29).choice(universe(rules).secrets, 150, False))
     original, slept = search_calls.try_guess, []
 
     def slow(*args: Any) -> Any:
-        time.sleep(0.02 if slept else 0.3)
+        time.sleep(then if slept else first)
         slept.append(True)
         return original(*args)
 
@@ -154,5 +153,19 @@ def test_a_split_counts_its_threshold_in_cpu_seconds(monkeypatch: pytest.MonkeyP
             ).result()
     finally:
         split.OBSERVERS.pop()
-    assert slept and len(names) == 1  # the task's own thread alone
+    assert slept
     assert found == Search(SearchOptions(rules)).solve(codes, 9, INFEASIBLE, history)
+    return names
+
+
+def test_a_split_counts_its_threshold_in_cpu_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the whole set takes milliseconds of CPU: helpers are asked after 0.25 s of the task
+    # thread's CPU, so none is (on the wall clock they would share its guesses)
+    monkeypatch.setattr(split, "SPLIT_AFTER", 0.25)
+    assert len(split_with_sleeps(monkeypatch, 0.3, 0.02)) == 1  # the task's own thread
+
+
+def test_idle_workers_join_a_split_after_its_first_guess(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with the default threshold the idle workers join once the task's thread has tried
+    # its first guess, and try guesses too
+    assert len(split_with_sleeps(monkeypatch, 0.05, 0.05)) >= 2  # its own thread and a helper

@@ -1,9 +1,10 @@
 """A slow task's guesses shared among the workers of ``executors.Threads``: the task's own
 thread tries its set's guesses one by one, in the search's order, each against the best tree
 found so far (the incumbent, one shared int64 that ``_kernels.search_split`` reads between
-parts); once it has run ``SPLIT_AFTER`` CPU seconds, idle workers join in (``help``), each taking
-the next guess not yet taken, with a memo of its own. The answer is the one thread's: the
-first guess of the lowest cost, whose tree its thread reads back from its memo.
+parts); once it has run ``SPLIT_AFTER`` CPU seconds (none: after its first guess), idle
+workers join in (``help``), each taking the next guess not yet taken, with a memo of its
+own. The answer is the one thread's: the first guess of the lowest cost, whose tree its
+thread reads back from its memo.
 
 >>> from bullscows.rules import Rules
 >>> from bullscows.search.options import SearchOptions
@@ -35,8 +36,10 @@ from bullscows.universe import IndexArray
 
 #: Sets of fewer codes are solved in one compiled call, never shared.
 SPLIT_MIN = 100
-#: CPU seconds a task's thread works alone before idle workers are asked to join.
-SPLIT_AFTER = 0.05
+#: CPU seconds a task's thread works alone before idle workers are asked to join: none, so
+#: they join once its first guess is tried (``benchmarks/occupancy.py``: more of the threads
+#: compute, for a few more sets searched than at 0.05 s).
+SPLIT_AFTER = 0.0
 #: The clock ``SPLIT_AFTER`` is counted on: the task's thread's CPU seconds, so that a task
 #: on a busy machine, or on more threads than cores, is shared after as much work as on a
 #: core of its own (wall-clock seconds would share it after less).
