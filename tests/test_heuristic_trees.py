@@ -117,3 +117,16 @@ def test_threads_taking_parts_in_turn_build_the_same_tree(monkeypatch: pytest.Mo
     assert build_tree(rules, get_strategy("entropy")) == serial
     counts = guess_counts(rules, get_strategy("most-parts"))
     assert int(counts.sum()) == 5668
+
+
+@pytest.mark.parametrize(("spec", "reply"), [("mm", 5), ("p3c6n", 1)])
+def test_a_parts_tree_is_the_tree_its_moves_make(spec: str, reply: int) -> None:
+    from bullscows.strategies.part_trees import heuristic_part
+
+    rules = Rules.parse(spec)
+    u = universe(rules)
+    part = u.secrets[u.score_row(0, u.secrets) == reply]
+    fast = heuristic_part(rules, ((0, reply),), part)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PartitionHeuristic, "subtree", lambda self, knowledge: None)
+        assert heuristic_part(rules, ((0, reply),), part) == fast
