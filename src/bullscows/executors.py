@@ -176,8 +176,9 @@ def current_team() -> Threads | None:
 
 def count_progress(counter: Callable[[], int]) -> None:
     """Let the ``Threads`` running this thread's task read how much work the task has done so
-    far (``Threads.counted``): ``counter`` is called from another thread while the task runs,
-    so it should only read. Elsewhere (no task of ``Threads`` here) nothing happens.
+    far (``Threads.counted``), or on a Dask worker tell it to the client (``DaskTasks.counted``,
+    every ``TELL_EVERY`` seconds): ``counter`` is called from another thread while the task
+    runs, so it should only read. Elsewhere (no task of either here) nothing happens.
 
     >>> import threading
     >>> started, finish = threading.Event(), threading.Event()
