@@ -92,7 +92,7 @@ def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
 
 
 #: A budget of sets far below p5c6r's search (7,776 codes, its tasks the parts one guess deep:
-#: each of the first two searches over 300,000 sets, and the whole search hours).
+#: the first two search about 160,000 and over 200,000 sets, and the whole search hours).
 BUDGET = 20_000
 
 
@@ -101,7 +101,7 @@ def test_a_budget_of_sets_counts_the_tasks_under_way_on_the_cluster(
 ) -> None:
     # The workers tell the sets of their tasks under way as they grow: the search stops at
     # its budget while its first tasks are under way (no answer in the checkpoint yet), not
-    # once they end (over 15 times the budget).
+    # once the first ends (8 times the budget).
     checkpoint = tmp_path / "p5c6r.ckpt"
     stopped = CliRunner().invoke(
         main,
