@@ -145,6 +145,8 @@ def test_the_last_game_without_a_guess_says_so(tmp_path: Path) -> None:
         ("bullscows play --seed x", "Invalid value for '--seed': 'x' is not a valid integer."),
         ("bullscows tree --time-limit soon",
          "Invalid value for '--time-limit': 'soon' is not a valid number."),
+        ("bullscows tree --time-limit nan",
+         "Invalid value for '--time-limit': 'nan' is not a number."),
         ("bullscows serve --port http",
          "Invalid value for '--port': 'http' is not a valid integer."),
         ("bullscows bench --sample 0", "Invalid value for '--sample': 0 is not in the range x>=1."),

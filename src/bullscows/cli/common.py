@@ -32,9 +32,16 @@ class Whole(click.IntRange):
 
 
 class Number(click.FloatRange):
-    """``click.FloatRange`` that calls what it wants a number, not a ``float range``."""
+    """``click.FloatRange`` that calls what it wants a number, not a ``float range``, and
+    refuses ``nan`` (which every range check lets through)."""
 
     name = "number"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:  # nan is the one value not equal to itself
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return number
 
 
 def variant_options(function: F) -> F:

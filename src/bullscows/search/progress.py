@@ -111,7 +111,8 @@ class SearchReport:
             where = f"bound {bound}, best {best}"
         else:
             where = self.costs.bounds(self.lower, self.best)
-        return f"{self.nodes:,} sets searched, {where}, {self.seconds:.0f} s{resumed}"
+        sets = "set" if self.nodes == 1 else "sets"
+        return f"{self.nodes:,} {sets} searched, {where}, {self.seconds:.0f} s{resumed}"
 
 
 #: Called every so often (``PROGRESS_EVERY`` seconds at most) with a ``SearchReport``.
