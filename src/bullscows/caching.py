@@ -4,7 +4,8 @@
 every universe it ever built (10 distinct digits alone pin 181 MB). ``sized_cache`` keeps the
 values most recently used while their sizes add up to at most ``budget`` bytes; the newest
 value is kept whatever its size, so a large variant is built once per use, not once per call.
-Threads asking at once for a value not yet kept wait for one build of it.
+Threads asking at once for a value not yet kept wait for one build of it. ``Kept`` keeps
+the last results by key, for results computed elsewhere (the server's bench and explorer).
 
 >>> calls = []
 >>> @sized_cache(budget=10, size_of=len)
@@ -87,3 +88,34 @@ def sized_cache(
         return SizedCache(function, budget, size_of)
 
     return decorate
+
+
+class Kept(Generic[K, V]):
+    """The results of the last ``size`` computations by key, the least recently used dropped
+    first (a page, its chart and its downloads run a computation once).
+
+    >>> kept = Kept[str, int](2)
+    >>> kept.put("a", 1), kept.put("b", 2), kept.get("a"), kept.put("c", 3), kept.get("b")
+    ([], [], 1, [2], None)
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """The result kept for ``key`` (now the most recently used), or ``None``."""
+        with self._lock:
+            if key not in self._values:
+                return None
+            self._values.move_to_end(key)
+            return self._values[key]
+
+    def put(self, key: K, value: V) -> list[V]:
+        """Keep ``value`` for ``key``; the results dropped to make room."""
+        with self._lock:
+            self._values[key] = value
+            self._values.move_to_end(key)
+            extra = max(0, len(self._values) - self.size)
+            return [self._values.popitem(last=False)[1] for _ in range(extra)]

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows.codes import Code, of_variant
+from bullscows.errors import ContradictionError
 from bullscows.feedback import Feedback, counted
 from bullscows.rules import Rules
 from bullscows.universe import IndexArray, Universe, universe
@@ -79,6 +80,11 @@ class Knowledge:
     @property
     def is_contradictory(self) -> bool:
         return len(self.candidates) == 0
+
+    def refuse_contradiction(self) -> None:
+        """A ``ContradictionError``, explained, when no code fits the replies."""
+        if self.is_contradictory:
+            raise ContradictionError("no code fits the replies so far", self.explain())
 
     @property
     def is_solved(self) -> bool:

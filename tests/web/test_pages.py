@@ -183,8 +183,8 @@ def test_compare_strategies(client: TestClient) -> None:
 def test_bench_reports_are_kept_and_dropped_with_their_charts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from bullscows.caching import Kept
     from bullscows.web import benching
-    from bullscows.web.compute import Kept
 
     monkeypatch.setattr(benching, "_reports", Kept(1))
     monkeypatch.setattr(benching, "_charts", {})

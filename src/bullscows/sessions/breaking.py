@@ -18,7 +18,6 @@ from typing import Protocol
 
 from bullscows.codes import Code
 from bullscows.errors import (
-    ContradictionError,
     FeedbackError,
     NothingToUndoError,
 )
@@ -193,8 +192,7 @@ class Codebreaker(Logged):
         self._check_playing()
         depth = len(self._stack)
         if depth not in self._suggestions:
-            if self.knowledge.is_contradictory:
-                raise ContradictionError("no code fits the replies so far", self.contradiction)
+            self.knowledge.refuse_contradiction()
             rng = MoveRandom(self.seed, "breaker", len(self.history))
             index = self.strategy.next_guess(self.knowledge, rng)
             self._suggestions[depth] = self.knowledge.code(index)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from bullscows.errors import BullsCowsError, ContradictionError, StrategyError
+from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.knowledge import Knowledge
 from bullscows.readers import quote_path
 from bullscows.rules import Rules
@@ -31,12 +31,6 @@ class Subtree:
     counts: npt.NDArray[np.int64]
     root: Node
     nodes: int
-
-
-def refuse_contradiction(knowledge: Knowledge) -> None:
-    """A ``ContradictionError``, explained, when no code fits ``knowledge``'s replies."""
-    if knowledge.is_contradictory:
-        raise ContradictionError("no code fits the replies so far", knowledge.explain())
 
 
 class Strategy(ABC):
@@ -83,7 +77,7 @@ class Strategy(ABC):
 
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The universe index of the next guess; refuses a contradictory history."""
-        refuse_contradiction(knowledge)
+        knowledge.refuse_contradiction()
         if len(knowledge) == 1:
             return int(knowledge.candidates[0])
         return self.choose(knowledge, rng)
@@ -114,7 +108,7 @@ class ReplyBlindStrategy(Strategy, ABC):
 
     def next_guess(self, knowledge: Knowledge, rng: random.Random) -> int:
         """The next guess of the sequence, however few codes remain."""
-        refuse_contradiction(knowledge)
+        knowledge.refuse_contradiction()
         return self.choose(knowledge, rng)
 
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:

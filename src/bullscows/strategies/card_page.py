@@ -19,7 +19,6 @@ from bullscows.feedback import Feedback
 from bullscows.knowledge import Knowledge
 from bullscows.readers import quote
 from bullscows.rules import Rules
-from bullscows.strategies.base import refuse_contradiction
 from bullscows.strategies.card import Card, CardFigures
 from bullscows.strategies.card_coach import advise
 from bullscows.strategies.card_strategy import best_card
@@ -81,6 +80,6 @@ def card_view(spec: str, lines: int, after: str = "") -> dict[str, Any]:
             raise BullsCowsError(f"game so far, entry {number} {quote(item)}: give a guess "
                                  "and its reply, e.g. 1234 1 2")  # fmt: skip
         knowledge = knowledge.after(Code(guess, rules), Feedback.parse(reply, rules))
-    refuse_contradiction(knowledge)
+    knowledge.refuse_contradiction()
     return {"heading": heading(card, figures), "lines": book, "rule": rule,
             "data": card.to_json(figures), "advice": advise(card, knowledge).text()}  # fmt: skip

@@ -25,7 +25,7 @@ from bullscows.errors import ContradictionError, StrategyError
 from bullscows.knowledge import Knowledge, Step
 from bullscows.rules import Rules
 from bullscows.seeding import MoveRandom
-from bullscows.strategies.base import ReplyBlindStrategy, Strategy, refuse_contradiction
+from bullscows.strategies.base import ReplyBlindStrategy, Strategy
 from bullscows.universe import IndexArray, universe
 
 
@@ -122,7 +122,7 @@ class CowsOnly(Strategy):
         # No shortcut to the only remaining candidate (as ``Strategy.next_guess`` takes): that
         # candidate is singled out by the bulls as well as the totals, and this strategy plays
         # on the totals alone. The bulls serve only to refuse a contradictory history.
-        refuse_contradiction(knowledge)
+        knowledge.refuse_contradiction()
         return self.choose(knowledge, rng)
 
     def choose(self, knowledge: Knowledge, rng: random.Random) -> int:

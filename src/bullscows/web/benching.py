@@ -19,10 +19,11 @@ from functools import partial
 from pathlib import Path
 
 from bullscows.bench import BenchReport, run_bench
+from bullscows.caching import Kept
 from bullscows.charts import plot_report
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
-from bullscows.web.compute import INLINE, Client, Kept, Pool
+from bullscows.web.compute import INLINE, Client, Pool
 from bullscows.web.games import check_size, strategy_for
 
 #: The bench plays every secret of variants of at most this many codes.

@@ -25,10 +25,9 @@ import os
 import signal
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import anyio.from_thread
 
@@ -36,7 +35,6 @@ from bullscows.errors import BullsCowsError
 from bullscows.web.gate import Gate
 
 T = TypeVar("T")
-K = TypeVar("K", bound=Hashable)
 #: Work (pairs of codes scored, about) done on a request's thread; more goes to a process.
 INLINE_WORK = 30_000_000
 #: The work counted for an optimal strategy's search, whatever its size: always in a process.
@@ -53,37 +51,6 @@ WAITING = 8
 #: What the processes load once, before any computation forks from them.
 PRELOAD = ["bullscows.web.common", "bullscows.web.explorer", "bullscows.web.benching",
            "bullscows.analysis", "bullscows.web.warmed"]  # fmt: skip
-
-
-class Kept(Generic[K, T]):
-    """The results of the last ``size`` computations by key, the least recently used dropped
-    first (a page, its chart and its downloads run a computation once).
-
-    >>> kept = Kept[str, int](2)
-    >>> kept.put("a", 1), kept.put("b", 2), kept.get("a"), kept.put("c", 3), kept.get("b")
-    ([], [], 1, [2], None)
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._values: OrderedDict[K, T] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: K) -> T | None:
-        """The result kept for ``key`` (now the most recently used), or ``None``."""
-        with self._lock:
-            if key not in self._values:
-                return None
-            self._values.move_to_end(key)
-            return self._values[key]
-
-    def put(self, key: K, value: T) -> list[T]:
-        """Keep ``value`` for ``key``; the results dropped to make room."""
-        with self._lock:
-            self._values[key] = value
-            self._values.move_to_end(key)
-            extra = max(0, len(self._values) - self.size)
-            return [self._values.popitem(last=False)[1] for _ in range(extra)]
 
 
 class TooLarge(BullsCowsError):

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 import numpy as np
 
+from bullscows.caching import Kept
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback, default_style
 from bullscows.knowledge import Knowledge
@@ -29,7 +30,7 @@ from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
 from bullscows.tree.store import read_shipped, shipped_dir, tree_file_name
-from bullscows.web.compute import INLINE, SEARCH_WORK, Client, Kept, Pool
+from bullscows.web.compute import INLINE, SEARCH_WORK, Client, Pool
 from bullscows.web.games import MAX_GAME_CODES, check_size, strategy_for
 
 if TYPE_CHECKING:
