@@ -419,19 +419,28 @@ TOPIC = "bullscows-work"
 TELL_EVERY = 0.2
 
 
-def _tell_dask(counter: Callable[[], int]) -> None:
-    """On a Dask worker, in a task: have its ``_Teller`` tell the client how much work the
-    task has done (``counter()``) every ``TELL_EVERY`` seconds while it runs. Elsewhere
-    (Dask, if not imported, runs no task here) nothing happens."""
+def dask_task() -> tuple[Any, Any] | None:
+    """The Dask worker whose task this thread runs, and the task's key; ``None`` if it runs
+    none (Dask, if not imported, runs none here)."""
     if "distributed" not in sys.modules:
-        return
+        return None
     from distributed import get_worker
 
     try:
         worker = get_worker()
-        key = worker.get_current_task()
+        return worker, worker.get_current_task()
     except (ValueError, KeyError):  # not in a task of a worker
+        return None
+
+
+def _tell_dask(counter: Callable[[], int]) -> None:
+    """On a Dask worker, in a task: have its ``_Teller`` tell the client how much work the
+    task has done (``counter()``) every ``TELL_EVERY`` seconds while it runs. Elsewhere
+    (Dask, if not imported, runs no task here) nothing happens."""
+    found = dask_task()
+    if found is None:
         return
+    worker, key = found
     with _TELLING:
         teller = _TELLERS.get(worker)
         if teller is None:

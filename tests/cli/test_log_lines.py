@@ -30,11 +30,11 @@ BOUNDS = (
     r"|bound (none yet|[\d,]+), best (none yet|[\d,]+))"
 )  # the proven bounds, or before the root's search begins those of the first question
 SEARCH_LINE = re.compile(
-    STAMP + r"optimal on p4c9r(, first guess (?P<first>\d+) of (?P<of>\d+))?: [\d,]+ sets "
+    STAMP + r"optimal on p4c9r(, first guess (?P<first>\d+) of (?P<of>\d+))?: [\d,]+ sets? "
     r"searched, " + BOUNDS + r", (?P<seconds>\d+) s(; [\d,]+ of 6,560 codes settled)?"
 )  # fmt: skip
 OPENING_LINE = re.compile(
-    STAMP + r"opening of p4c9r: [\d,]+ sets searched, " + BOUNDS
+    STAMP + r"opening of p4c9r: [\d,]+ sets? searched, " + BOUNDS
     + r", \d+ s; [\d,]+ of 6,528 codes settled"
 )  # fmt: skip
 

@@ -135,10 +135,12 @@ def bench(
         left_out = []
     if not quiet:
         _announce(err, rules, strategies, left_out, secrets)
-    show, logs = showing(quiet), 0.0 if quiet else log_every
+    if quiet:
+        log_every = 0.0
     try:
-        search_first(rules, strategies, quiet, announce=False, log_every=logs)  # _announce said it
-        with counting(show, logs) as progress:
+        # _announce said what will run
+        search_first(rules, strategies, quiet, announce=False, log_every=log_every)
+        with counting(showing(quiet), log_every) as progress:
             report = run_bench(
                 rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
                 jobs=jobs, scheduler=scheduler, progress=progress,

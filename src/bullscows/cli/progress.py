@@ -274,6 +274,5 @@ def search_first(
         assert isinstance(strategy, OptimalSearch)  # the only strategies that search
         if announce and not quiet:
             announce_search(rules, strategy)
-        logs = 0.0 if quiet else log_every
-        with searching(showing(quiet), f"{strategy.label}: searching", logs) as report:
+        with searching(showing(quiet), f"{strategy.label}: searching", log_every) as report:
             strategy.search(rules, progress=report)

@@ -189,6 +189,8 @@ def tree(
     or search is announced first and shows its progress on a terminal, and a search a line of
     it every --log-every seconds in a log (--quiet: none of them).
     """
+    if quiet:
+        log_every = 0.0
     if check is not None or compare is not None:
         if out is not None or form != "summary" or depth is not None:
             raise click.UsageError(
@@ -228,9 +230,8 @@ def tree(
         raise click.UsageError("give --jobs or --scheduler, not both")
     if opening is not None:
         given = (time_limit, budget) if limits else None
-        logs = 0.0 if quiet else log_every
         _opening(rules, strategy, opening, form, jobs, scheduler, checkpoint, given, out, as_json,
-                 quiet, logs)  # fmt: skip
+                 quiet, log_every)  # fmt: skip
         return
     if searched:  # a search shows its progress and can be interrupted
         from bullscows.search.progress import Budget, SearchInterrupted, Standing
@@ -277,8 +278,9 @@ def _opening(
     from bullscows.search.progress import Budget
 
     budget = None if limits is None else Budget(*limits)
-    ran = (jobs, scheduler, checkpoint, budget)
-    if run_opening(rules, opening, ran, out, as_json, quiet, log_every):
+    if run_opening(
+        rules, opening, jobs, scheduler, checkpoint, budget, out, as_json, quiet, log_every
+    ):
         sys.exit(STOPPED_WITH_TREE)  # a whole tree, its parts not all solved
 
 
@@ -313,7 +315,7 @@ def _search(
     try:
         with (
             make_executor(None, jobs, scheduler, threads=True) as pool,
-            searching(showing(quiet), label, 0.0 if quiet else log_every) as show,
+            searching(showing(quiet), label, log_every) as show,
         ):
             watch = show if budget is None else budget.watch(show)
             built = strategy_tree(rules, strategy, watch, pool, checkpoint)
@@ -356,9 +358,8 @@ def _build(rules: Rules, strategy: Strategy, quiet: bool, log_every: float) -> D
             f"about {duration(expected)}."
         )
     label = f"{strategy.label} tree"
-    logs = 0.0 if quiet else log_every
     with (
-        counting(showing(quiet), logs) as update,
+        counting(showing(quiet), log_every) as update,
         reporting(lambda done, n: update(label, done, n)),
     ):
         return strategy_tree(rules, strategy)

@@ -28,22 +28,24 @@ ROOT_BOUND = "root-bound"
 def run_opening(
     rules: Rules,
     opening: str,
-    ran: tuple[int, str | None, Path | None, Budget | None],
+    jobs: int,
+    scheduler: str | None,
+    checkpoint: Path | None,
+    budget: Budget | None,
     out: Path | None,
     as_json: bool,
     quiet: bool,
     log_every: float = 0.0,
 ) -> bool:
-    """Search the opening named ``opening`` (a first guess, or ``ROOT_BOUND``) on ``ran``'s
-    jobs or scheduler, with its checkpoint and budget, print its figures, and write its tree
-    to ``out``; whether the budget stopped it first. Its progress shows on a terminal, else
+    """Search the opening named ``opening`` (a first guess, or ``ROOT_BOUND``) on ``jobs``
+    threads or ``scheduler``, with its checkpoint and budget, print its figures, and write
+    its tree to ``out``; whether the budget stopped it first. Its progress shows on a terminal, else
     as a line every ``log_every`` seconds. Stopped by Ctrl-C or SIGTERM while its parts were
     searched, it does the same, then exits 130."""
     from bullscows.executors import make_executor
     from bullscows.search.opening import OpeningInterrupted, opening_tree
     from bullscows.strategies.part_trees import heuristic_part
 
-    jobs, scheduler, checkpoint, budget = ran
     first = None if opening == ROOT_BOUND else Code(opening, rules).index
     if not quiet and rules.size >= ANNOUNCE_CODES:
         resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"

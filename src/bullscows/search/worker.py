@@ -18,7 +18,6 @@ place for two threads); their kernels run serially (``drivers.serial``), and a t
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 import weakref
@@ -31,7 +30,7 @@ import numpy.typing as npt
 
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import count_progress, current_team, stop_flag
+from bullscows.executors import count_progress, current_team, dask_task, stop_flag
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Found, History
 from bullscows.search.distribute import Local
@@ -171,15 +170,10 @@ def heard(flag: npt.NDArray[np.int64]) -> Iterator[None]:
 def _dask_task() -> tuple[Listener, Any] | None:
     """This Dask worker's listener and the key of the task this thread runs, if it runs
     one (Dask, if not imported, runs none)."""
-    if "distributed" not in sys.modules:
+    found = dask_task()
+    if found is None:
         return None
-    from distributed import get_worker
-
-    try:
-        worker = get_worker()
-        key = worker.get_current_task()
-    except (ValueError, KeyError):  # not in a task of a worker
-        return None
+    worker, key = found
     with _LISTENING:
         listener = _LISTENERS.get(worker)
         if listener is None:
