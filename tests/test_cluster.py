@@ -8,7 +8,6 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -21,19 +20,14 @@ from bullscows.search.worker import solve_task
 from bullscows.universe import universe
 
 distributed = pytest.importorskip("dask.distributed")
+from local_cluster import executing, local_cluster  # noqa: E402 (needs Dask)
 
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """A cluster of two worker processes of one thread each, on this machine only."""
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        yield cluster.scheduler_address
+    with local_cluster() as address:
+        yield address
 
 
 def test_the_search_on_two_worker_processes_proves_the_optimum(
@@ -84,9 +78,9 @@ def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
         future = executor.submit(
             solve_task, bc, "worst-count", None, False, 1, (), every, 7, INFEASIBLE
         )
-        assert _wait_for(lambda: _executing(client) == 1, 60), "the task did not start"
+        assert _wait_for(lambda: executing(client) == 1, 60), "the task did not start"
         assert future.cancel()
-        assert _wait_for(lambda: _executing(client) == 0, 20), "the task ran on"
+        assert _wait_for(lambda: executing(client) == 0, 20), "the task ran on"
     finally:
         client.close()
 
@@ -116,15 +110,10 @@ def test_a_budget_of_sets_counts_the_tasks_under_way_on_the_cluster(
     assert checkpoint.read_bytes().count(b"\n") == 1  # its header alone: no task ended
     client = distributed.Client(scheduler)
     try:  # the cluster goes on: its workers stopped the tasks, and take others
-        assert _wait_for(lambda: _executing(client) == 0, 60), "the tasks ran on"
+        assert _wait_for(lambda: executing(client) == 0, 60), "the tasks ran on"
         assert client.submit(abs, -3).result() == 3
     finally:
         client.close()
-
-
-def _executing(client: Any) -> int:
-    """Tasks under way on the cluster's workers."""
-    return sum(client.run(lambda dask_worker: len(dask_worker.state.executing)).values())
 
 
 def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:

@@ -13,7 +13,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -99,12 +98,11 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
 def cluster() -> Iterator[str]:
     """A Dask cluster of two worker processes of one thread each, on this machine only, on
     free ports; closed at the end."""
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None,
-    ) as running:  # fmt: skip
-        yield running.scheduler_address
+    pytest.importorskip("dask.distributed")
+    from local_cluster import local_cluster
+
+    with local_cluster() as address:
+        yield address
 
 
 def test_sigterm_stops_a_search_on_a_dask_cluster_which_goes_on(
@@ -113,6 +111,8 @@ def test_sigterm_stops_a_search_on_a_dask_cluster_which_goes_on(
     # The same search on the cluster's workers: SIGTERM stops it as on threads, its tasks
     # under way stop on their workers, and the cluster takes other work.
     from dask.distributed import Client
+
+    from local_cluster import executing
 
     checkpoint, out = tmp_path / "p4c9r.ckpt", tmp_path / "p4c9r.json"
     command = [str(BULLSCOWS), "tree", "--rules", "p4c9r", "--strategy", "optimal",
@@ -147,17 +147,12 @@ def test_sigterm_stops_a_search_on_a_dask_cluster_which_goes_on(
     client = Client(cluster)
     try:  # its tasks stopped on the workers, which take others
         deadline = time.monotonic() + LIMIT
-        while _executing(client) and time.monotonic() < deadline:
+        while executing(client) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert _executing(client) == 0, "the search's tasks ran on"
+        assert executing(client) == 0, "the search's tasks ran on"
         assert client.submit(abs, -3).result(timeout=LIMIT) == 3
     finally:
         client.close()
-
-
-def _executing(client: Any) -> int:
-    """Tasks under way on the cluster's workers."""
-    return sum(client.run(lambda dask_worker: len(dask_worker.state.executing)).values())
 
 
 @pytest.mark.skipif(not LINUX, reason="reads the processes from /proc")
