@@ -15,8 +15,7 @@ of the run (the phases that starve show), the CPU seconds on N threads against o
 estimate of the speed-up on N real cores: the mean threads computing (the searching
 thread's included, at most N at once) times CPU on one thread over CPU on N. It is an
 estimate: with fewer cores than threads every thread runs slower, evenly, so the order of
-events is roughly that of N cores, but wall-clock thresholds (``search.split.SPLIT_AFTER``)
-fire after less work, and the GIL is held longer relative to the work.
+events is roughly that of N cores, and the GIL is held longer relative to the work.
 """
 
 from __future__ import annotations
@@ -29,6 +28,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from scaling import timed
 
 from bullscows.executors import Threads
 from bullscows.rules import Rules
@@ -61,13 +62,8 @@ def computing(fd: int) -> bool:
 
 class Sampler:
     """A daemon thread that samples ``team`` every ``every`` seconds while open (a context
-    manager); ``searcher`` is the searching thread's native id (this thread's by default).
-
-    >>> with Threads(2) as team, Sampler(team, 0.001) as sampler:
-    ...     time.sleep(0.05)
-    >>> len(sampler.samples) > 0, max(s.under_way for s in sampler.samples)
-    (True, 0)
-    """
+    manager); ``searcher`` is the searching thread's native id (this thread's by default):
+    ``with Threads(16) as team, Sampler(team) as sampler: ...``, then ``sampler.samples``."""
 
     def __init__(self, team: Threads, every: float = 0.005, searcher: int | None = None) -> None:
         self.team, self.every = team, every
@@ -153,19 +149,15 @@ Cost = tuple[float, float, int]
 
 def run(spec: str, objective: Objective, jobs: int, every: float) -> tuple[Occupancy, Cost]:
     """One search on ``Threads(jobs)``, sampled: its occupancy and cost."""
-    with Threads(jobs) as team:
-        cpu, began = time.process_time(), time.perf_counter()
-        with Sampler(team, every) as sampler:
-            found = optimal_tree(Rules.parse(spec), objective, executor=team)
-        wall, cpu = time.perf_counter() - began, time.process_time() - cpu
-    return Occupancy(jobs, sampler.samples), (wall, cpu, found.nodes)
+    with Threads(jobs) as team, Sampler(team, every) as sampler:
+        searched = timed(spec, objective, team)
+    return Occupancy(jobs, sampler.samples), (searched.wall, searched.cpu, searched.found.nodes)
 
 
 def alone(spec: str, objective: Objective) -> Cost:
     """The cost of the search on this thread (``--jobs 1``)."""
-    cpu, began = time.process_time(), time.perf_counter()
-    found = optimal_tree(Rules.parse(spec), objective)
-    return time.perf_counter() - began, time.process_time() - cpu, found.nodes
+    searched = timed(spec, objective)
+    return searched.wall, searched.cpu, searched.found.nodes
 
 
 @contextmanager

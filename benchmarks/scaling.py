@@ -48,7 +48,7 @@ from typing import Any
 from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree, split
-from bullscows.search.optimal import OBJECTIVES
+from bullscows.search.optimal import OBJECTIVES, OptimalResult
 
 History = tuple[tuple[int, int], ...]
 #: A part as a round asks it: its history, and the round that asked it.
@@ -181,15 +181,31 @@ def part_tasks() -> Any:
     raise SystemExit("no PartTasks in bullscows.search: this benchmark needs updating")
 
 
+@dataclass
+class Timed:
+    """One search's wall seconds, the process's CPU seconds, this thread's CPU seconds (the
+    searching thread's own part) and its result."""
+
+    wall: float
+    cpu: float
+    own: float
+    found: OptimalResult
+
+
+def timed(spec: str, objective: Objective, executor: Threads | None = None) -> Timed:
+    """The optimal search of ``spec`` on ``executor`` (on this thread if none), timed."""
+    began, own, cpu = time.perf_counter(), time.thread_time(), time.process_time()
+    found = optimal_tree(Rules.parse(spec), objective, executor=executor)
+    return Timed(time.perf_counter() - began, time.process_time() - cpu,
+                 time.thread_time() - own, found)  # fmt: skip
+
+
 def search(spec: str, objective: Objective, workers: int) -> Recording:
     """One search on ``workers`` threads, recorded, as ``--jobs`` runs it."""
     recording = Recording()
     with Recorder(workers, recording) as team:
-        began, own, cpu = time.perf_counter(), time.thread_time(), time.process_time()
-        optimal_tree(Rules.parse(spec), objective, executor=team)
-        recording.wall = time.perf_counter() - began
-        recording.serial = time.thread_time() - own
-        recording.cpu = time.process_time() - cpu
+        run = timed(spec, objective, team)
+        recording.wall, recording.serial, recording.cpu = run.wall, run.own, run.cpu
     return recording
 
 
