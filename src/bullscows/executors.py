@@ -17,8 +17,6 @@ import os
 import queue
 import sys
 import threading
-import time
-import weakref
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager
@@ -176,9 +174,9 @@ def current_team() -> Threads | None:
 
 def count_progress(counter: Callable[[], int]) -> None:
     """Let the ``Threads`` running this thread's task read how much work the task has done so
-    far (``Threads.counted``), or on a Dask worker tell it to the client (``DaskTasks.counted``,
-    every ``TELL_EVERY`` seconds): ``counter`` is called from another thread while the task
-    runs, so it should only read. Elsewhere (no task of either here) nothing happens.
+    far (``Threads.counted``): ``counter`` is called from another thread while the task runs,
+    so it should only read. Elsewhere nothing happens (on a Dask worker a task's work is told
+    to the client by ``search.worker.Listener``).
 
     >>> import threading
     >>> started, finish = threading.Event(), threading.Event()
@@ -198,8 +196,6 @@ def count_progress(counter: Callable[[], int]) -> None:
     slot = getattr(_CURRENT, "counter", None)
     if slot is not None:
         slot[0] = counter
-    else:
-        _tell_dask(counter)
 
 
 class Threads(Executor):
@@ -362,7 +358,7 @@ class DaskTasks(Executor):
     gives them, but quiet: cancelling a future cancels its Dask task (a worker stops it,
     ``search.worker.Listener``) without the error that distributed's own executor logs, with
     its traceback, when a task is cancelled as it ends. ``counted`` reads the work done so
-    far by the tasks under way, as their workers tell it (``count_progress``, every
+    far by the tasks under way, as their workers tell it (``search.worker.Listener``, every
     ``TELL_EVERY`` seconds)."""
 
     def __init__(self, client: Any) -> None:
@@ -388,7 +384,7 @@ class DaskTasks(Executor):
             return sum(self._told.get(key, 0) for key in self._running.values())
 
     def _hear(self, event: tuple[float, Any]) -> None:
-        """A worker's word on the work of its tasks under way (``_Teller``)."""
+        """A worker's word on the work of its tasks under way (``search.worker.Listener``)."""
         told = event[1].get("work", {}) if isinstance(event[1], dict) else {}
         with self._lock:
             running = set(self._running.values())
@@ -413,7 +409,8 @@ class DaskTasks(Executor):
             future.set_exception(error)
 
 
-#: The Dask topic on which workers tell the work of their tasks under way (``_Teller``).
+#: The Dask topic on which workers tell the work of their tasks under way
+#: (``search.worker.Listener``).
 TOPIC = "bullscows-work"
 #: Seconds between two words of a Dask worker on the work of its tasks under way.
 TELL_EVERY = 0.2
@@ -431,63 +428,6 @@ def dask_task() -> tuple[Any, Any] | None:
         return worker, worker.get_current_task()
     except (ValueError, KeyError):  # not in a task of a worker
         return None
-
-
-def _tell_dask(counter: Callable[[], int]) -> None:
-    """On a Dask worker, in a task: have its ``_Teller`` tell the client how much work the
-    task has done (``counter()``) every ``TELL_EVERY`` seconds while it runs. Elsewhere
-    (Dask, if not imported, runs no task here) nothing happens."""
-    found = dask_task()
-    if found is None:
-        return
-    worker, key = found
-    with _TELLING:
-        teller = _TELLERS.get(worker)
-        if teller is None:
-            teller = _TELLERS[worker] = _Teller(worker)
-    teller.add(key, counter)
-
-
-class _Teller:
-    """A daemon thread of a Dask worker that tells the client (on ``TOPIC``) the work done so
-    far by each task of the worker that counts it (``count_progress``), every ``TELL_EVERY``
-    seconds while one runs, and forgets a task once the worker's state no longer says it runs;
-    it sleeps while no task counts."""
-
-    def __init__(self, worker: Any) -> None:
-        self.worker = weakref.ref(worker)
-        self.counters: dict[Any, Callable[[], int]] = {}
-        self.given = threading.Condition()
-        threading.Thread(target=self._tell, name="bullscows-teller", daemon=True).start()
-
-    def add(self, key: Any, counter: Callable[[], int]) -> None:
-        with self.given:
-            self.counters[key] = counter
-            self.given.notify()
-
-    def _tell(self) -> None:
-        while True:
-            with self.given:
-                self.given.wait_for(lambda: bool(self.counters))
-                worker = self.worker()
-                if worker is None:  # the worker closed
-                    return
-                work = {}
-                for key, counter in list(self.counters.items()):
-                    task = worker.state.tasks.get(key)
-                    if task is None or task.state != "executing":
-                        del self.counters[key]  # ended: its thread may count another task
-                    else:
-                        work[str(key)] = int(counter())
-                if work:
-                    worker.log_event(TOPIC, {"work": work})
-                del worker
-            time.sleep(TELL_EVERY)
-
-
-#: Each Dask worker's teller (a worker running in this process; usually one).
-_TELLERS: weakref.WeakKeyDictionary[Any, _Teller] = weakref.WeakKeyDictionary()
-_TELLING = threading.Lock()
 
 
 def workers(executor: Executor) -> int:

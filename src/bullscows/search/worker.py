@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,7 +30,14 @@ import numpy.typing as npt
 
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import count_progress, current_team, dask_task, stop_flag
+from bullscows.executors import (
+    TELL_EVERY,
+    TOPIC,
+    count_progress,
+    current_team,
+    dask_task,
+    stop_flag,
+)
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Found, History
 from bullscows.search.distribute import Local
@@ -88,8 +95,9 @@ def solve_task(
     options = (rules, objective, max_depth, consistent_only, weight)
     search = _thread_search(options)
     before = search.nodes
-    count_progress(lambda: search.nodes - before)  # on a thread of this process: read live
-    with heard(search.state.stop), drivers.serial():
+    counter = lambda: search.nodes - before  # noqa: E731 (read live, from another thread)
+    count_progress(counter)  # on a thread of this process
+    with heard(search.state.stop, counter), drivers.serial():
         found, helped = _split_solve(search, options, history, codes, depth, limit)
     return found, search.nodes - before + helped
 
@@ -149,18 +157,19 @@ def _shared(options: tuple[Any, ...]) -> Local:
 
 
 @contextmanager
-def heard(flag: npt.NDArray[np.int64]) -> Iterator[None]:
+def heard(flag: npt.NDArray[np.int64], counter: Callable[[], int]) -> Iterator[None]:
     """On a Dask worker, the task under way has ``flag`` set (its search then raises
     ``TaskStopped``) once the worker hears that its answer is no longer wanted: its future
     was cancelled, as ``executors.Threads`` does for a task on a thread of the searching
-    process. Elsewhere nothing happens."""
+    process; and the client is told its work so far (``counter()``) every
+    ``executors.TELL_EVERY`` seconds. Elsewhere nothing happens."""
     found = None if current_team() is not None else _dask_task()
     if found is None:
         yield
         return
     listener, key = found
     flag[0] = 0
-    listener.add(key, flag)
+    listener.add(key, flag, counter)
     try:
         yield
     finally:
@@ -184,18 +193,19 @@ def _dask_task() -> tuple[Listener, Any] | None:
 class Listener:
     """A daemon thread of a Dask worker that sets the stop flag of each task it is given
     once the worker's state says that the task was cancelled (its key released while it
-    runs: the client no longer wants it). It reads the worker's own state, asking the
-    scheduler nothing, and sleeps while no task is given."""
+    runs: the client no longer wants it), and tells the client (on ``executors.TOPIC``)
+    each task's work so far every ``executors.TELL_EVERY`` seconds. It reads the worker's
+    own state, asking the scheduler nothing, and sleeps while no task is given."""
 
     def __init__(self, worker: Any) -> None:
         self.worker = weakref.ref(worker)
-        self.flags: dict[Any, npt.NDArray[np.int64]] = {}
+        self.flags: dict[Any, tuple[npt.NDArray[np.int64], Callable[[], int]]] = {}
         self.given = threading.Condition()
         threading.Thread(target=self._listen, name="bullscows-listener", daemon=True).start()
 
-    def add(self, key: Any, flag: npt.NDArray[np.int64]) -> None:
+    def add(self, key: Any, flag: npt.NDArray[np.int64], counter: Callable[[], int]) -> None:
         with self.given:
-            self.flags[key] = flag
+            self.flags[key] = (flag, counter)
             self.given.notify()
 
     def remove(self, key: Any) -> None:
@@ -203,16 +213,21 @@ class Listener:
             self.flags.pop(key, None)
 
     def _listen(self) -> None:
+        told = time.monotonic()
         while True:
             with self.given:
                 self.given.wait_for(lambda: bool(self.flags))
                 worker = self.worker()
                 if worker is None:  # the worker closed
                     return
-                for key, flag in self.flags.items():
+                for key, (flag, _) in self.flags.items():
                     task = worker.state.tasks.get(key)
                     if task is None or task.state == "cancelled":
                         flag[0] = 1
+                if time.monotonic() - told >= TELL_EVERY:
+                    told = time.monotonic()
+                    work = {str(key): int(counter()) for key, (_, counter) in self.flags.items()}
+                    worker.log_event(TOPIC, {"work": work})
                 del worker
             time.sleep(LISTEN_TICK)
 
