@@ -61,12 +61,16 @@ def console_script() -> str:
 
 
 @contextmanager
-def job(command: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+def job(
+    command: list[str], env: dict[str, str], ignore_ctrl_c: bool = False
+) -> Iterator[subprocess.Popen[str]]:
     """``command`` started as a shell starts a job: a process group of its own, Ctrl-C not
-    ignored, its output captured as text; the group is killed if it still runs at the end."""
+    ignored (or ignored, ``ignore_ctrl_c``, as in a job put in the background), its output
+    captured as text; the group is killed if it still runs at the end."""
+    start = ignore_interrupt if ignore_ctrl_c else _default_interrupt
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-        start_new_session=True, preexec_fn=_default_interrupt,
+        start_new_session=True, preexec_fn=start,
     )  # fmt: skip
     try:
         yield process
@@ -152,6 +156,11 @@ def python(
 
 #: The prompt at which the computer shows a guess and waits for the reply.
 MY_GUESS = re.compile(r"\[(\d+)\] My guess: (\S+)  reply: ")
+
+
+def ignore_interrupt() -> None:
+    """Start as a job a shell puts in the background: Ctrl-C ignored (inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _default_interrupt() -> None:

@@ -24,6 +24,7 @@ from .conftest import (
     LINUX,
     _default_interrupt,
     console_script,
+    ignore_interrupt,
     job,
     private_env,
     workers,
@@ -36,14 +37,18 @@ LONG = ["tree", "--rules", "p4c9r", "--strategy", "optimal", "--jobs", "2"]
 LIMIT = 300.0
 
 
-def _background() -> None:
-    """Start as a job a shell puts in the background: Ctrl-C ignored (inherited)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _answers(path: Path) -> int:
     """The answers a checkpoint holds so far (its lines after the header)."""
     return max(0, len(path.read_bytes().splitlines()) - 1) if path.exists() else 0
+
+
+def _assert_interrupted(process: subprocess.Popen[str], stderr: str, checkpoint: Path) -> None:
+    """The search ended as interrupted: exit 130, no traceback, the checkpoint named."""
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert stderr.splitlines()[-1] == (
+        f"Interrupted; the answers so far are in {checkpoint}: run the same command to resume."
+    )
 
 
 def _poll(ready: Callable[[], bool], process: subprocess.Popen[str], what: str) -> None:
@@ -58,11 +63,7 @@ def _poll(ready: Callable[[], bool], process: subprocess.Popen[str], what: str) 
 def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Path) -> None:
     checkpoint, out = tmp_path / "p4c9r.ckpt", tmp_path / "p4c9r.json"
     command = [str(BULLSCOWS), *LONG, "--checkpoint", str(checkpoint), "--out", str(out)]
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=private_env(),
-        start_new_session=True, preexec_fn=_background,
-    )  # fmt: skip
-    try:
+    with job(command, private_env(), ignore_ctrl_c=True) as process:
         _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
         # Ctrl-C, ignored by the job's choice: the search goes on answering parts.
         process.send_signal(signal.SIGINT)
@@ -70,15 +71,7 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
         _poll(lambda: _answers(checkpoint) > seen, process, "answering after Ctrl-C")
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=LIMIT)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    assert process.returncode == 130, stderr
-    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
-    assert stderr.splitlines()[-1] == (
-        f"Interrupted; the answers so far are in {checkpoint}: run the same command to resume."
-    )
+    _assert_interrupted(process, stderr, checkpoint)
     # Where it stood, as a time limit prints it, and the best tree found (if any) in --out.
     lines = stdout.splitlines()
     assert lines[0] == "p4c9r: 4 symbols of 0-8, repeats allowed (6,561 secrets)", stdout
@@ -118,25 +111,13 @@ def test_sigterm_stops_a_search_on_a_dask_cluster_which_goes_on(
     command = [str(BULLSCOWS), "tree", "--rules", "p4c9r", "--strategy", "optimal",
                "--scheduler", cluster, "--checkpoint", str(checkpoint),
                "--out", str(out)]  # fmt: skip
-    process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=private_env(),
-        start_new_session=True, preexec_fn=_background,
-    )  # fmt: skip
-    try:
+    with job(command, private_env(), ignore_ctrl_c=True) as process:
         _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
         seen = _answers(checkpoint)
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=LIMIT)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    assert process.returncode == 130, stderr
-    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    _assert_interrupted(process, stderr, checkpoint)
     assert "distributed" not in stderr, stderr  # nor a word of Dask's as its client closes
-    assert stderr.splitlines()[-1] == (
-        f"Interrupted; the answers so far are in {checkpoint}: run the same command to resume."
-    )
     lines = stdout.splitlines()
     assert lines[0] == "p4c9r: 4 symbols of 0-8, repeats allowed (6,561 secrets)", stdout
     assert lines[1].startswith("  optimal stopped at an interrupt (Ctrl-C or SIGTERM), after ")
@@ -219,7 +200,7 @@ def _signalled(
     return subprocess.run(
         [sys.executable, "-c", source, *args], capture_output=True, text=True,
         stdin=subprocess.DEVNULL, env=private_env(), timeout=120, check=False,
-        preexec_fn=_background if ignore_ctrl_c else _default_interrupt,
+        preexec_fn=ignore_interrupt if ignore_ctrl_c else _default_interrupt,
     )  # fmt: skip
 
 
