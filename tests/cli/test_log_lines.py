@@ -6,6 +6,7 @@ by SIGTERM once two lines came."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -38,6 +39,9 @@ OPENING_LINE = re.compile(
     + r", \d+ s; [\d,]+ of 6,528 codes settled"
 )  # fmt: skip
 
+#: The sets a line of the log says were searched.
+SETS = re.compile(r"([\d,]+) sets? searched")
+
 
 def tree(tmp_path: Path, *args: str) -> Result:
     env = {**PIPE, "BULLSCOWS_CACHE": str(tmp_path / "cache")}
@@ -66,6 +70,18 @@ def test_a_fixed_opening_in_a_log_writes_its_lines_too(tmp_path: Path) -> None:
     announcement, *lines = result.stderr.splitlines()
     assert announcement.startswith("Searching every part of a fixed opening of p4c9r")
     assert lines and all(OPENING_LINE.fullmatch(line) for line in lines), result.stderr
+
+
+def test_a_stopped_opening_counts_the_sets_of_its_tasks_under_way(tmp_path: Path) -> None:
+    # Two threads: a budget of sets is spent while tasks are under way, counted live; the
+    # summary counts them as the log's lines and the budget do (not only the tasks ended).
+    given = ["--opening", "root-bound", "--budget", "30000", "--jobs", "2", "--json"]
+    result = tree(tmp_path, *given, "--log-every", "0.2")
+    assert result.exit_code == 3, result.output
+    found = json.loads(result.stdout)
+    assert found["stopped"] == "the budget of 30,000 sets", found
+    logged = [int(sets.replace(",", "")) for sets in SETS.findall(result.stderr)]
+    assert found["sets"] >= max([30_000, *logged]), (found["sets"], result.stderr)
 
 
 @pytest.mark.parametrize("given", [["--log-every", "0"], ["--quiet"]], ids=["never", "quiet"])

@@ -61,8 +61,9 @@ class OpeningResult:
     """A whole tree of the opening and its figures: ``total`` (an upper bound on the lowest
     total of the opening's trees, equal to it when ``solved == parts``), ``lower`` (no tree
     of the opening costs less), the parts two guesses deep of three codes or more solved by
-    the search of ``parts``, the sets searched, the seconds, and why it stopped early
-    (``None`` when it did not)."""
+    the search of ``parts``, the sets searched (those of the tasks under way when it stopped
+    included, as its progress reports count them: ``Search.sets``), the seconds, and why it
+    stopped early (``None`` when it did not)."""
 
     rules: Rules
     opening: Opening
@@ -169,7 +170,7 @@ def opening_tree(
     lower = total - sum(part.total - part.bound for part in parts if not part.exact)
     found = OpeningResult(
         rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
-        by_count, search.nodes, time.perf_counter() - start, stopped,
+        by_count, search.sets(), time.perf_counter() - start, stopped,
     )  # fmt: skip
     if stopped == INTERRUPT:
         raise OpeningInterrupted(found)
