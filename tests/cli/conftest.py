@@ -18,6 +18,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import tomllib
 import traceback
 from collections import Counter
@@ -80,15 +81,20 @@ def job(
             process.wait()
 
 
+#: The longest wait for a prompt or a line of a command run here: generous, as numba may
+#: compile its kernels the first time a process uses them, and a loaded machine is slow.
+TIMEOUT = 120
+#: The longest wait for what a process should do (start its workers, answer a part, end
+#: after a signal): minutes, for a machine loaded many times over.
+LIMIT = 300.0
+
+
 def ctrl_c(process: subprocess.Popen[str]) -> tuple[str, str]:
     """Ctrl-C sent to ``process``'s job as a terminal sends it (to every process of the
     group); its output once it ends."""
     os.killpg(process.pid, signal.SIGINT)
-    return process.communicate(timeout=60)
+    return process.communicate(timeout=LIMIT)
 
-
-#: Generous: numba may compile its kernels the first time a process uses them.
-TIMEOUT = 30
 
 # --- processes, read from /proc (Linux) -------------------------------------------------------
 
@@ -130,6 +136,18 @@ def command_line(pid: int) -> str:
 def workers(pid: int) -> list[int]:
     """The worker processes of the pool of process ``pid``."""
     return [child for child in descendants(pid, depth=1) if "spawn_main" in command_line(child)]
+
+
+def reads_its_input(pid: int) -> bool:
+    """Whether process ``pid`` sleeps in a system call on its standard input (its first
+    argument, the file descriptor, is 0: ``/proc/PID/syscall``), as at a prompt; ``True``
+    where it cannot be read (not Linux, or not allowed)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        call = Path(f"/proc/{pid}/syscall").read_text().split()
+    except OSError:
+        return True
+    return state == "S" and len(call) > 1 and call[1] == "0x0"
 
 
 def ignores_interrupts(pid: int) -> bool:
@@ -222,6 +240,16 @@ class Session:
 
     def send(self, line: str) -> None:
         self.child.sendline(line)
+
+    def interrupt(self) -> None:
+        """Ctrl-C, as a person types it at a prompt: once the process waits in the read of
+        its input. Sent as soon as the prompt shows, on a loaded machine it could come between
+        Python's last look at its signals and the read, and wait there for the next key."""
+        deadline = time.monotonic() + self.child.timeout
+        while not reads_its_input(self.child.pid):
+            assert time.monotonic() < deadline, f"not reading its input:\n{self.transcript}"
+            time.sleep(0.02)
+        self.child.sendintr()
 
     def output_since_last_expect(self) -> str:
         before = self.child.before

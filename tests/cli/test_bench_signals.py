@@ -13,6 +13,7 @@ import pytest
 from .conftest import (
     BULLSCOWS,
     ENV,
+    LIMIT,
     LINUX,
     ctrl_c,
     ignores_interrupts,
@@ -30,7 +31,7 @@ def test_ctrl_c_with_processes_stops_them_with_one_line() -> None:
     # second after its pool started on any machine.
     command = [str(BULLSCOWS), "bench", "--rules", "bc5", "--strategy", "cows", "--jobs", "2"]
     with job([*command, "--seed", "1"], RUN_ENV) as process:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + LIMIT
         while len(pool := workers(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert len(pool) == 2, "the pool's processes did not start"
@@ -44,7 +45,7 @@ def test_ctrl_c_with_processes_stops_them_with_one_line() -> None:
         "Interrupted: the bench stopped before its figures were complete."
     )
     assert out == ""
-    deadline = time.monotonic() + 30  # stopped too: at once, or soon on a loaded machine
+    deadline = time.monotonic() + LIMIT  # stopped too: at once, or soon on a loaded machine
     while (left := [pid for pid in pool if Path(f"/proc/{pid}").exists()]) and (
         time.monotonic() < deadline
     ):
@@ -56,7 +57,7 @@ def test_progress_bars_with_the_time_left_in_a_terminal() -> None:
     env = {**RUN_ENV, "TERM": "xterm"}  # a terminal that redraws (rich draws no bar on 'dumb')
     child = pexpect.spawn(
         str(BULLSCOWS), ["bench", "--rules", "bc", "--strategy", "random-consistent"],
-        env=env, encoding="utf-8", timeout=60, dimensions=(50, 200),
+        env=env, encoding="utf-8", timeout=LIMIT, dimensions=(50, 200),
     )  # fmt: skip
     try:
         child.expect(r"Playing 1 strategy over all 5,040 secrets of bc")

@@ -39,7 +39,7 @@ def test_ctrl_c_at_a_prompt_is_one_line_and_130(
     terminal: Spawn, args: list[str], typed: list[str], prompt: str
 ) -> None:
     game = reach(terminal, args, typed, prompt)
-    game.child.sendintr()
+    game.interrupt()
     assert game.finish() == 130
     assert game.transcript.rstrip().endswith("Interrupted."), game.transcript
 

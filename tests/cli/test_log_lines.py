@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 
 from bullscows.cli import main
 
-from .conftest import BULLSCOWS, private_env
+from .conftest import BULLSCOWS, LIMIT, private_env
 
 #: Standard error a pipe, as in a background run's log.
 PIPE = {"TTY_COMPATIBLE": "0", "COLUMNS": "200", "NO_COLOR": "1"}
@@ -102,8 +102,6 @@ def test_a_bad_interval_is_refused_in_one_line(given: str) -> None:
 #: A bench of minutes, whose games end in chunks of under a second each.
 BENCH = ["bench", "--rules", "bc5", "--strategy", "random-consistent", "--seed", "1"]
 BENCH_LINE = re.compile(STAMP + r"random-consistent: [\d,]+ of 30,240 settled, (\d+) s")
-#: The longest wait for the bench's lines.
-LIMIT = 300.0
 
 
 def test_a_bench_in_a_log_writes_a_line_every_so_often() -> None:

@@ -112,8 +112,9 @@ def test_play_same_seed_same_secret_other_seed_other_secret() -> None:
 def test_play_ctrl_c_exits_130_without_traceback(terminal: Spawn) -> None:
     game = terminal("play")
     game.expect(YOUR_GUESS)
-    game.child.sendintr()
+    game.interrupt()
     assert game.finish() == 130
+    assert game.transcript.rstrip().endswith("Interrupted."), game.transcript
 
 
 def test_play_guess_with_square_brackets_is_just_a_bad_guess(spawn: Spawn) -> None:

@@ -15,6 +15,7 @@ import pytest
 from bullscows.cli.serve import GETTING_READY
 
 from .conftest import (
+    LIMIT,
     LINUX,
     command_line,
     console_script,
@@ -24,9 +25,6 @@ from .conftest import (
     job,
     private_env,
 )
-
-#: Generous: a server process imports the whole web stack, slowly on a busy machine.
-START_SECONDS = 120
 
 
 def forkservers(pid: int) -> list[int]:
@@ -67,7 +65,7 @@ def test_ctrl_c_stops_the_server_with_exit_0_however_many_processes(
         serving = process.stdout.readline()
         assert serving.startswith("bullscows serving on http://127.0.0.1:"), serving
         port = int(serving.split(":")[2].split("/")[0])
-        deadline = time.monotonic() + START_SECONDS
+        deadline = time.monotonic() + LIMIT
         while not ready(process.pid, port, workers) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert ready(process.pid, port, workers), "the server did not start"
@@ -88,7 +86,7 @@ def test_ctrl_c_while_the_forkserver_still_loads_prints_no_traceback(tmp_path: P
     with job(command, private_env()) as process:
         assert process.stdout is not None
         assert process.stdout.readline().startswith("bullscows serving on http://127.0.0.1:")
-        deadline, loading = time.monotonic() + START_SECONDS, []
+        deadline, loading = time.monotonic() + LIMIT, []
         while not loading and time.monotonic() < deadline:
             loading = [s for s in forkservers(process.pid) if not catches_sigchld(s)]
             time.sleep(0.02)

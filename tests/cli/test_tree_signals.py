@@ -21,6 +21,7 @@ from bullscows.tree import check_tree, load_tree
 
 from .conftest import (
     BULLSCOWS,
+    LIMIT,
     LINUX,
     _default_interrupt,
     console_script,
@@ -33,8 +34,6 @@ from .conftest import (
 #: A search far longer than the test on any machine (p4c9r's optimum is open: hours), whose
 #: first parts are answered within seconds of its start.
 LONG = ["tree", "--rules", "p4c9r", "--strategy", "optimal", "--jobs", "2"]
-#: The longest wait for anything the search should do.
-LIMIT = 300.0
 
 
 def _answers(path: Path) -> int:
