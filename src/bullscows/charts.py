@@ -36,8 +36,9 @@ def check_plot_path(path: str | Path) -> Path:
     """``path`` if its extension names a format the chart can be drawn in."""
     path = Path(path)
     if path.suffix.lower() not in PLOT_FORMATS:
+        kind = f"a {path.suffix} file" if path.suffix else "a file without an extension"
         raise BullsCowsError(
-            f"plot file {quote_path(path)}: cannot draw a {path.suffix or 'extensionless'} file; "
+            f"plot file {quote_path(path)}: cannot draw {kind}; "
             f"name it with {' or '.join(PLOT_FORMATS)}"
         )
     return path

@@ -299,12 +299,13 @@ def _search(
     A search stopped by its ``budget`` gives where it stood; one stopped by Ctrl-C or
     SIGTERM raises ``SearchInterrupted`` once under way, else ``KeyboardInterrupt``."""
     from bullscows.executors import make_executor  # threads or a cluster: for searches only
-    from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit
+    from bullscows.search.optimal import MAX_SEARCH_CODES, beyond_limit, check_searchable
     from bullscows.search.progress import SearchStopped
 
     plain = strategy.spec == StrategySpec("optimal")  # the lowest total, with no options
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
         return beyond_limit(rules)  # the bound the search would start from
+    check_searchable(rules)  # before the announcement
     if not quiet:  # searched, even when shipped or cached
         until = (
             "" if budget is None or budget.seconds is None else f", at most {budget.seconds:g} s"

@@ -44,9 +44,11 @@ def run_opening(
     searched, it does the same, then exits 130."""
     from bullscows.executors import make_executor
     from bullscows.search.opening import OpeningInterrupted, opening_tree
+    from bullscows.search.optimal import check_searchable
     from bullscows.strategies.part_trees import heuristic_part
 
     first = None if opening == ROOT_BOUND else Code(opening, rules).index
+    check_searchable(rules)  # before the announcement
     if not quiet and rules.size >= ANNOUNCE_CODES:
         resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
         click.echo(

@@ -35,6 +35,8 @@ Found = tuple[int, Node] | None
 Question = tuple[int, History, int]
 #: Whether a part's claimed (cost, tree) holds: the tree settles the part, at that cost.
 Check = Callable[[tuple[int, Node]], bool]
+#: What to do with a file that is no checkpoint of the search (the end of its error).
+INSTEAD = "give another file or delete it"
 
 
 class Checkpoint:
@@ -63,9 +65,12 @@ class Checkpoint:
         self.refuted = 0  # exact answers whose claimed cost was wrong (searched again)
         if path is None:
             return
-        data = read_file(path, f"checkpoint {quote_path(path)}", CHECKPOINT_BYTES) if (
-            path.exists()
-        ) else b""  # fmt: skip
+        try:
+            data = read_file(path, f"checkpoint {quote_path(path)}", CHECKPOINT_BYTES) if (
+                path.exists()
+            ) else b""  # fmt: skip
+        except BullsCowsError as error:
+            raise _refused(error) from None
         if b"\n" not in data and json.dumps(self.header).encode().startswith(data):
             self._write(json.dumps(self.header), "w")  # new, or its header cut short
         else:
@@ -76,13 +81,18 @@ class Checkpoint:
         last line cut short is ignored and cut off the file, and a last line whose newline
         was lost gets it back, so that the next answer starts a line of its own."""
         where = f"checkpoint {quote_path(path)}"
-        text = read_text(data, where)
-        lines = text.split("\n")
-        if text.endswith("\n"):
-            lines.pop()
-        header = load_json(lines[0], where) if lines else None
+        try:
+            text = read_text(data, where)
+            lines = text.split("\n")
+            if text.endswith("\n"):
+                lines.pop()
+            header = load_json(lines[0], where) if lines else None
+        except BullsCowsError as error:
+            raise _refused(error) from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise BullsCowsError(f"{quote_path(path)} is not a bullscows search checkpoint")
+            raise BullsCowsError(
+                f"{quote_path(path)} is not a bullscows search checkpoint; {INSTEAD}"
+            )
         if header.get("version") != VERSION:
             raise BullsCowsError(
                 f"{where} was written by another version of bullscows "
@@ -93,22 +103,22 @@ class Checkpoint:
         if theirs != self.header:
             raise BullsCowsError(
                 f"{where} is for another search ({quote(_describe(theirs), 200)}), not "
-                f"{_describe(self.header)}: give another file or delete it"
+                f"{_describe(self.header)}: {INSTEAD}"
             )
         schema = _Schema(Rules.parse(str(self.header["rules"])))
         count = 0
         for number, line in enumerate(lines[1:], start=2):
             try:
                 entry = load_json(line, where, line=number)
-            except BullsCowsError:
+            except BullsCowsError as error:
                 if number == len(lines):  # the last line, cut short by an interruption
                     self._cut(len("".join(kept + "\n" for kept in lines[:-1]).encode()))
                     return count
-                raise
+                raise _refused(error) from None
             try:
                 question, window, found = schema.entry(entry)
             except _Invalid as error:
-                raise BullsCowsError(f"{where} line {number}: {error}") from None
+                raise BullsCowsError(f"{where} line {number}: {error}; {INSTEAD}") from None
             if found is None:
                 self.failed[question] = max(window, self.failed.get(question, window))
             else:
@@ -182,6 +192,11 @@ class Checkpoint:
         return BullsCowsError(
             f"checkpoint {quote_path(self.path)} cannot be written: {error.strerror or error}"
         )
+
+
+def _refused(error: BullsCowsError) -> BullsCowsError:
+    """``error`` (a file that cannot be read as a checkpoint) saying what to do instead."""
+    return BullsCowsError(f"{error}; {INSTEAD}")
 
 
 class _Invalid(Exception):

@@ -25,13 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.errors import SearchError
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint, History
 from bullscows.search.distribute import TASK_LEVEL, start_workers
 from bullscows.search.engine import Search
 from bullscows.search.frontier import root_bound
-from bullscows.search.optimal import INTERRUPT, MAX_SEARCH_CODES
+from bullscows.search.optimal import INTERRUPT, check_searchable
 from bullscows.search.options import Run, SearchOptions
 from bullscows.search.progress import Budget, BudgetSpent, Progress
 from bullscows.search.tree import distribution
@@ -137,11 +136,7 @@ def opening_tree(
     they serve ``search.optimal_tree`` (a checkpoint of the lowest total serves both).
     Ctrl-C while the parts are searched raises ``OpeningInterrupted`` with the same result
     (every part has its fallback's tree before the search begins)."""
-    if rules.guess_rules.size > MAX_SEARCH_CODES:
-        raise SearchError(
-            f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
-            f"handles at most {MAX_SEARCH_CODES:,}"
-        )
+    check_searchable(rules)
     start = time.perf_counter()
     if first is None:
         first = best_first(rules)

@@ -53,7 +53,7 @@ OBJECTIVES: tuple[Objective, ...] = ("total", "worst", "worst-count", "total-wor
 
 __all__ = [
     "INTERRUPT", "OBJECTIVES", "Budget", "Objective", "OptimalResult", "Progress",
-    "SearchInterrupted", "SearchReport", "SearchStopped", "optimal_tree",
+    "SearchInterrupted", "SearchReport", "SearchStopped", "check_searchable", "optimal_tree",
 ]  # fmt: skip
 
 #: The largest universe searched: past ``search.scores.WHOLE_MATRIX_CODES`` codes the search
@@ -109,12 +109,8 @@ def optimal_tree(
     if max_depth is not None and max_depth < 1:
         raise SearchError(f"max_depth {max_depth}: a tree needs at least 1 guess")
     if rules.guess_rules.size > MAX_SEARCH_CODES:
-        too_many = (
-            f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
-            f"handles at most {MAX_SEARCH_CODES:,}"
-        )
         if budget is None or objective != "total" or max_depth or consistent_only:
-            raise SearchError(too_many)
+            check_searchable(rules)
         raise SearchStopped(beyond_limit(rules))
     if budget is not None:
         progress = budget.watch(progress)
@@ -139,6 +135,21 @@ def optimal_tree(
         if not running:  # stopped before the search began: nothing to say
             raise
         raise SearchInterrupted(_standing(INTERRUPT, running, start)) from None
+
+
+def check_searchable(rules: Rules) -> None:
+    """Refuse (``SearchError``) a variant with more codes to guess than the search handles.
+
+    >>> check_searchable(Rules.parse("p6c9r"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.SearchError: 6 symbols of 0-8, ... 531,441 codes to guess; the search ...
+    """
+    if rules.guess_rules.size > MAX_SEARCH_CODES:
+        raise SearchError(
+            f"{rules.describe()} has {rules.guess_rules.size:,} codes to guess; the search "
+            f"handles at most {MAX_SEARCH_CODES:,}: give a smaller variant"
+        )
 
 
 def beyond_limit(rules: Rules) -> Standing:

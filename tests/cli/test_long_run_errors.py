@@ -1,0 +1,178 @@
+"""The options of the long runs (``tree``'s searches, ``tree --opening``, ``bench``) given
+wrong values: negative, zero, text, files that are missing, unreadable, damaged or of another
+search. Each is refused before any work with one line that quotes the value and says what
+is valid, and a non-zero exit (2: a usage error, 1: a file or value refused as it is read),
+never a traceback."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from bullscows.cli import main
+from bullscows.search.checkpoint import Checkpoint
+
+#: A search of a few milliseconds, were it to start.
+SEARCH = ["tree", "--rules", "p3c5n", "--strategy", "optimal"]
+OPENING = [*SEARCH, "--opening", "root-bound"]
+BENCH = ["bench", "--rules", "p3c5n", "--strategy", "simple"]
+
+
+def refused(args: list[str], quoted: str, valid: str, code: int) -> Result:
+    """``bullscows ARGS`` ends with exit ``code`` and its error on one line, which quotes
+    ``quoted`` and says ``valid``; no traceback, and (exit 1) nothing else on stderr."""
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "300", "TTY_COMPATIBLE": "0"})
+    assert isinstance(result.exception, SystemExit), result.exception  # no traceback
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    *before, error = result.stderr.splitlines()
+    assert error.startswith("Error: "), result.stderr
+    assert quoted in error and valid in error, error
+    if code == 1:
+        assert before == [], result.stderr  # not even an announcement of the run
+    return result
+
+
+@pytest.mark.parametrize(
+    ("args", "quoted", "valid"),
+    [
+        (["--budget", "-1"], "-1", "x>=1"),
+        (["--budget", "0"], "0", "x>=1"),
+        (["--budget", "many"], "'many'", "integer"),
+        (["--budget", "1.5"], "'1.5'", "integer"),
+        (["--time-limit", "-5"], "-5", "x>0"),
+        (["--time-limit", "0"], "0", "x>0"),
+        (["--time-limit", "soon"], "'soon'", "number"),
+        (["--time-limit", "nan"], "'nan'", "is not a number"),
+        (["--log-every", "nan"], "'nan'", "is not a number"),
+        (["--jobs", "0"], "0", "x>=1"),
+        (["--jobs", "-2"], "-2", "x>=1"),
+        (["--jobs", "two"], "'two'", "integer"),
+        (["--opening", "root-bound", "--jobs", "0"], "0", "x>=1"),
+        (["--opening", "root-bound", "--budget", "0"], "0", "x>=1"),
+        (["--opening", "root-bound", "--time-limit", "-1"], "-1", "x>0"),
+        (["--opening", "root-bound", "--format", "text"], "--opening", "without --format"),
+        (["--strategy", "entropy", "--opening", "root-bound"], "'entropy'", "--strategy optimal"),
+        (["--strategy", "entropy", "--budget", "9"], "--budget", "optimal strategies"),
+        (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler", "not both"),
+        (["--checkpoint", "."], "'.'", "is a directory"),
+    ],
+)
+def test_a_wrong_option_of_a_search_is_a_usage_error(
+    args: list[str], quoted: str, valid: str
+) -> None:
+    refused([*SEARCH, *args], quoted, valid, 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "quoted", "valid"),
+    [
+        (["--jobs", "0"], "0", "x>=1"),
+        (["--jobs", "-1"], "-1", "x>=1"),
+        (["--jobs", "some"], "'some'", "integer"),
+        (["--log-every", "-1"], "-1", "x>=0"),
+        (["--log-every", "nan"], "'nan'", "is not a number"),
+        (["--sample", "-3"], "-3", "x>=1"),
+        (["--max-guesses", "0"], "0", "x>=1"),
+        (["--max-guesses", "ten"], "'ten'", "integer"),
+        (["--seed", "abc"], "'abc'", "integer"),
+        (["--plot", "chart.gif"], "'chart.gif'", "name it with .png or .svg"),
+        (["--plot", "chart"], "'chart'", "a file without an extension; name it with .png"),
+    ],
+)
+def test_a_wrong_option_of_a_bench_is_a_usage_error(
+    args: list[str], quoted: str, valid: str
+) -> None:
+    refused([*BENCH, *args], quoted, valid, 2)
+
+
+@pytest.mark.parametrize(
+    ("opening", "quoted", "valid"),
+    [
+        ("12", "'12'", "a code has 3"),
+        ("top", "'top'", "symbols are 0-4"),
+        ("0055", "'0055'", "a code has 3"),
+        ("007", "'007'", "'0' appears twice"),
+    ],
+)
+def test_a_wrong_opening_is_refused_in_one_line(opening: str, quoted: str, valid: str) -> None:
+    refused([*SEARCH, "--opening", opening], quoted, valid, 1)
+
+
+def test_too_many_jobs_for_the_machine_is_refused_in_one_line() -> None:
+    jobs = str(10 * (os.cpu_count() or 1) + 10)
+    refused([*SEARCH, "--jobs", jobs], f"--jobs {jobs}", "give --jobs", 1)
+    refused([*OPENING, "--jobs", jobs], f"--jobs {jobs}", "give --jobs", 1)
+
+
+@pytest.mark.parametrize("command", [SEARCH, OPENING], ids=["search", "opening"])
+def test_a_variant_past_the_search_is_refused_before_it_is_announced(command: list[str]) -> None:
+    args = [command[0], "--rules", "p6c9r", *command[3:]]
+    refused(args, "531,441 codes", "handles at most 65,536: give a smaller variant", 1)
+
+
+def _bytes(path: Path) -> None:
+    path.write_bytes(b"not text \xff\xfe\n")
+
+
+def _json(path: Path) -> None:
+    path.write_text('{"format": "a tree", "rules": "p3c5n"}\n')
+
+
+def _answer(path: Path) -> None:
+    Checkpoint(path, "p3c5n", "total", None, False)  # a header of this search
+    with path.open("a") as out:
+        out.write('{"weight": 1, "history": "x"}\n{"weight": 1}\n')
+
+
+def _other_rules(path: Path) -> None:
+    Checkpoint(path, "p3c6n", "total", None, False)
+
+
+def _other_objective(path: Path) -> None:
+    Checkpoint(path, "p3c5n", "worst", None, False)
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+#: Files no search can resume from: how each is made, and what its error says.
+CHECKPOINTS = {
+    "not-text": (_bytes, "is not UTF-8 text: byte 0xff"),
+    "not-a-checkpoint": (_json, "is not a bullscows search checkpoint"),
+    "damaged-answer": (_answer, "line 2: expected an object with the keys"),
+    "other-rules": (_other_rules, "is for another search ('p3c6n, total'), not p3c5n, total"),
+    "other-objective": (_other_objective, "is for another search ('p3c5n, worst')"),
+    "pipe": (_fifo, "is not a regular file (a pipe)"),
+}
+
+
+@pytest.mark.parametrize("command", [SEARCH, OPENING], ids=["search", "opening"])
+@pytest.mark.parametrize("kind", list(CHECKPOINTS))
+def test_a_checkpoint_no_search_can_resume_from_is_refused_in_one_line(
+    command: list[str], kind: str, tmp_path: Path
+) -> None:
+    make, says = CHECKPOINTS[kind]
+    path = tmp_path / "run.ckpt"
+    make(path)
+    before = path.read_bytes() if path.is_file() else None
+    error = refused([*command, "--checkpoint", str(path)], f"'{path}'", says, 1).stderr
+    assert error.rstrip().endswith("give another file or delete it"), error
+    assert (path.read_bytes() if path.is_file() else None) == before  # left as it was
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its permissions")
+def test_an_unreadable_checkpoint_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "run.ckpt"
+    Checkpoint(path, "p3c5n", "total", None, False)
+    path.chmod(0)
+    refused([*SEARCH, "--checkpoint", str(path)], f"'{path}'", "Permission denied", 1)
+
+
+def test_a_missing_folder_of_a_checkpoint_is_refused_before_the_opening(tmp_path: Path) -> None:
+    path = tmp_path / "none" / "run.ckpt"
+    refused([*OPENING, "--checkpoint", str(path)], f"'{path}'", "No such file or directory", 1)
