@@ -102,6 +102,14 @@ def test_a_wrong_opening_is_refused_in_one_line(opening: str, quoted: str, valid
     refused([*SEARCH, "--opening", opening], quoted, valid, 1)
 
 
+@pytest.mark.parametrize(
+    "command", [SEARCH, OPENING, [*BENCH, "--quiet"]], ids=["search", "opening", "bench"]
+)
+def test_a_scheduler_address_without_a_port_is_refused_in_one_line(command: list[str]) -> None:
+    pytest.importorskip("dask.distributed")
+    refused([*command, "--scheduler", "nowhere"], "'nowhere'", "missing port number", 1)
+
+
 def test_too_many_jobs_for_the_machine_is_refused_in_one_line() -> None:
     jobs = str(10 * (os.cpu_count() or 1) + 10)
     refused([*SEARCH, "--jobs", jobs], f"--jobs {jobs}", "give --jobs", 1)
