@@ -33,7 +33,7 @@ from scaling import timed
 
 from bullscows.executors import Threads
 from bullscows.rules import Rules
-from bullscows.search import Objective, optimal_tree, split
+from bullscows.search import Objective, optimal_tree, split, state
 from bullscows.search.engine import Search
 from bullscows.search.optimal import OBJECTIVES
 
@@ -161,16 +161,31 @@ def alone(spec: str, objective: Objective) -> Cost:
 
 
 @contextmanager
+def sharing(on: bool) -> Iterator[None]:
+    """While open, the threads of a search share a table of sets if ``on``, else each has
+    only its memo (``search.state.SHARE``)."""
+    before = state.SHARE
+    state.SHARE = on
+    try:
+        yield
+    finally:
+        state.SHARE = before
+
+
+@contextmanager
 def memos(count: int) -> Iterator[None]:
     """While open, each guess of a shared set (``search.split``) is tried by one of ``count``
     searches in turn, each with its memo, as ``count`` threads would share them: on one
-    thread, the work that per-thread memos add, without any scheduling."""
+    thread, the work that per-thread memos add, without any scheduling. They share the
+    first one's table of sets (``search.state.shared_table``), if it has one."""
     original = split.Split.work
     kept: dict[int, list[Search]] = {}
 
     def work(self: split.Split, search: Search, enough: object) -> bool:
         pool = kept.setdefault(id(search), [search])
-        pool.extend(Search(search.options) for _ in range(count - len(pool)))
+        while len(pool) < count:
+            pool.append(Search(search.options))
+            pool[-1].state.share(search.state.shared)
         chosen = pool[self.next % count]
         chosen.state.ready(self.codes)
         before = chosen.nodes
@@ -223,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memos", type=int, nargs="*", default=[],
                         help="also on one thread, each shared set's guesses over this many "
                              "memos in turn")  # fmt: skip
+    parser.add_argument("--private", action="store_true",
+                        help="also each run with the memos alone, no table shared")  # fmt: skip
     args = parser.parse_args(argv)
     if not os.path.exists("/proc/self/task"):
         raise SystemExit("occupancy: needs Linux's /proc/self/task")
@@ -230,13 +247,18 @@ def main(argv: list[str] | None = None) -> int:
     one = (0.0, args.one_thread, 0) if args.one_thread else alone(args.rules, args.objective)
     print(f"{args.rules} {args.objective}: one thread {one[0]:.2f} s, {one[1]:.2f} s CPU, "
           f"{one[2]:,} sets searched")  # fmt: skip
+    ways = [(True, "a shared table")] + [(False, "memos alone")] * args.private
     for jobs in args.jobs:
-        report(*run(args.rules, args.objective, jobs, args.every), one)
+        for on, way in ways:
+            print(f"  with {way}:")
+            with sharing(on):
+                report(*run(args.rules, args.objective, jobs, args.every), one)
     for count in args.memos:
-        with memos(count):
-            _, cost = run(args.rules, args.objective, 1, args.every)
-        print(f"  one thread, {count} memos: {cost[1]:.2f} s CPU ({cost[1] / one[1]:.2f} x "
-              f"one memo's), {cost[2]:,} sets searched")  # fmt: skip
+        for on, way in ways:
+            with memos(count), sharing(on):
+                _, cost = run(args.rules, args.objective, 1, args.every)
+            print(f"  one thread, {count} memos, {way}: {cost[1]:.2f} s CPU ({cost[1] / one[1]:.2f}"
+                  f" x one memo's), {cost[2]:,} sets searched")  # fmt: skip
     return 0
 
 

@@ -121,12 +121,15 @@ def test_more_memos_search_more_sets_for_the_same_tree(
 def test_the_benchmark_prints_an_estimate(
     occupancy: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert occupancy.main(["p3c6n", "--jobs", "2"]) == 0
+    assert occupancy.main(["p3c6n", "--jobs", "2", "--private"]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[0].startswith("p3c6n total: one thread ")
-    assert rows[1].startswith("  --jobs 2: ")
-    assert rows[-1].startswith("  estimated speed-up on 2 cores: ")
-    assert "measured here" in rows[-1]
+    ways = [at for at, row in enumerate(rows) if row.startswith("  with ")]
+    assert [rows[at] for at in ways] == ["  with a shared table:", "  with memos alone:"]
+    for at in ways:
+        assert rows[at + 1].startswith("  --jobs 2: ")
+        assert rows[at + 5].startswith("  estimated speed-up on 2 cores: ")
+        assert "measured here" in rows[at + 5]
 
 
 def split_with_sleeps(monkeypatch: pytest.MonkeyPatch, first: float, then: float) -> set[str]:

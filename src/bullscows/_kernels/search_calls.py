@@ -34,6 +34,7 @@ from bullscows._kernels.tables import (
     CTX_PENALTY,
     CTX_ROWS,
     CTX_SCORES,
+    CTX_SHARED,
     CTX_SLOTS,
     CTX_STATS,
     CTX_STOP,
@@ -60,6 +61,26 @@ _SLOT = 7
 def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray]:
     """An empty memo's arrays (``search_memo``): its table and its state."""
     return np.full(slots * _SLOT, -1, dtype=np.int64), np.zeros(2, dtype=np.int64)
+
+
+#: The fewest and most slots of a table the threads of a search share (``shared_table``):
+#: 4 MiB and 64 MiB.
+SHARED_SLOTS = (1 << 16, 1 << 20)
+#: Integers a shared slot holds (``search_memo.SHARED_SLOT``).
+_SHARED_SLOT = 8
+
+
+def shared_table(codes: int) -> IntArray:
+    """An empty table for the threads of a search of ``codes`` codes to share
+    (``search_memo.publish``): 128 slots a code, a power of two within ``SHARED_SLOTS``
+    (its pages are the system's zeros until written).
+
+    >>> len(shared_table(120)) // 8, len(shared_table(5040)) // 8
+    (65536, 1048576)
+    """
+    low, high = SHARED_SLOTS
+    slots = min(max(low, 1 << (128 * codes - 1).bit_length()), high)
+    return np.zeros(slots * _SHARED_SLOT, dtype=np.int64)
 
 
 class Memo:
@@ -157,22 +178,27 @@ def context(
     scores: npt.NDArray[np.uint8], caps: IntArray, valid: npt.NDArray[np.uint8], win: int,
     keys: IntArray, stats: IntArray, capped: bool, consistent: bool, everything: IntArray,
     slots: int, weight: int, penalty: int, stop: IntArray, rows: IntArray | None = None,
+    shared: IntArray | None = None,
 ) -> Context:  # fmt: skip
     """What every call of the compiled search reads (``search_dfs`` says what each is), of
     the types it was compiled for (the module compiled ahead of time trusts them). The
     arrays it writes (``stats``, ``stop``) must be given as they are (they are not copied).
     Code ``c``'s replies are ``scores[rows[c]]``; without ``rows``, ``scores`` is the whole,
-    symmetric matrix (``search_kernels.row``)."""
-    for written in (stats, stop):
+    symmetric matrix (``search_kernels.row``). ``shared`` is the table the threads of a
+    search share (``shared_table``; written, not copied), none by default."""
+    shared = np.zeros(0, dtype=np.int64) if shared is None else shared
+    for written in (stats, stop, shared):
         if _array(written) is not written:
-            raise ValueError("the search's counters and stop flag are writeable int64 arrays")
+            raise ValueError(
+                "the search's counters, stop flag and shared table are writeable int64 arrays"
+            )
     items = {
         CTX_SCORES: _array(scores, np.uint8), CTX_CAPS: _array(caps),
         CTX_VALID: _array(valid, np.uint8), CTX_WIN: int(win), CTX_KEYS: _array(keys),
         CTX_STATS: stats, CTX_CAPPED: bool(capped), CTX_CONSISTENT: bool(consistent),
         CTX_EVERYTHING: _array(everything), CTX_SLOTS: int(slots), CTX_WEIGHT: int(weight),
         CTX_PENALTY: int(penalty), CTX_STOP: stop,
-        CTX_ROWS: _array(np.empty(0) if rows is None else rows),
+        CTX_ROWS: _array(np.empty(0) if rows is None else rows), CTX_SHARED: shared,
     }  # fmt: skip
     return tuple(items[place] for place in range(CONTEXT))
 
@@ -319,6 +345,6 @@ def try_guess(
 
 __all__ = [
     "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
-    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "solve", "stopped",
-    "try_guess",
+    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "shared_table",
+    "solve", "stopped", "try_guess",
 ]  # fmt: skip

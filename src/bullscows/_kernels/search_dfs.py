@@ -19,8 +19,8 @@ from bullscows._kernels.search_kernels import (
     replies_to,
     scan,
 )
-from bullscows._kernels.search_memo import crowded, store
-from bullscows._kernels.search_memo import entry as _entry
+from bullscows._kernels.search_memo import crowded, publish, shared_entry, store
+from bullscows._kernels.search_memo import entry as _private
 from bullscows._kernels.tables import (
     CTX_CAPPED,
     CTX_CAPS,
@@ -30,6 +30,7 @@ from bullscows._kernels.tables import (
     CTX_PENALTY,
     CTX_ROWS,
     CTX_SCORES,
+    CTX_SHARED,
     CTX_SLOTS,
     CTX_STATS,
     CTX_STOP,
@@ -56,6 +57,34 @@ def _key(keys, codes, depth):
         h1 += keys[0, c]
         h2 += keys[1, c]
     return (h1, h2, np.int64(depth))
+
+
+@njit(cache=True)
+def _entry(ctx, memo, key):
+    """What the search knows of the set ``key`` (``search_memo.entry``): its memo's entry, or
+    on a miss (or a lower floor) what the table the threads share holds, copied into the
+    memo (``ctx[CTX_STATS][2]`` counts these); a set settled so has its parts in the memos
+    of other threads (``search.state`` reads its tree back)."""
+    entry = _private(memo, key)
+    shared = ctx[CTX_SHARED]
+    if entry[0] >= 0 or len(shared) == 0:
+        return entry
+    cost, guess, floor = shared_entry(shared, key)
+    if cost < 0 and floor <= entry[2]:
+        return entry
+    ctx[CTX_STATS][2] += 1
+    known = (cost, guess, max(floor, entry[2]), entry[3])
+    store(memo, key, known)
+    return known
+
+
+@njit(cache=True)
+def _keep(ctx, memo, key, value):
+    """Store ``value`` (cost or -1, guess or -1, floor, looked) for the set ``key`` in the
+    memo and publish its cost, or a floor above 0, to the table the threads share."""
+    store(memo, key, value)
+    if value[0] >= 0 or value[2] > 0:
+        publish(ctx[CTX_SHARED], key, value[0], value[1], value[2])
 
 
 @njit(cache=True)
@@ -105,7 +134,7 @@ def lookahead(ctx, memo, codes, depth, guesses):
     others into single codes; else the first guess in ``solve``'s order, if its parts have at
     most two codes each (they cost exactly their bound, and no guess bounds lower)."""
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(memo, key)
+    entry = _entry(ctx, memo, key)
     if entry[0] >= 0:
         return entry[0]
     if entry[3]:
@@ -115,15 +144,15 @@ def lookahead(ctx, memo, codes, depth, guesses):
     at = _perfect(ctx, codes)
     cost = ideal_of(ctx, n, depth)  # what a perfect candidate costs
     if at >= 0 and cost < INFEASIBLE:
-        store(memo, key, (cost, codes[at], entry[2], 1))
+        _keep(ctx, memo, key, (cost, codes[at], entry[2], 1))
         return cost
     child = _child_depth(ctx, depth)
     least, first = _lowest(ctx, codes, guesses, child)
     if least < INFEASIBLE and first >= 0:
-        store(memo, key, (least, guesses[first], entry[2], 1))
+        _keep(ctx, memo, key, (least, guesses[first], entry[2], 1))
         return least
     floor = max(entry[2], least)
-    store(memo, key, (-1, -1, floor, 1))
+    _keep(ctx, memo, key, (-1, -1, floor, 1))
     return floor
 
 
@@ -307,9 +336,9 @@ def _step(ctx, memo, arena, frames, level):
         f[_OPEN] = parts
     key = (f[_H1], f[_H2], f[_DEPTH])
     if f[_BEST_GUESS] >= 0:
-        store(memo, key, (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED]))
+        _keep(ctx, memo, key, (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED]))
         return f[_BEST]
-    store(memo, key, (np.int64(-1), np.int64(-1), max(f[_FLOOR], f[_LIMIT]), f[_LOOKED]))
+    _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), max(f[_FLOOR], f[_LIMIT]), f[_LOOKED]))
     return FAIL
 
 
@@ -341,7 +370,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if n <= 2:
         return perfect, arena, frames
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(memo, key)
+    entry = _entry(ctx, memo, key)
     if entry[0] >= 0:
         return (entry[0] if entry[0] < limit else FAIL), arena, frames
     if entry[2] >= limit:
@@ -349,15 +378,15 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     ctx[CTX_STATS][0] += 1
     at = _perfect(ctx, codes)
     if at >= 0:  # it costs the ideal: optimal
-        store(memo, key, (perfect, codes[at], entry[2], entry[3]))
+        _keep(ctx, memo, key, (perfect, codes[at], entry[2], entry[3]))
         return perfect, arena, frames
     child = _child_depth(ctx, depth)
     order, bounds, exact = _order(ctx, codes, guesses, child, limit)
     if exact >= 0:
-        store(memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]))
+        _keep(ctx, memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]))
         return bounds[exact], arena, frames
     if len(order) == 0:
-        store(memo, key, (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3]))
+        _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3]))
         return FAIL, arena, frames
     k = len(order)
     chosen = guesses[order]
@@ -482,7 +511,7 @@ def _known(ctx, memo, codes, depth, own):
     set no wider than the second level it is one more than the ideal when no candidate
     splits the others into single codes; wider, it charges candidates their splits and
     other guesses a code they cannot win."""
-    entry = _entry(memo, _key(ctx[CTX_KEYS], codes, depth))
+    entry = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth))
     if entry[0] >= 0:
         return entry[0], True
     if entry[3]:
@@ -504,7 +533,7 @@ def _perfect(ctx, codes):
 
 @njit(cache=True)
 def _best_guess(ctx, memo, codes, depth):
-    entry = _entry(memo, _key(ctx[CTX_KEYS], codes, depth))
+    entry = _private(memo, _key(ctx[CTX_KEYS], codes, depth))
     return entry[1] if entry[0] >= 0 else -1
 
 

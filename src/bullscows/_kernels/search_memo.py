@@ -66,6 +66,58 @@ def store(memo, key, value):
     table[at + 3], table[at + 4], table[at + 5], table[at + 6] = value
 
 
+#: Integers a slot of a shared table (one cache line): the key, cost, guess, floor, a word
+#: kept 0, then a checksum of the six before it, written last.
+SHARED_SLOT = 8
+#: Mixes a shared slot's words into its checksum (odd: SplitMix64's multipliers and seed).
+_MIX = (-4658895280553007687, -7723592293110705685, 7046029254386353131)
+
+
+@njit(cache=True, inline="always")
+def _checksum(h1, h2, depth, cost, guess, floor):
+    """The checksum of a shared slot's words (never 0 for an empty, all-zero slot)."""
+    z = h1 ^ _MIX[2]
+    for word in (h2, depth, cost, guess, floor):
+        z = (z ^ (z >> 31)) * _MIX[0] + word
+        z = (z ^ (z >> 29)) * _MIX[1]
+    return z ^ (z >> 32)
+
+
+@njit(cache=True)
+def shared_entry(shared, key):
+    """What the shared table ``shared`` knows of the set ``key``: (cost or -1, guess or -1,
+    floor); a miss when another set holds its slot or the slot's words do not agree with their
+    checksum (another thread writing it: a torn write reads as a miss)."""
+    if len(shared) == 0:
+        return (np.int64(-1), np.int64(-1), np.int64(0))
+    at = (key[0] & (len(shared) // SHARED_SLOT - 1)) * SHARED_SLOT
+    h1, h2, depth = shared[at], shared[at + 1], shared[at + 2]
+    cost, guess, floor, check = shared[at + 3], shared[at + 4], shared[at + 5], shared[at + 7]
+    if h1 != key[0] or h2 != key[1] or depth != key[2] or shared[at + 6] != 0:
+        return (np.int64(-1), np.int64(-1), np.int64(0))
+    if check != _checksum(h1, h2, depth, cost, guess, floor):
+        return (np.int64(-1), np.int64(-1), np.int64(0))
+    return (cost, guess, floor)
+
+
+@njit(cache=True)
+def publish(shared, key, cost, guess, floor):
+    """Write what is known of the set ``key`` (its exact cost and guess, or -1 and a proven
+    floor) to its slot of ``shared``, over whatever the slot held (kept: an exact cost of the
+    same set, and the higher floor); the checksum last. No lock: a reader takes a slot whose
+    words were mixed by racing writers for a miss."""
+    if len(shared) == 0:
+        return
+    held = shared_entry(shared, key)
+    if cost < 0 and held[0] >= 0:
+        cost, guess = held[0], held[1]
+    floor = max(floor, held[2])
+    at = (key[0] & (len(shared) // SHARED_SLOT - 1)) * SHARED_SLOT
+    shared[at], shared[at + 1], shared[at + 2] = key[0], key[1], key[2]
+    shared[at + 3], shared[at + 4], shared[at + 5], shared[at + 6] = cost, guess, floor, 0
+    shared[at + 7] = _checksum(key[0], key[1], key[2], cost, guess, floor)
+
+
 @njit(cache=True)
 def grow(table, slots):
     """A table of ``slots`` slots (a power of two) holding every set of ``table``."""
@@ -85,4 +137,7 @@ def crowded(memo):
     return state[_DROPPED] != 0 or 2 * state[_COUNT] * SLOT > len(table)
 
 
-__all__ = ["FULL_SHARE", "SLOT", "crowded", "entry", "grow", "store"]
+__all__ = [
+    "FULL_SHARE", "SHARED_SLOT", "SLOT", "crowded", "entry", "grow", "publish", "shared_entry",
+    "store",
+]  # fmt: skip

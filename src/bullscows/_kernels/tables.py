@@ -58,9 +58,11 @@ def beat(incumbent: npt.NDArray[np.int64], rank: int) -> int:
 # ``search_dfs`` says what each is): a tuple of items of different types, read as
 # ``ctx[CTX_SCORES]``. Code ``c``'s replies to every guess are ``scores[rows[c]]``
 # (``CTX_ROWS``: a block of rows), or ``scores[c]`` with ``rows`` empty (the whole matrix).
+# ``CTX_SHARED`` is the table the threads of a search share (``search_memo.publish``), empty
+# for a search on one thread.
 (CTX_SCORES, CTX_CAPS, CTX_VALID, CTX_WIN, CTX_KEYS, CTX_STATS, CTX_CAPPED, CTX_CONSISTENT,
- CTX_EVERYTHING, CTX_SLOTS, CTX_WEIGHT, CTX_PENALTY, CTX_STOP, CTX_ROWS,
- CONTEXT) = range(15)  # fmt: skip
+ CTX_EVERYTHING, CTX_SLOTS, CTX_WEIGHT, CTX_PENALTY, CTX_STOP, CTX_ROWS, CTX_SHARED,
+ CONTEXT) = range(16)  # fmt: skip
 
 #: The questions the compiled search answers besides ``solve``: one compiled entry point each,
 #: named so in ``search_queries``, in the modules compiled ahead of time and in

@@ -21,14 +21,14 @@ import numpy as np
 
 from bullscows._kernels import search_calls
 from bullscows._kernels.tables import FAIL, STOPPED
-from bullscows.executors import TaskStopped
+from bullscows.executors import TaskStopped, Threads
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint, History
 from bullscows.search.distribute import PartTasks
 from bullscows.search.options import Objective, Run, SearchOptions, python_levels
 from bullscows.search.progress import Costs
 from bullscows.search.reporting import Reporting, Root
-from bullscows.search.state import SearchState
+from bullscows.search.state import SearchState, shared_table
 from bullscows.search.watch import Watch
 from bullscows.symmetry import guess_classes
 from bullscows.tree.model import Node
@@ -46,7 +46,10 @@ class Search:
     def __init__(self, options: SearchOptions, run: Run | None = None) -> None:
         run = run or Run()
         self.options = options
-        self.state = SearchState(options, run.stop)
+        # The threads of a team share one table of the sets they settle (``search.state``).
+        team = run.executor
+        shared = shared_table(options, team) if isinstance(team, Threads) else None
+        self.state = SearchState(options, run.stop, shared)
         self.levels = python_levels(options.rules)
         self.reporting = Reporting(run.progress, run.start, self.state.penalty, options.weight > 0)
         # Its own thread's long compiled calls watched (``search.watch``): a search reporting

@@ -14,11 +14,15 @@ the sets it settled, read back from its memo.
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import CTX_STOP, level_caps
+from bullscows._kernels.tables import CTX_SHARED, CTX_STOP, INFEASIBLE, STOPPED, level_caps
+from bullscows.executors import TaskStopped, Threads
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.search.options import SearchOptions
 from bullscows.search.scores import score_table
@@ -26,12 +30,48 @@ from bullscows.search.tree import tree_cost
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
+#: Whether the threads of a search share a table (``shared_table``); benchmarks and tests
+#: turn it off to compare.
+SHARE = True
+#: Each team's shared table, and the search options it is for.
+_TABLES: weakref.WeakKeyDictionary[Threads, tuple[SearchOptions, npt.NDArray[np.int64]]]
+_TABLES = weakref.WeakKeyDictionary()
+_TABLES_LOCK = threading.Lock()
+
+
+def shared_table(options: SearchOptions, team: Threads) -> npt.NDArray[np.int64] | None:
+    """The table that the threads of ``team`` searching for ``options`` share
+    (``search_calls.shared_table``), made by the first to ask; ``None`` when ``SHARE`` is
+    off. What it holds is true of every search of ``options`` (the sets' exact costs and
+    floors, keyed by their codes and depth), as each thread's memo, kept between the
+    searches of the same options on its team, is; a search of other options on the team
+    replaces it.
+
+    >>> from bullscows.rules import Rules
+    >>> mm = SearchOptions(Rules.parse("mm"))
+    >>> with Threads(2) as team:
+    ...     shared_table(mm, team) is shared_table(mm, team), len(shared_table(mm, team)) // 8
+    (True, 262144)
+    """
+    if not SHARE:
+        return None
+    with _TABLES_LOCK:
+        kept = _TABLES.get(team)
+        if kept is None or kept[0] != options:
+            kept = (options, search_calls.shared_table(len(universe(options.rules))))
+            _TABLES[team] = kept
+        return kept[1]
+
 
 class SearchState:
     """The compiled search's state for the search ``options`` (``stop``: its stop flag, set
-    by another thread to stop it; a new one if ``None``)."""
+    by another thread to stop it; a new one if ``None``; ``shared``: the table the threads
+    of the search share, ``shared_table``, or none)."""
 
-    def __init__(self, options: SearchOptions, stop: npt.NDArray[np.int64] | None = None) -> None:
+    def __init__(
+        self, options: SearchOptions, stop: npt.NDArray[np.int64] | None = None,
+        shared: npt.NDArray[np.int64] | None = None,
+    ) -> None:  # fmt: skip
         rules = options.rules
         u = universe(rules)
         self.options = options
@@ -44,17 +84,30 @@ class SearchState:
         self.unlimited = len(u) + 1  # no tree is deeper than it has codes (each guess helps)
         self.everything = u.all()
         valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
-        self.stats = np.zeros(2, dtype=np.int64)  # sets branched on, sets looked ahead at
+        # Sets branched on, sets looked ahead at, sets known from the shared table.
+        self.stats = np.zeros(3, dtype=np.int64)
         # What every call of the compiled search reads (see search_dfs).
         scores, rows = self.scores.arrays()
         self.ctx = search_calls.context(
             scores, self.caps, valid, self.win, search_calls.code_keys(len(u)),
             self.stats, self.capped, options.consistent_only, self.everything,
             rules.reply_slots, options.weight, self.penalty,
-            np.zeros(1, dtype=np.int64) if stop is None else stop, rows,
+            np.zeros(1, dtype=np.int64) if stop is None else stop, rows, shared,
         )  # fmt: skip
         self.slots = rules.reply_slots
         self.memo = search_calls.Memo()
+
+    def share(self, table: npt.NDArray[np.int64] | None) -> None:
+        """Share ``table`` (``shared_table``) with the other searches given it; ``None``: no
+        table."""
+        table = np.zeros(0, dtype=np.int64) if table is None else table
+        self.ctx = (*self.ctx[:CTX_SHARED], table, *self.ctx[CTX_SHARED + 1 :])
+
+    @property
+    def shared(self) -> npt.NDArray[np.int64]:
+        """The table this search shares with others (empty: none)."""
+        table: npt.NDArray[np.int64] = self.ctx[CTX_SHARED]
+        return table
 
     @property
     def stop(self) -> npt.NDArray[np.int64]:
@@ -65,7 +118,12 @@ class SearchState:
     @property
     def sets(self) -> int:
         """The sets the compiled search has searched."""
-        return int(self.stats.sum())
+        return int(self.stats[0] + self.stats[1])
+
+    @property
+    def shared_hits(self) -> int:
+        """The sets the compiled search took from the table the threads share."""
+        return int(self.stats[2])
 
     def shallowest(self, codes: int) -> int:
         """The fewest guesses within which some tree could settle ``codes`` codes."""
@@ -97,9 +155,21 @@ class SearchState:
             a, b = int(codes[0]), int(codes[1])
             return Node(a, {int(self.scores[a, b]): Node(b)})
         guess = search_calls.best_guess(self.ctx, self.memo, codes, depth)
-        if guess < 0:
-            raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
+        if guess < 0:  # settled from the shared table: its parts are in another thread's memo
+            guess = self._again(codes, depth)
         return self.tree_of(codes, guess, depth)
+
+    def _again(self, codes: IndexArray, depth: int) -> int:
+        """The best guess at a part of a set settled from the shared table (its own cost
+        there, if still held), searched again here so that its parts are in this memo."""
+        guesses = codes if self.options.consistent_only else self.everything
+        cost = self.solve(codes, depth, INFEASIBLE, guesses)
+        if cost == STOPPED:
+            raise TaskStopped("told to stop")
+        guess = search_calls.best_guess(self.ctx, self.memo, codes, depth)
+        if cost < 0 or guess < 0:
+            raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
+        return guess
 
     def tree_of(self, codes: IndexArray, guess: int, depth: int) -> Node:
         """``guess`` at ``codes``, each part's tree read back from the memo (parts of one or two

@@ -1,0 +1,145 @@
+"""The table of sets that the threads of a search share (``search_memo.publish``,
+``search.state.shared_table``): what it keeps, a torn slot read as a miss, a tree read back
+from a memo that took its sets from the table, and fewer sets searched for the same trees."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from bench_scripts import load
+from bullscows._kernels import search_calls
+from bullscows._kernels.search_memo import SHARED_SLOT, publish, shared_entry
+from bullscows._kernels.tables import INFEASIBLE
+from bullscows.executors import Threads
+from bullscows.rules import Rules
+from bullscows.search import optimal_tree, split, state
+from bullscows.search.engine import Search
+from bullscows.search.options import SearchOptions
+from bullscows.search.state import SearchState, shared_table
+from bullscows.search.tree import tree_cost
+from bullscows.universe import universe
+
+KEY = (np.int64(0x1234_5678_9ABC), np.int64(-77), np.int64(5))
+MISS = (-1, -1, 0)
+
+
+def slot_of(table: np.ndarray, key: tuple[np.int64, ...]) -> slice:
+    at = int(key[0]) & (len(table) // SHARED_SLOT - 1)
+    return slice(at * SHARED_SLOT, (at + 1) * SHARED_SLOT)
+
+
+def test_a_set_published_reads_back_and_a_torn_slot_reads_as_a_miss() -> None:
+    table = search_calls.shared_table(10)
+    assert shared_entry(table, KEY) == MISS  # an empty (all-zero) slot
+    publish(table, KEY, 40, 7, 12)
+    assert shared_entry(table, KEY) == (40, 7, 12)
+    assert shared_entry(table, (KEY[0], KEY[1], np.int64(4))) == MISS  # another depth
+    whole = table[slot_of(table, KEY)].copy()
+    for word in range(SHARED_SLOT):  # any one word changed, as a racing write would
+        table[slot_of(table, KEY)] = whole
+        table[slot_of(table, KEY).start + word] += 1
+        assert shared_entry(table, KEY) == MISS, word
+    table[slot_of(table, KEY)] = whole
+    half = search_calls.shared_table(10)  # the first half of one write, the rest of another
+    publish(half, KEY, 41, 8, 13)
+    table[slot_of(table, KEY).start + 3 :][:2] = half[slot_of(half, KEY).start + 3 :][:2]
+    assert shared_entry(table, KEY) == MISS
+    assert shared_entry(np.zeros(0, dtype=np.int64), KEY) == MISS  # no table
+
+
+def test_a_slot_keeps_a_sets_exact_cost_and_highest_floor() -> None:
+    table = search_calls.shared_table(10)
+    publish(table, KEY, -1, -1, 30)
+    publish(table, KEY, -1, -1, 20)
+    assert shared_entry(table, KEY) == (-1, -1, 30)
+    publish(table, KEY, 35, 4, 25)
+    publish(table, KEY, -1, -1, 33)  # a floor learned later leaves the cost
+    assert shared_entry(table, KEY) == (35, 4, 33)
+    other = (KEY[0], KEY[1] + 1, KEY[2])  # another set in the same slot replaces it
+    publish(table, other, 9, 1, 0)
+    assert shared_entry(table, other) == (9, 1, 0) and shared_entry(table, KEY) == MISS
+
+
+def test_a_search_on_one_thread_has_no_table() -> None:
+    search = Search(SearchOptions(Rules.parse("p3c4n")))
+    assert len(search.state.shared) == 0
+    search.solve(search.state.everything, 9, INFEASIBLE, ())
+    assert search.state.shared_hits == 0
+
+
+def test_a_team_shares_one_table_a_search_of_other_options_another() -> None:
+    mm, p3c4n = SearchOptions(Rules.parse("mm")), SearchOptions(Rules.parse("p3c4n"))
+    with Threads(2) as team, Threads(2) as other:
+        table = shared_table(mm, team)
+        assert table is not None and shared_table(mm, team) is table
+        assert shared_table(mm, other) is not table
+        assert shared_table(p3c4n, team) is not table
+
+
+@pytest.mark.parametrize(("spec", "depth", "consistent"), [("p4c6n", 9, False), ("p3c6r", 9, True)])
+def test_a_tree_reads_back_from_sets_another_memo_settled(
+    spec: str, depth: int, consistent: bool
+) -> None:
+    # A solves every code, publishing to the table; B, a fresh memo with the same table,
+    # takes the whole set from it at once, so its parts are only in A's memo
+    rules = Rules.parse(spec)
+    options = SearchOptions(rules, consistent_only=consistent)
+    table = search_calls.shared_table(len(universe(rules)))
+    a, b = SearchState(options, shared=table), SearchState(options, shared=table)
+    every = a.everything
+    cost = a.solve(every, depth, INFEASIBLE, every)
+    assert b.solve(every, depth, INFEASIBLE, every) == cost
+    assert b.sets == 0 and b.shared_hits == 1 and len(b.memo) == 1
+    tree = b.rebuild(every, depth)
+    assert tree == a.rebuild(every, depth)  # the same, optimal tree
+    assert tree_cost(b.scores, b.win, tree, every, depth, b.penalty, 1, consistent) == cost
+    assert b.shared_hits > 1  # its parts, read back through the table too
+
+
+def test_a_part_lost_from_the_table_is_searched_again() -> None:
+    options = SearchOptions(Rules.parse("p4c6n"))
+    table = search_calls.shared_table(1296)
+    a, b = SearchState(options, shared=table), SearchState(options, shared=table)
+    every = a.everything
+    cost = a.solve(every, 9, INFEASIBLE, every)
+    b.solve(every, 9, INFEASIBLE, every)
+    table[:] = 0  # every part overwritten by other sets since
+    tree = b.rebuild(every, 9)
+    assert b.sets > 0 and tree == a.rebuild(every, 9)
+    assert tree_cost(b.scores, b.win, tree, every, 9, b.penalty, 1, False) == cost
+    assert np.any(table)  # B published what it searched again
+
+
+@pytest.fixture(scope="module")
+def occupancy() -> ModuleType:
+    return load("occupancy")
+
+
+def test_memos_sharing_a_table_search_fewer_sets_for_the_same_tree(
+    occupancy: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one thread, each shared set's guesses tried by 4 memos in turn (deterministic)
+    monkeypatch.setattr(split, "SPLIT_MIN", 30)  # p3c10n's tasks have their guesses shared
+    found = {}
+    for on in (False, True):
+        with occupancy.memos(4), occupancy.sharing(on):
+            _, (_, _, found[on]) = occupancy.run("p3c10n", "total", 1, 0.01)
+    assert state.SHARE
+    assert found[True] < found[False]
+
+
+@pytest.mark.parametrize(("objective", "jobs"), [("total", 4), ("worst-count", 3)])
+def test_threads_sharing_a_table_find_the_tree_of_one_thread(
+    objective: str, jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = Rules.parse("p4c6n")
+    alone = optimal_tree(rules, objective=objective)  # type: ignore[arg-type]
+    for on in (False, True):
+        monkeypatch.setattr(state, "SHARE", on)
+        with Threads(jobs) as team:
+            found = optimal_tree(rules, objective=objective, executor=team)  # type: ignore[arg-type]
+        assert (found.total, found.worst) == (alone.total, alone.worst)
+        assert found.tree == alone.tree
