@@ -1,8 +1,8 @@
 """The options of the long runs (``tree``'s searches, ``tree --opening``, ``bench``) given
-wrong values: negative, zero, text, files that are missing, unreadable, damaged or of another
-search. Each is refused before any work with one line that quotes the value and says what
-is valid, and a non-zero exit (2: a usage error, 1: a file or value refused as it is read),
-never a traceback."""
+wrong values: negative, zero, text, nan and infinity, files that are missing, unreadable,
+damaged or of another search. Each is refused before any work with one line that quotes the
+value and says what is valid, and a non-zero exit (2: a usage error, 1: a file or value
+refused as it is read), never a traceback."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ def refused(args: list[str], quoted: str, valid: str, code: int) -> Result:
         (["--time-limit", "0"], "0", "x>0"),
         (["--time-limit", "soon"], "'soon'", "number"),
         (["--time-limit", "nan"], "'nan'", "is not a number"),
+        (["--time-limit", "inf"], "'inf'", "is not a finite number"),
         (["--log-every", "nan"], "'nan'", "is not a number"),
         (["--jobs", "0"], "0", "x>=1"),
         (["--jobs", "-2"], "-2", "x>=1"),
@@ -75,6 +76,7 @@ def test_a_wrong_option_of_a_search_is_a_usage_error(
         (["--jobs", "some"], "'some'", "integer"),
         (["--log-every", "-1"], "-1", "x>=0"),
         (["--log-every", "nan"], "'nan'", "is not a number"),
+        (["--log-every", "Infinity"], "'Infinity'", "is not a finite number"),
         (["--sample", "-3"], "-3", "x>=1"),
         (["--max-guesses", "0"], "0", "x>=1"),
         (["--max-guesses", "ten"], "'ten'", "integer"),

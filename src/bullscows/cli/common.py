@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import sys
 import threading
 from collections.abc import Callable
@@ -33,7 +34,8 @@ class Whole(click.IntRange):
 
 class Number(click.FloatRange):
     """``click.FloatRange`` that calls what it wants a number, not a ``float range``, and
-    refuses ``nan`` (which every range check lets through)."""
+    refuses ``nan`` (which every range check lets through) and infinity (no number of
+    seconds or hours: leave the option out, or give 0 where it says so)."""
 
     name = "number"
 
@@ -41,6 +43,8 @@ class Number(click.FloatRange):
         number = super().convert(value, param, ctx)
         if number != number:  # nan is the one value not equal to itself
             self.fail(f"{value!r} is not a number.", param, ctx)
+        if math.isinf(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
         return number
 
 
