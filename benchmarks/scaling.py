@@ -101,7 +101,9 @@ _RUNNING = threading.local()
 class Recorder(Threads):
     """``Threads`` that note each task's history, round and seconds (and each of its
     guesses', when they are shared: ``search.split``), and each round the search asks
-    (``PartTasks.round``). A context manager: it listens to the search only while open.
+    (``PartTasks.round``). A task sent ahead of its round (``PartTasks.ahead``) counts in
+    the round that asks it, or, never asked, in the last round asked as it was sent. A
+    context manager: it listens to the search only while open.
 
     >>> with Recorder(1, Recording()) as team:
     ...     team.submit(abs, -3).result()
@@ -112,6 +114,10 @@ class Recorder(Threads):
         super().__init__(workers)
         self.recording = recording
         self.asked: dict[History, int] = {}  # each part, and the last round that asked it
+        self.windows: dict[History, int] = {}  # and the window that round asked it with
+        # Tasks sent ahead of the round that asks them (``PartTasks.ahead``), by part and
+        # window: the round noted as they were sent, till one asks them.
+        self.early: dict[tuple[History, int], tuple[Task, int]] = {}
         self.lock = threading.Lock()
         self.tasks = part_tasks()
         self.original = self.tasks.round
@@ -131,6 +137,8 @@ class Recorder(Threads):
         self.tasks.round = self.original
         split.OBSERVERS.remove(self._observe)
         self.shutdown(cancel_futures=True)
+        for task, sent in self.early.values():  # never asked: with the round it ran in
+            task.round = sent
 
     def _note_round(self, requests: Any) -> None:
         if not requests:
@@ -139,8 +147,11 @@ class Recorder(Threads):
         with self.lock:
             number = len(self.recording.rounds)
             self.recording.rounds.append((part, self.asked.get(part, -1)))
-            for history, _, _ in requests:
-                self.asked[tuple(history)] = number
+            for history, _, window in requests:
+                self.asked[tuple(history)], self.windows[tuple(history)] = number, window
+                early = self.early.pop((tuple(history), window), None)
+                if early is not None:
+                    early[0].round = number
 
     @staticmethod
     def _observe(history: History, rank: int, seconds: float) -> None:
@@ -152,7 +163,11 @@ class Recorder(Threads):
         task = Task(tuple(args[-4]), len(args[-3])) if len(args) >= 4 else Task(())
         if task.history:
             with self.lock:
-                task.round = self.asked.get(task.history, -1)
+                if self.windows.get(task.history) == args[-1]:  # asked by the last round
+                    task.round = self.asked[task.history]
+                else:  # sent ahead of its round
+                    latest = len(self.recording.rounds) - 1
+                    self.early[task.history, args[-1]] = (task, latest)
         lock = threading.Lock()
 
         def timed() -> Any:

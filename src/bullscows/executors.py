@@ -216,6 +216,9 @@ class Threads(Executor):
         self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None]
         self._queue = queue.SimpleQueue()
         self._lock = threading.Lock()
+        # The tasks in the queue that a thread will run: neither started nor cancelled (a
+        # cancelled one stays in the queue until a thread takes it, and runs nothing).
+        self._pending: set[Future[Any]] = set()
         self._closed = False
         # Each task under way: its stop flag, and what counts its progress (``count_progress``).
         self._running: dict[Future[Any], tuple[npt.NDArray[np.int64], _Counter]] = {}
@@ -240,20 +243,22 @@ class Threads(Executor):
             if self._closed:
                 raise RuntimeError("cannot schedule new tasks after shutdown")
             self._queue.put((future, lambda: fn(*args, **kwargs)))
+            self._pending.add(future)
         return future
 
     def idle(self) -> int:
-        """Threads with no task under way and none waiting for them."""
+        """Threads with no task under way and none waiting for them (tasks cancelled
+        before they started wait for none)."""
         with self._lock:
-            return max(0, len(self._threads) - len(self._running) - self._queue.qsize())
+            return max(0, len(self._threads) - len(self._running) - len(self._pending))
 
     def busy(self) -> int:
         """Tasks under way (each on one thread; it may be waiting for other tasks)."""
         return len(self._running)
 
     def waiting(self) -> int:
-        """Tasks (or thread ends) not started yet."""
-        return self._queue.qsize()
+        """Tasks not started yet, and not cancelled."""
+        return len(self._pending)
 
     def native_ids(self) -> list[int]:
         """The operating system's ids of the threads (Linux: ``/proc/self/task/ID``)."""
@@ -307,6 +312,7 @@ class Threads(Executor):
                 return
             future, call = task
             with self._lock:
+                self._pending.discard(future)
                 if not future.set_running_or_notify_cancel():
                     continue
                 flag[0], counter[0] = 0, None
@@ -324,6 +330,11 @@ class Threads(Executor):
         with self._lock:
             del self._running[future]
 
+    def _forget(self, future: Future[Any]) -> None:
+        """``future`` was cancelled before it started: no thread waits for it."""
+        with self._lock:
+            self._pending.discard(future)
+
 
 class _StoppableFuture(Future[T]):
     """A future of ``Threads``: cancelling it once its task is under way stops the task."""
@@ -334,6 +345,7 @@ class _StoppableFuture(Future[T]):
 
     def cancel(self) -> bool:
         if super().cancel():
+            self._team._forget(self)
             return True
         self._team.stop(self)
         return False

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
@@ -38,6 +38,10 @@ Request = tuple[History, IndexArray, int]
 Task = Callable[..., tuple[Found, int]]
 #: What solves a part in the process that asks: (history, codes, depth, window) -> found.
 Local = Callable[[History, IndexArray, int, int], Found]
+#: The requests the search will likely ask next, in order (``PartTasks.ahead``).
+Upcoming = Callable[[], Iterable[Request]]
+#: ``PartTasks.known``'s answer for a part too small to be a task, not solved yet.
+LATER: Any = object()
 
 
 def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
@@ -102,6 +106,13 @@ class PartTasks:
         # Every task sent whose sets ``done`` has not heard yet (``in_flight``).
         self.uncounted: set[Future[tuple[Found, int]]] = set()
         self.stolen: set[Future[tuple[Found, int]]] = set()  # the spare ones among them
+        # The rounds the search will likely ask next (``ahead``), their parts' depth, and
+        # each task sent early: its future and the window it was sent with.
+        self.upcoming: Upcoming | None = None
+        self.upcoming_depth = 0
+        self.early: dict[History, tuple[Future[tuple[Found, int]], int]] = {}
+        # The answers of parts too small to be tasks, solved here ahead of their round.
+        self.solved: dict[tuple[History, int], Found] = {}
 
     def is_task(self, history: History, codes: IndexArray) -> bool:
         """Whether a part is a task (answered by the checkpoint or the executor)."""
@@ -114,23 +125,33 @@ class PartTasks:
         tasks started in vain."""
         known: dict[int, Any] = {}
         spare: dict[int, _Spare] = {}
+        futures: dict[int, Future[tuple[Found, int]]] = {}
+        sent: dict[int, int] = {}  # the window of each task sent early and adopted
         for i, (history, codes, window) in enumerate(requests):
             as_spare = self._is_spare(i, history, codes)
             if as_spare or self.is_task(history, codes):
+                early = self._early(history, depth, window)
                 check = self._check(codes, depth)
                 known[i] = answer = self.checkpoint.answer(
                     self.weight, history, depth, window, check
                 )
                 if as_spare and answer is ...:
                     spare[i] = _Spare((*self.options, history, codes, depth, window))
+                elif early is not None and answer is ...:
+                    futures[i], sent[i] = early
+                    self.active.add(early[0])
+                elif early is not None:
+                    self._drop(early[0])
         self.spare.extend(spare.values())  # taken from the end (``_fill``)
-        waiting = deque(i for i, answer in known.items() if answer is ... and i not in spare)
-        futures: dict[int, Future[tuple[Found, int]]] = {}
+        waiting = deque(
+            i for i, answer in known.items() if answer is ... and i not in spare and i not in sent
+        )
 
         def submit(i: int) -> bool:
             """Send task ``i`` to the executor; ``False`` if it takes no more tasks."""
             if self.executor is None:
                 return False
+            sent.pop(i, None)
             history, codes, window = requests[i]
             arguments = (*self.options, history, codes, depth, window)
             try:
@@ -160,11 +181,16 @@ class PartTasks:
                         answer = self._take(spare.pop(i))
                     else:
                         answer = self._await(i, futures, start, submit)
+                    used = sent.pop(i, window) if answer is not ... else window
                     if answer is ...:  # no executor, or none that took it
                         answer = self.local(history, codes, depth, window)
-                    self.checkpoint.record(self.weight, history, depth, window, answer)
+                    self.checkpoint.record(self.weight, history, depth, used, answer)
+                    if answer is not None and answer[0] >= window:  # sent early, wider
+                        answer = None
                 else:
-                    answer = self.local(history, codes, depth, window)
+                    answer = self.solved.pop((history, window), ...)
+                    if answer is ...:
+                        answer = self.local(history, codes, depth, window)
                 yield answer
         finally:
             for future in futures.values():
@@ -223,6 +249,90 @@ class PartTasks:
             self.active.add(entry.future)
             self.stolen.add(entry.future)
             self.uncounted.add(entry.future)
+        self._send_early()
+
+    def ahead(self, depth: int, upcoming: Upcoming | None) -> None:
+        """Tell the tasks what the search will likely ask next: ``upcoming()`` gives the
+        requests of its next rounds, in order (the rounds of the guesses left at a set, as
+        far as the answers known go: ``settle.rounds_ahead``), their parts ``depth`` deep.
+        While a worker of ``Threads`` is idle, their tasks are sent early (``_send_early``);
+        a round that asks one takes its answer, or its future while it runs. ``None``: no
+        more; the tasks sent early that no round took are stopped (the answers of those
+        finished are kept in the checkpoint)."""
+        self.upcoming, self.upcoming_depth = upcoming, depth
+        if upcoming is None:
+            self.solved.clear()
+            for history in list(self.early):
+                early = self._early(history, depth, 0)
+                if early is not None:
+                    self._drop(early[0])
+
+    def known(self, request: Request) -> Any:
+        """The answer known to a request of the rounds ``ahead``: a task's, as the
+        checkpoint knows it (a task sent early and finished heard first), else ``...``; a
+        part too small to be a task, solved here (``solve``) if it was, else ``LATER``."""
+        history, codes, window = request
+        depth = self.upcoming_depth
+        if not self.is_task(history, codes):
+            return self.solved.get((history, window), LATER)
+        entry = self.early.get(history)
+        if entry is not None and entry[0].done():
+            self._early(history, depth, window)  # its answer, into the checkpoint
+        check = self._check(codes, depth)
+        return self.checkpoint.answer(self.weight, history, depth, window, check)
+
+    def solve(self, request: Request) -> Found:
+        """A part too small to be a task of the rounds ``ahead``, solved here now: its
+        round takes the answer, rather than solve it again."""
+        history, codes, window = request
+        found = self.local(history, codes, self.upcoming_depth, window)
+        self.solved[history, window] = found
+        return found
+
+    def _send_early(self) -> None:
+        """Send the tasks of the rounds to come (``ahead``), in order, while a worker of
+        ``Threads`` is idle: each to be adopted by the round that asks it."""
+        team, depth = self.executor, self.upcoming_depth
+        if self.upcoming is None or not isinstance(team, Threads) or team.idle() == 0:
+            return
+        for history, codes, window in self.upcoming():
+            if history in self.early or not self.is_task(history, codes):
+                continue
+            try:
+                future = team.submit(self.task, *self.options, history, codes, depth, window)
+            except RuntimeError:  # shut down: the rounds solve them as they come
+                return
+            self.early[history] = (future, window)
+            self.uncounted.add(future)
+            if team.idle() == 0:
+                return
+
+    def _early(
+        self, history: History, depth: int, window: int
+    ) -> tuple[Future[tuple[Found, int]], int] | None:
+        """The task sent early for the part ``history`` (``_send_early``), no longer early:
+        its future and window if still under way and sent with at least ``window`` (its
+        answer then answers ``window`` too); once finished, its answer kept in the
+        checkpoint instead; else ``None``."""
+        entry = self.early.pop(history, None)
+        if entry is None:
+            return None
+        future, sent = entry
+        if future.done():
+            answer = ... if future.cancelled() else self._result(future)
+            if answer is not ...:
+                self.checkpoint.record(self.weight, history, depth, sent, answer)
+            self.uncounted.discard(future)
+            return None
+        if sent < window:
+            self._drop(future)
+            return None
+        return entry
+
+    def _drop(self, future: Future[tuple[Found, int]]) -> None:
+        """Stop a task sent early whose answer no round will use."""
+        future.cancel()
+        self.uncounted.discard(future)
 
     def _take(self, entry: _Spare) -> Any:
         """The answer to a spare request: its task's if a worker took it (awaited, sending
@@ -244,6 +354,7 @@ class PartTasks:
         included: a worker that finished one is to be given more at once) is done, or
         ``WAIT_TICK`` seconds."""
         running = {future for future in self.active if not future.done()}
+        running.update(future for future, _ in self.early.values() if not future.done())
         wait([*futures, *running], timeout=WAIT_TICK, return_when=FIRST_COMPLETED)
         flag = stop_flag()  # a task on a worker that waits for others: told to stop?
         if flag is not None and flag[0]:

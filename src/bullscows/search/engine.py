@@ -13,6 +13,7 @@ progress (``search.reporting``, as ``search.progress`` describes).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -28,6 +29,7 @@ from bullscows.search.distribute import PartTasks
 from bullscows.search.options import Objective, Run, SearchOptions, python_levels
 from bullscows.search.progress import Costs
 from bullscows.search.reporting import Reporting, Root
+from bullscows.search.settle import Candidate, Settling, rounds_ahead
 from bullscows.search.state import SearchState, shared_table
 from bullscows.search.watch import Watch
 from bullscows.symmetry import guess_classes
@@ -35,9 +37,6 @@ from bullscows.tree.model import Node
 from bullscows.universe import IndexArray, universe
 
 T = TypeVar("T")
-#: A guess at a node: its bound one guess deeper, its rank in the canonical order, the guess,
-#: its parts (size, reply, codes) and each part's bound.
-Candidate = tuple[int, int, int, list[tuple[int, int, IndexArray]], list[int]]
 
 
 class Search:
@@ -208,20 +207,30 @@ class Search:
         root = self.root
         if not history:
             root.floor = explored[0][0] if explored else limit
-        for k, (total, rank, guess, parts, owns) in enumerate(explored):
-            if not history:
-                root.next = explored[k + 1][0] if k + 1 < len(explored) else None
-                root.first = (k + 1, len(explored))
-            reach = best + 1 if rank < best_rank and best_tree is not None else best
-            if total >= reach:
-                continue
-            found = self._settle(parts, owns, guess, child, total, reach, history)
-            if found is not None:
-                best, best_tree = found
-                best_rank = rank
+        # Their parts are tasks: the rounds of the guesses after the one settled, as far as
+        # the answers known allow, are sent early to idle workers (``PartTasks.ahead``).
+        ahead = len(history) == self.levels - 1 and self.tasks.executor is not None
+        try:
+            for k, (total, rank, guess, parts, owns) in enumerate(explored):
                 if not history:
-                    root.best, root.tree = best, best_tree
-                    self.report()
+                    root.next = explored[k + 1][0] if k + 1 < len(explored) else None
+                    root.first = (k + 1, len(explored))
+                reach = best + 1 if rank < best_rank and best_tree is not None else best
+                if total >= reach:
+                    continue
+                if ahead and best_tree is not None:  # before it, windows would be wider
+                    upcoming = explored[k + 1 :], history, best, best_rank, self.tasks
+                    self.tasks.ahead(child, functools.partial(rounds_ahead, *upcoming))
+                found = self._settle(parts, owns, guess, child, total, reach, history)
+                if found is not None:
+                    best, best_tree = found
+                    best_rank = rank
+                    if not history:
+                        root.best, root.tree = best, best_tree
+                        self.report()
+        finally:
+            if ahead:
+                self.tasks.ahead(child, None)
         return None if best_tree is None else (best, best_tree)
 
     @staticmethod
@@ -277,45 +286,32 @@ class Search:
 
         Narrow windows first: each round asks every open part for a tree costing just what
         its bound allows (plus its share of the slack); a part that has none gets a higher
-        bound instead. Proving that a guess is no better than the best is the bulk of the
-        search, and such narrow searches prove it without solving any part exactly.
+        bound instead (``settle.Settling``). Proving that a guess is no better than the best
+        is the bulk of the search, and such narrow searches prove it without solving any
+        part exactly.
         """
-        branches: dict[int, Node] = {}
-        owns = list(owns)
-        pending = list(range(len(parts)))
-        still: list[int] = []
+        settling = Settling(parts, owns, guess, total, limit, history)
         root = self.root
         if not history:
             root.bound = total
             root.settled = (0, sum(size for size, _, _ in parts))
-        while pending:
-            share = max(1, (limit - total) // len(pending))
-            asked = [
-                ((*history, (guess, parts[p][1])), parts[p][2], owns[p] + share) for p in pending
-            ]
-            answers = self.tasks.round(depth, asked)
+        while True:
+            answers = self.tasks.round(depth, settling.asked())
             try:
-                for p, found in zip(pending, answers, strict=False):
-                    if found is None:
-                        total += share
-                        owns[p] += share
-                        still.append(p)
-                    else:
-                        total += found[0] - owns[p]
-                        owns[p] = found[0]
-                        branches[parts[p][1]] = found[1]
+                for p, found in zip(settling.pending, answers, strict=False):
+                    cheaper = settling.hear(p, found)
                     if not history:
-                        root.bound = total
+                        root.bound = settling.total
                         if found is not None and root.settled is not None:
                             done, codes = root.settled
                             root.settled = (done + parts[p][0], codes)
                         self.report()
-                    if total >= limit:
+                    if not cheaper:
                         return None
             finally:
                 answers.close()
-            pending, still = still, []
-        return total, Node(guess, dict(sorted(branches.items())))
+            if not settling.next_pass():
+                return settling.tree()
 
     def lookahead(self, codes: IndexArray, depth: int, history: History) -> int:
         """A lower bound on the cost of ``codes`` (one guess into the game): the lowest bound

@@ -99,13 +99,16 @@ class Split:
             return int(bounds[exact]), state.tree_of(codes, int(guesses[exact]), depth)
         self._distinct(guesses[order], bounds[order])
         helpers: list[Future[int]] = []
+        asked: list[Future[int]] = []  # the helpers not started yet
         began = clock()
         try:
             while self.work(search, lambda: False):
                 late = clock() - began >= SPLIT_AFTER
                 if team is not None and helper is not None and late:
-                    for _ in range(team.idle()):
-                        helpers.append(team.submit(helper, self))
+                    asked = [future for future in asked if not (future.running() or future.done())]
+                    for _ in range(self.wanted(team.idle(), len(asked))):
+                        asked.append(team.submit(helper, self))
+                        helpers.append(asked[-1])
         except BaseException:  # stopped, or failed: so are the helpers
             self.close(helpers, stop=True)
             raise
@@ -121,6 +124,18 @@ class Split:
         keep = self.search.state.distinct(self.codes, guesses)
         self.guesses, self.bounds = guesses[keep], bounds[keep]
         self.incumbent[:] = (self.limit * len(keep), len(keep))
+
+    def wanted(self, idle: int, asked: int) -> int:
+        """How many helpers to ask now, ``idle`` workers being idle and ``asked`` helpers
+        asked but not started: no more than the guesses left beyond the one this thread
+        takes next (a helper takes guesses until none is left).
+
+        >>> split = Split.__new__(Split)
+        >>> split.guesses, split.next = np.arange(10), 4
+        >>> split.wanted(16, 0), split.wanted(16, 2), split.wanted(3, 0), split.wanted(16, 9)
+        (5, 3, 3, 0)
+        """
+        return max(0, min(idle, len(self.guesses) - self.next - 1 - asked))
 
     def take(self) -> int | None:
         """The rank of the next guess to try, or ``None`` when none is left that could beat

@@ -1,0 +1,138 @@
+"""The schedule of a search on ``executors.Threads``: the rounds of a set's next guesses are
+searched by idle workers while a round waits (``PartTasks.ahead``, ``settle.rounds_ahead``),
+with the same tree; a task cancelled before it started holds no worker; a split asks no more
+helpers than it has guesses left."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from bullscows._kernels.tables import INFEASIBLE
+from bullscows.executors import Threads
+from bullscows.rules import Rules
+from bullscows.search.checkpoint import Found, History
+from bullscows.search.distribute import LATER, Request
+from bullscows.search.engine import Search
+from bullscows.search.options import Run, SearchOptions
+from bullscows.search.settle import Candidate, rounds_ahead
+from bullscows.tree.model import Node
+from bullscows.universe import universe
+
+#: Generous: how long a task waits for what the schedule should bring, however slow the machine.
+WAIT = 60.0
+#: A variant searched in Python two guesses deep: its parts one guess deep settle many guesses,
+#: each in rounds of tasks (parts two guesses deep).
+RULES = Rules.parse("p3c10n")
+
+
+def test_the_next_guesses_are_searched_while_a_round_waits() -> None:
+    # The largest part one guess deep, searched on 4 threads; each task solved by a search of
+    # its own. The first task of the second guess tried (the best tree found by then) holds
+    # its round until a task of a later guess has started: only idle workers searching the
+    # rounds to come start one.
+    search = Search(SearchOptions(RULES))
+    every, depth = universe(RULES).secrets, search.state.unlimited
+    parts = search.state.scores.parts(search.state.ctx, every, 0)
+    reply, part = max(parts, key=lambda p: len(p[1]))
+    history = ((0, reply),)
+    alone = Search(SearchOptions(RULES)).solve(part, depth, INFEASIBLE, history)
+    guesses: list[int] = []  # the guesses, in the order their first task started
+    later, lock = threading.Event(), threading.Lock()
+    held: list[bool] = []
+
+    def task(*arguments: Any) -> tuple[Found, int]:
+        rules, objective, _, _, _, asked, codes, deep, window = arguments
+        guess = asked[-1][0]
+        with lock:
+            if guess not in guesses:
+                guesses.append(guess)
+            if len(guesses) > 2:
+                later.set()
+            first_of_second = guess == guesses[1] if len(guesses) > 1 else False
+            first_of_second = first_of_second and not held
+            if first_of_second:
+                held.append(True)
+        if first_of_second:
+            held[0] = later.wait(WAIT)
+        solved = Search(SearchOptions(rules, objective)).solve(codes, deep, window, asked)
+        return solved, 1
+
+    with Threads(4) as team:
+        run = Run(executor=team, task=task)
+        found = Search(SearchOptions(RULES), run).solve(part, depth, INFEASIBLE, history)
+    assert held == [True]  # a later guess's task started while the round waited
+    assert found == alone  # the same cost and tree
+
+
+class Known:
+    """Answers known to ``rounds_ahead``: tasks by history and window (the others not known
+    yet), small parts (histories in ``small``) solved by ``solve`` as asked."""
+
+    def __init__(self, tasks: dict[tuple[History, int], Found], small: dict[History, Found]):
+        self.tasks, self.small = tasks, small
+        self.solved: list[History] = []
+
+    def known(self, request: Request) -> Any:
+        history, _, window = request
+        if history in self.small:
+            return LATER
+        return self.tasks.get((history, window), ...)
+
+    def solve(self, request: Request) -> Found:
+        self.solved.append(request[0])
+        return self.small[request[0]]
+
+
+def candidate(guess: int, bounds: list[int], rank: int = 0) -> Candidate:
+    codes = np.arange(40, dtype=np.int64)
+    return sum(bounds), rank, guess, [(40, r, codes) for r in range(len(bounds))], bounds
+
+
+def test_rounds_ahead_play_each_guess_with_the_answers_known() -> None:
+    # Best 30. Guess 7: parts of bounds 10, 10 and 0 (total 20), 3 of slack each: windows
+    # 13, 13 and 3. Part 0 has a tree of 12, part 1 none below 13 (its bound 13 now), the
+    # small part 2 is solved at 3: 28 in all. Its second round asks part 1 alone, with the
+    # 2 left (window 15): none below it, 30, refuted. Guess 8: its tasks are not known, so
+    # its first round is asked (its small part not: it is solved when its round comes).
+    h7 = lambda reply: ((0, 1), (7, reply))  # noqa: E731
+    h8 = lambda reply: ((0, 1), (8, reply))  # noqa: E731
+    tasks = {(h7(0), 13): (12, Node(1)), (h7(1), 13): None, (h7(1), 15): None}
+    known = Known(tasks, {h7(2): (3, Node(2)), h8(2): None})
+    explored = [candidate(7, [10, 10, 0]), candidate(8, [10, 10, 0])]
+    asked = list(rounds_ahead(explored, ((0, 1),), 30, 0, known))
+    assert [(history, window) for history, _, window in asked] == [(h8(0), 13), (h8(1), 13)]
+    assert known.solved == [h7(2)]
+
+
+def test_rounds_ahead_go_on_to_the_next_round_of_a_guess() -> None:
+    # Best 40: guess 7's first round (windows 20) answered, part 1 with none below 20:
+    # the second round asks part 1 alone, with the slack left (40 - 12 - 20 = 8).
+    h7 = lambda reply: ((0, 1), (7, reply))  # noqa: E731
+    known = Known({(h7(0), 20): (12, Node(1)), (h7(1), 20): None}, {})
+    asked = list(rounds_ahead([candidate(7, [10, 10])], ((0, 1),), 40, 0, known))
+    assert [(history, window) for history, _, window in asked] == [(h7(1), 20 + 8)]
+    # a guess whose bound leaves no slack below the best is not asked
+    assert list(rounds_ahead([candidate(7, [20, 20])], ((0, 1),), 40, 0, known)) == []
+
+
+def test_a_task_cancelled_before_it_starts_holds_no_worker() -> None:
+    started, finish = threading.Barrier(3), threading.Event()
+
+    def busy() -> int:
+        started.wait(WAIT)
+        finish.wait(WAIT)
+        return 1
+
+    with Threads(2) as team:
+        running = [team.submit(busy), team.submit(busy)]
+        started.wait(WAIT)  # both threads busy
+        queued = team.submit(busy)
+        assert (team.waiting(), team.idle()) == (1, 0)
+        assert queued.cancel()
+        # it stays in the queue until a thread takes it, but no thread will run it
+        assert (team.waiting(), team.busy()) == (0, 2)
+        finish.set()
+        assert [future.result() for future in running] == [1, 1]
