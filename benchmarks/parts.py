@@ -58,7 +58,7 @@ def solve(rules: Rules, history: History, codes: IndexArray, window: str) -> str
     found = search.solve(codes.copy(), depth, limit, history)
     seconds, cpu = time.perf_counter() - started, time.thread_time() - cpu
     answer = f"cost {found[0]}" if found is not None else f"none below {limit}"
-    branched, looked = (int(x) for x in search.state.stats)
+    branched, looked = (int(x) for x in search.state.stats[:2])
     return (
         f"{len(codes)} codes, heuristic {heuristic}: {answer}; sets {branched:,} branched / "
         f"{looked:,} looked ahead at; {seconds:.2f} s (CPU {cpu:.2f} s)"
