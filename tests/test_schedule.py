@@ -1,17 +1,18 @@
 """The schedule of a search on ``executors.Threads``: the rounds of a set's next guesses are
 searched by idle workers while a round waits (``PartTasks.ahead``, ``settle.rounds_ahead``),
-with the same tree; a task cancelled before it started holds no worker; a split asks no more
-helpers than it has guesses left."""
+with the same tree, and stopped when no round will ask them; a task cancelled before it
+started holds no worker."""
 
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 import numpy as np
 
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import Threads
+from bullscows.executors import TaskStopped, Threads, stop_flag
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Found, History
 from bullscows.search.distribute import LATER, Request
@@ -136,3 +137,32 @@ def test_a_task_cancelled_before_it_starts_holds_no_worker() -> None:
         assert (team.waiting(), team.busy()) == (0, 2)
         finish.set()
         assert [future.result() for future in running] == [1, 1]
+
+
+def test_tasks_sent_ahead_are_stopped_when_no_round_will_ask_them() -> None:
+    # A task sent ahead while a worker is idle, under way when its set's best changes (its
+    # window is then wider than any round will ask): told to stop.
+    started, told = threading.Event(), []
+
+    def task(*arguments: Any) -> tuple[Found, int]:
+        started.set()
+        flag = stop_flag()
+        assert flag is not None
+        deadline = time.monotonic() + WAIT
+        while not flag[0] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        told.append(int(flag[0]))
+        raise TaskStopped("told to stop")
+
+    with Threads(2) as team:
+        search = Search(SearchOptions(RULES), Run(executor=team, task=task))
+        history, codes = ((0, 1), (5, 2)), universe(RULES).secrets[:40]
+        search.tasks.ahead(9, lambda: [(history, codes, 100)])
+        search.tasks.send_ahead()
+        assert started.wait(WAIT)
+        search.tasks.ahead(9, None)
+        deadline = time.monotonic() + WAIT
+        while not told and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert told == [1]
+    assert not search.tasks.early

@@ -249,13 +249,13 @@ class PartTasks:
             self.active.add(entry.future)
             self.stolen.add(entry.future)
             self.uncounted.add(entry.future)
-        self._send_early()
+        self.send_ahead()
 
     def ahead(self, depth: int, upcoming: Upcoming | None) -> None:
         """Tell the tasks what the search will likely ask next: ``upcoming()`` gives the
         requests of its next rounds, in order (the rounds of the guesses left at a set, as
         far as the answers known go: ``settle.rounds_ahead``), their parts ``depth`` deep.
-        While a worker of ``Threads`` is idle, their tasks are sent early (``_send_early``);
+        While a worker of ``Threads`` is idle, their tasks are sent early (``send_ahead``);
         a round that asks one takes its answer, or its future while it runs. ``None``: no
         more; the tasks sent early that no round took are stopped (the answers of those
         finished are kept in the checkpoint)."""
@@ -289,7 +289,7 @@ class PartTasks:
         self.solved[history, window] = found
         return found
 
-    def _send_early(self) -> None:
+    def send_ahead(self) -> None:
         """Send the tasks of the rounds to come (``ahead``), in order, while a worker of
         ``Threads`` is idle: each to be adopted by the round that asks it."""
         team, depth = self.executor, self.upcoming_depth
@@ -310,7 +310,7 @@ class PartTasks:
     def _early(
         self, history: History, depth: int, window: int
     ) -> tuple[Future[tuple[Found, int]], int] | None:
-        """The task sent early for the part ``history`` (``_send_early``), no longer early:
+        """The task sent early for the part ``history`` (``send_ahead``), no longer early:
         its future and window if still under way and sent with at least ``window`` (its
         answer then answers ``window`` too); once finished, its answer kept in the
         checkpoint instead; else ``None``."""

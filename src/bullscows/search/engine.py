@@ -225,6 +225,8 @@ class Search:
                 if found is not None:
                     best, best_tree = found
                     best_rank = rank
+                    if ahead:  # those sent ahead under way: windows of the old best, wider
+                        self.tasks.ahead(child, None)
                     if not history:
                         root.best, root.tree = best, best_tree
                         self.report()
