@@ -13,8 +13,11 @@ start at once; the others (the benchmark's strategies, much of them Python) on p
 
 from __future__ import annotations
 
+import asyncio
 import os
 import queue
+import re
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -33,8 +36,13 @@ if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
-#: How long to wait for a Dask scheduler to answer.
-SCHEDULER_TIMEOUT = "10s"
+#: Seconds to wait for a Dask scheduler to answer.
+SCHEDULER_TIMEOUT = 10.0
+#: What a Dask scheduler's address looks like, said with each address refused.
+ADDRESS_HELP = "give tcp://HOST:PORT of a running Dask scheduler, e.g. tcp://127.0.0.1:8786"
+#: The schemes of Dask's addresses that reach another machine.
+SCHEMES = ("tcp", "tls", "ws", "wss")
+_ADDRESS = re.compile(r"(?:(?P<scheme>\w+)://)?(?P<host>\[[\w:.%]+\]|[\w.-]+)(?::(?P<port>\d*))?")
 
 
 @contextmanager
@@ -351,7 +359,50 @@ class _StoppableFuture(Future[T]):
         return False
 
 
+def scheduler_address(text: str) -> tuple[str, int]:
+    """The host and port of the Dask scheduler address ``text``, ``[SCHEME://]HOST:PORT``;
+    else an error that quotes it and says what an address looks like.
+
+    >>> scheduler_address("tcp://10.0.0.7:8786")
+    ('10.0.0.7', 8786)
+    >>> scheduler_address("tcp://host")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: scheduler 'tcp://host': no port; give tcp://HOST:PORT of ...
+    """
+    found = _ADDRESS.fullmatch(text.strip())
+    scheme = found and found["scheme"]
+    if found is None:
+        problem = "not an address"
+    elif scheme is not None and scheme not in SCHEMES:
+        problem = f"the scheme {quote(scheme)} is not one of {', '.join(SCHEMES)}"
+    elif not found["port"]:
+        problem = "no port"
+    elif len(found["port"]) > 5 or not 1 <= int(found["port"]) <= 65535:
+        problem = f"the port {quote(found['port'])} is not one of 1 to 65535"
+    else:
+        return found["host"].strip("[]"), int(found["port"])
+    raise BullsCowsError(f"scheduler {quote(text)}: {problem}; {ADDRESS_HELP}")
+
+
 def dask_client(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or an error that quotes the address
+    and says why none was had: not an address, nothing listening, no answer in time (a
+    scheduler is asked who it is first: Dask's client waits for ever on a silent one)."""
+    host, port = scheduler_address(address)
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT).close()
+    except socket.gaierror:
+        raise BullsCowsError(
+            f"scheduler {quote(address)}: no host is named {quote(host)}; {ADDRESS_HELP}"
+        ) from None
+    except TimeoutError:
+        raise _unanswered(address) from None
+    except OSError as error:  # Dask would try it again and again until it gives up
+        raise BullsCowsError(
+            f"scheduler {quote(address)}: nothing listens there ({error.strerror or error}); "
+            f"{ADDRESS_HELP}"
+        ) from None
     try:
         from dask.distributed import Client as connect
     except ImportError:
@@ -359,10 +410,41 @@ def dask_client(address: str) -> Any:
             f"scheduler {quote(address)}: Dask is not installed (pip install 'dask[distributed]')"
         ) from None
     try:
+        if asyncio.run(_identity(address.strip())) != "Scheduler":
+            raise BullsCowsError(f"scheduler {quote(address)}: not a Dask scheduler there")
         client: Any = connect  # distributed has no type hints
-        return client(address, timeout=SCHEDULER_TIMEOUT)
+        return client(address.strip(), timeout=f"{SCHEDULER_TIMEOUT}s")
     except (OSError, ValueError, TypeError) as error:
+        if isinstance(error, BullsCowsError):
+            raise
+        if isinstance(error, TimeoutError) or "Timed out" in str(error):
+            raise _unanswered(address) from None
         raise BullsCowsError(f"cannot reach the Dask scheduler {quote(address)}: {error}") from None
+
+
+async def _identity(address: str) -> object:
+    """What the Dask server at ``address`` says it is (``'Scheduler'``), within
+    ``SCHEDULER_TIMEOUT`` seconds."""
+    from distributed.comm.core import connect
+    from distributed.core import send_recv
+
+    async def ask() -> object:
+        reach: Any = connect  # distributed has no type hints
+        comm = await reach(address, timeout=SCHEDULER_TIMEOUT)
+        try:
+            answer = await send_recv(comm, op="identity")
+        finally:
+            await comm.close()
+        return answer.get("type") if isinstance(answer, dict) else None
+
+    return await asyncio.wait_for(ask(), SCHEDULER_TIMEOUT)
+
+
+def _unanswered(address: str) -> BullsCowsError:
+    return BullsCowsError(
+        f"scheduler {quote(address)}: no Dask scheduler answered there within "
+        f"{SCHEDULER_TIMEOUT:g} s; {ADDRESS_HELP}"
+    )
 
 
 class DaskTasks(Executor):

@@ -23,7 +23,7 @@ from typing import Any
 
 from bullscows.errors import BullsCowsError, RecordError
 from bullscows.readers import load_json, quote_value
-from bullscows.seeding import MAX_SEED
+from bullscows.seeding import check_seed
 from bullscows.strategy_spec import StrategySpec
 
 RECORD_VERSION = 1
@@ -192,9 +192,10 @@ class GameRecord:
             raise RecordError(f"game kind {quote_value(data['kind'])}: one of {', '.join(KINDS)}")
         if not isinstance(data["rules"], str) or len(data["rules"]) > MAX_FIELD * 10:
             raise RecordError(f"rules {quote_value(data['rules'])}: give a variant's spec")
-        if type(data["seed"]) is not int or abs(data["seed"]) > MAX_SEED:
-            seed = quote_value(data["seed"])
-            raise RecordError(f"seed {seed}: a whole number of at most 18 digits")
+        try:
+            check_seed(data["seed"])
+        except BullsCowsError as error:
+            raise RecordError(str(error)) from None
         secret = data["secret"]
         if secret is not None and not (isinstance(secret, str) and len(secret) <= MAX_FIELD):
             raise RecordError(f"secret {quote_value(secret)}: a code's text or null")

@@ -17,10 +17,31 @@ from __future__ import annotations
 
 import random
 
+from bullscows.errors import BullsCowsError
+from bullscows.readers import quote_value
+
 #: Seeds drawn for a game that was given none are below this (they fit JSON and every language).
 SEED_BOUND = 2**53
 #: A seed a person gives is a whole number of at most 18 digits, either sign (a record keeps it).
 MAX_SEED = 10**18 - 1
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a seed a person may give, else the one error every command, page
+    and record reader gives.
+
+    >>> check_seed(-7)
+    -7
+    >>> check_seed(10**18)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: seed 1000000000000000000: give a whole number of at most 18 ...
+    """
+    if type(seed) is not int or abs(seed) > MAX_SEED:
+        raise BullsCowsError(
+            f"seed {quote_value(seed)}: give a whole number of at most 18 digits, either sign"
+        )
+    return seed
 
 
 def new_seed() -> int:

@@ -7,11 +7,13 @@ refused as it is read), never a traceback."""
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from bullscows import executors
 from bullscows.cli import main
 from bullscows.search.checkpoint import Checkpoint
 
@@ -81,6 +83,10 @@ def test_a_wrong_option_of_a_search_is_a_usage_error(
         (["--max-guesses", "0"], "0", "x>=1"),
         (["--max-guesses", "ten"], "'ten'", "integer"),
         (["--seed", "abc"], "'abc'", "integer"),
+        (["--seed", "1e3"], "'1e3'", "integer"),
+        (["--seed", "-1000000000000000000"], "-1000000000000000000", "at most 18 digits"),
+        (["--sample", "9" * 5000], "'999", "(5,000 characters) is not a valid integer"),
+        (["--log-every", "9" * 400], "'999", "(400 characters) is not a valid number"),
         (["--plot", "chart.gif"], "'chart.gif'", "name it with .png or .svg"),
         (["--plot", "chart"], "'chart'", "a file without an extension; name it with .png"),
     ],
@@ -104,12 +110,63 @@ def test_a_wrong_opening_is_refused_in_one_line(opening: str, quoted: str, valid
     refused([*SEARCH, "--opening", opening], quoted, valid, 1)
 
 
+COMMANDS = [SEARCH, OPENING, [*BENCH, "--quiet"]]
+COMMAND_IDS = ["search", "opening", "bench"]
+#: What a scheduler's address looks like, said with every address refused.
+ADDRESS = "give tcp://HOST:PORT of a running Dask scheduler"
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=COMMAND_IDS)
 @pytest.mark.parametrize(
-    "command", [SEARCH, OPENING, [*BENCH, "--quiet"]], ids=["search", "opening", "bench"]
+    ("address", "problem"),
+    [
+        ("nowhere", "no port"),
+        ("tcp://host", "no port"),
+        ("tcp://127.0.0.1:", "no port"),
+        ("tcp://127.0.0.1:99999", "the port '99999' is not one of 1 to 65535"),
+        ("tcp://127.0.0.1:0", "the port '0' is not one of 1 to 65535"),
+        ("http://127.0.0.1:8786", "the scheme 'http' is not one of tcp, tls, ws, wss"),
+        ("tcp://127.0.0.1:port", "not an address"),
+        ("", "not an address"),
+    ],
 )
-def test_a_scheduler_address_without_a_port_is_refused_in_one_line(command: list[str]) -> None:
+def test_a_scheduler_address_of_a_wrong_form_is_a_usage_error(
+    command: list[str], address: str, problem: str
+) -> None:
+    error = refused([*command, "--scheduler", address], repr(address), ADDRESS, 2).stderr
+    assert f"'--scheduler': {address!r}: {problem}; " in error, error
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=COMMAND_IDS)
+def test_an_address_where_nothing_listens_is_refused_at_once(command: list[str]) -> None:
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    refused([*command, "--scheduler", address], repr(address), "nothing listens there", 1)
+
+
+def test_a_host_that_does_not_exist_is_named() -> None:
+    address = "tcp://no-such-host.invalid:8786"
+    error = refused([*SEARCH, "--scheduler", address], repr(address), ADDRESS, 1).stderr
+    assert "no host is named 'no-such-host.invalid'" in error, error
+
+
+def test_a_server_that_does_not_answer_is_refused_after_the_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Something listens but says nothing (Dask's own client would wait for ever)."""
     pytest.importorskip("dask.distributed")
-    refused([*command, "--scheduler", "nowhere"], "'nowhere'", "missing port number", 1)
+    monkeypatch.setattr(executors, "SCHEDULER_TIMEOUT", 0.5)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        error = refused([*SEARCH, "--scheduler", address], repr(address), ADDRESS, 1).stderr
+    assert "no Dask scheduler answered there within 0.5 s" in error, error
 
 
 def test_too_many_jobs_for_the_machine_is_refused_in_one_line() -> None:

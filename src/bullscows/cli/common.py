@@ -16,7 +16,7 @@ from bullscows.atomic import check_folder
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import STYLES
-from bullscows.readers import quote, quote_path, read_text
+from bullscows.readers import QUOTE_LENGTH, quote, quote_path, read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
@@ -25,14 +25,24 @@ if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class Whole(click.IntRange):
+class _Short(click.ParamType[Any, Any]):
+    """Refuses text longer than any number of the program, quoted short: click would quote
+    it whole, and Python refuses to read an integer of more than 4,300 digits."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and len(value) > QUOTE_LENGTH:
+            self.fail(f"{quote(value)} is not a valid {self.name}.", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Whole(_Short, click.IntRange):
     """``click.IntRange`` that calls what it wants a whole number: ``'x' is not a valid
     integer.``, not click's ``integer range`` (and ``INTEGER`` in the help)."""
 
     name = "integer"
 
 
-class Number(click.FloatRange):
+class Number(_Short, click.FloatRange):
     """``click.FloatRange`` that calls what it wants a number, not a ``float range``, and
     refuses ``nan`` (which every range check lets through) and infinity (no number of
     seconds or hours: leave the option out, or give 0 where it says so)."""
@@ -125,7 +135,10 @@ def executor_options(function: F) -> F:
     """``--jobs N`` (local workers: threads for a search, processes for the bench) and
     ``--scheduler ADDRESS`` (a Dask cluster)."""
     function = click.option(
-        "--scheduler", metavar="ADDRESS", help="Run on the Dask cluster of this scheduler."
+        "--scheduler",
+        metavar="ADDRESS",
+        callback=_scheduler,
+        help="Run on the Dask cluster of the scheduler at this address (tcp://HOST:PORT).",
     )(function)
     return click.option(
         "--jobs",
@@ -134,6 +147,20 @@ def executor_options(function: F) -> F:
         show_default=True,
         help="Run on this many local workers (a search's threads, the bench's processes).",
     )(function)
+
+
+def _scheduler(ctx: click.Context, param: click.Parameter, address: str | None) -> str | None:
+    """``--scheduler``: an address of the form ``tcp://HOST:PORT``, checked before any work
+    (whether a scheduler answers there is found when the work starts)."""
+    if address is None:
+        return None
+    from bullscows.executors import scheduler_address  # NumPy: not needed for --help
+
+    try:
+        scheduler_address(address)
+    except BullsCowsError as error:
+        raise click.BadParameter(str(error).removeprefix("scheduler ")) from None
+    return address
 
 
 max_depth_option = click.option(
@@ -264,13 +291,22 @@ def reply_style_option(default: str | None = None, when: str = "") -> Callable[[
     return decorate
 
 
-def seed_option(text: str) -> Callable[[F], F]:
-    """``--seed``: any whole number of at most 18 digits, either sign (every command alike)."""
-    from bullscows.seeding import MAX_SEED
+class Seed(Whole):
+    """``--seed``: a whole number of at most 18 digits, either sign, refused as every seed is
+    (``seeding.check_seed``)."""
 
-    return click.option(
-        "--seed", type=Whole(-MAX_SEED, MAX_SEED), help=f"{text} (up to 18 digits)."
-    )
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from bullscows.seeding import check_seed
+
+        try:
+            return check_seed(super().convert(value, param, ctx))
+        except BullsCowsError as error:
+            self.fail(str(error), param, ctx)
+
+
+def seed_option(text: str) -> Callable[[F], F]:
+    """``--seed`` (``Seed``), alike in every command."""
+    return click.option("--seed", type=Seed(), help=f"{text} (up to 18 digits, either sign).")
 
 
 def play_options(function: F) -> F:

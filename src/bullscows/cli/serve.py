@@ -15,6 +15,7 @@ import click
 from bullscows.cli.common import Number, Whole
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote
+from bullscows.web import MAX_EXPIRE_HOURS
 
 
 def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str:
@@ -41,8 +42,9 @@ def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str
     help="Server processes, all on the one database (moves are ordered by the database).",
 )  # fmt: skip
 @click.option(
-    "--expire-hours", type=Number(0), default=24 * 30, show_default=True,
-    help="Delete games, challenges and uploads untouched this long (0: keep them).",
+    "--expire-hours", type=Number(0, MAX_EXPIRE_HOURS), default=24 * 30, show_default=True,
+    help="Delete games, challenges and uploads untouched this long (0: keep them; at most "
+    f"{MAX_EXPIRE_HOURS:,}, a hundred years).",
 )  # fmt: skip
 @click.option("--games-rate", default="120/minute", show_default=True, metavar="RATE",
               callback=_rate,

@@ -7,3 +7,7 @@ library sessions and describes them, ``storage`` keeps their records (SQLAlchemy
 a game move by move, ``security`` the guards every request passes, and ``process`` runs the
 server in a process of its own (tests, benchmark, screenshots).
 """
+
+#: The longest ``--expire-hours``: a hundred years (of 365.25 days). Much more, and the moment
+#: before which games are deleted falls before the year 1, which no date can be.
+MAX_EXPIRE_HOURS = 100 * 8766

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_value
 from bullscows.records import MAX_GUESSES
+from bullscows.seeding import MAX_SEED
 from bullscows.sessions import Fix, GiveUp, Guess, Hint, Move, Record, Reply, Undo
 from bullscows.web import benching, explorer
 from bullscows.web.common import BENCH_STRATEGIES, error_page, games_of, status_of
@@ -243,7 +244,7 @@ def install(app: FastAPI) -> None:
         request: Request,
         rules: str = Query(default="mm", min_length=1, max_length=200),
         strategy: list[str] = BENCH_STRATEGIES,
-        seed: int = Query(default=1, ge=0, lt=2**32),
+        seed: int = Query(default=1, ge=-MAX_SEED, le=MAX_SEED),
         format: str = Query(default="json", pattern="^(json|csv)$"),
     ) -> Response:
         """Every secret of a small variant played by each strategy: the figures of

@@ -23,6 +23,7 @@ from bullscows.caching import Kept
 from bullscows.charts import plot_report
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
+from bullscows.seeding import check_seed
 from bullscows.web.compute import INLINE, Client, Pool
 from bullscows.web.games import check_size, strategy_for
 
@@ -53,8 +54,7 @@ def bench_report(spec: str, names: list[str], seed: int = 1, pool: Pool | None =
         raise BullsCowsError("choose at least one strategy to compare")
     if len(chosen) > MAX_STRATEGIES:
         raise BullsCowsError(f"{len(chosen)} strategies: compare at most {MAX_STRATEGIES}")
-    if not 0 <= seed < 2**32:
-        raise BullsCowsError(f"seed {seed}: a whole number from 0 to 2**32 - 1")
+    check_seed(seed)
     strategies = [strategy_for(name, rules) for name in chosen]
     key = (rules.spec, chosen, seed)
     kept = _reports.get(key)

@@ -28,6 +28,7 @@ import limits
 from starlette.responses import JSONResponse
 
 from bullscows.errors import BullsCowsError
+from bullscows.web import MAX_EXPIRE_HOURS
 from bullscows.web.security import ASGIApp, Receive, Scope, Send
 from bullscows.web.storage import Store, Unavailable
 
@@ -66,6 +67,11 @@ class Limits:
     pool: int = 0
 
     def __post_init__(self) -> None:
+        if not 0 <= self.expire_hours <= MAX_EXPIRE_HOURS:  # nan too
+            raise BullsCowsError(
+                f"{LIMITS_ENV}: expire_hours {self.expire_hours!r}: give 0 to "
+                f"{MAX_EXPIRE_HOURS:,} (a hundred years)"
+            )
         for name in ("games", "uploads"):
             value = getattr(self, name)
             problem = rate_problem(value)
