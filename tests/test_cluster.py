@@ -63,6 +63,22 @@ def test_the_search_on_two_worker_processes_proves_the_optimum(
     assert report["summary"]["total"] == json.loads(alone.output)["total"]
 
 
+def test_the_address_of_a_worker_is_refused_as_no_scheduler(scheduler: str) -> None:
+    client = distributed.Client(scheduler)
+    try:
+        worker = next(iter(client.scheduler_info()["workers"]))
+    finally:
+        client.close()
+    result = CliRunner().invoke(
+        main, ["tree", "--rules", "p3c5n", "--strategy", "optimal", "--scheduler", worker]
+    )
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: scheduler {worker!r}: what answers there is no Dask scheduler; give "
+        "tcp://HOST:PORT of a running Dask scheduler, e.g. tcp://127.0.0.1:8786"
+    )
+
+
 def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
     # A search of several minutes on one worker: cancelling its future (as the search does
     # with a task whose answer is no longer wanted) stops it there within seconds.

@@ -359,9 +359,10 @@ class _StoppableFuture(Future[T]):
         return False
 
 
-def scheduler_address(text: str) -> tuple[str, int]:
-    """The host and port of the Dask scheduler address ``text``, ``[SCHEME://]HOST:PORT``;
-    else an error that quotes it and says what an address looks like.
+def scheduler_address(text: str) -> tuple[str, int] | None:
+    """The host and port of the Dask scheduler address ``text``, ``[SCHEME://]HOST:PORT``
+    (``None`` for ``inproc://...``, a scheduler in this process); else an error that quotes
+    it and says what an address looks like.
 
     >>> scheduler_address("tcp://10.0.0.7:8786")
     ('10.0.0.7', 8786)
@@ -370,6 +371,8 @@ def scheduler_address(text: str) -> tuple[str, int]:
     ...
     bullscows.errors.BullsCowsError: scheduler 'tcp://host': no port; give tcp://HOST:PORT of ...
     """
+    if text.startswith("inproc://"):
+        return None
     found = _ADDRESS.fullmatch(text.strip())
     scheme = found and found["scheme"]
     if found is None:
@@ -389,20 +392,9 @@ def dask_client(address: str) -> Any:
     """A Dask client of the scheduler at ``address``, or an error that quotes the address
     and says why none was had: not an address, nothing listening, no answer in time (a
     scheduler is asked who it is first: Dask's client waits for ever on a silent one)."""
-    host, port = scheduler_address(address)
-    try:
-        socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT).close()
-    except socket.gaierror:
-        raise BullsCowsError(
-            f"scheduler {quote(address)}: no host is named {quote(host)}; {ADDRESS_HELP}"
-        ) from None
-    except TimeoutError:
-        raise _unanswered(address) from None
-    except OSError as error:  # Dask would try it again and again until it gives up
-        raise BullsCowsError(
-            f"scheduler {quote(address)}: nothing listens there ({error.strerror or error}); "
-            f"{ADDRESS_HELP}"
-        ) from None
+    reached = scheduler_address(address)
+    if reached is not None:
+        _listening(address, *reached)
     try:
         from dask.distributed import Client as connect
     except ImportError:
@@ -410,8 +402,11 @@ def dask_client(address: str) -> Any:
             f"scheduler {quote(address)}: Dask is not installed (pip install 'dask[distributed]')"
         ) from None
     try:
-        if asyncio.run(_identity(address.strip())) != "Scheduler":
-            raise BullsCowsError(f"scheduler {quote(address)}: not a Dask scheduler there")
+        if reached is not None and asyncio.run(_identity(address.strip())) != "Scheduler":
+            raise BullsCowsError(
+                f"scheduler {quote(address)}: what answers there is no Dask scheduler; "
+                f"{ADDRESS_HELP}"
+            )
         client: Any = connect  # distributed has no type hints
         return client(address.strip(), timeout=f"{SCHEDULER_TIMEOUT}s")
     except (OSError, ValueError, TypeError) as error:
@@ -420,6 +415,24 @@ def dask_client(address: str) -> Any:
         if isinstance(error, TimeoutError) or "Timed out" in str(error):
             raise _unanswered(address) from None
         raise BullsCowsError(f"cannot reach the Dask scheduler {quote(address)}: {error}") from None
+
+
+def _listening(address: str, host: str, port: int) -> None:
+    """Refuse an address where nothing listens at once (Dask tries it again and again until
+    it gives up), or one whose host has no address."""
+    try:
+        socket.create_connection((host, port), timeout=SCHEDULER_TIMEOUT).close()
+    except socket.gaierror:
+        raise BullsCowsError(
+            f"scheduler {quote(address)}: no host is named {quote(host)}; {ADDRESS_HELP}"
+        ) from None
+    except TimeoutError:
+        raise _unanswered(address) from None
+    except OSError as error:
+        raise BullsCowsError(
+            f"scheduler {quote(address)}: nothing listens there ({error.strerror or error}); "
+            f"{ADDRESS_HELP}"
+        ) from None
 
 
 async def _identity(address: str) -> object:
