@@ -59,32 +59,39 @@ def _key(keys, codes, depth):
     return (h1, h2, np.int64(depth))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _entry(ctx, memo, key):
     """What the search knows of the set ``key`` (``search_memo.entry``): its memo's entry, or
-    on a miss (or a lower floor) what the table the threads share holds, copied into the
-    memo (``ctx[CTX_STATS][2]`` counts these); a set settled so has its parts in the memos
-    of other threads (``search.state`` reads its tree back)."""
+    on a miss (or a lower floor) what the table the threads share holds (``_shared``)."""
     entry = _private(memo, key)
     shared = ctx[CTX_SHARED]
     if entry[0] >= 0 or len(shared) == 0:
         return entry
+    return _shared(memo, shared, ctx[CTX_STATS], key, entry)
+
+
+@njit(cache=True)
+def _shared(memo, shared, stats, key, entry):
+    """``entry``, the memo's, bettered by what ``shared`` knows of the set ``key``: a cost or
+    a higher floor found there is copied into the memo (``stats[2]`` counts these); the set's
+    parts are then in the memos of other threads (``search.state`` reads its tree back)."""
     cost, guess, floor = shared_entry(shared, key)
     if cost < 0 and floor <= entry[2]:
         return entry
-    ctx[CTX_STATS][2] += 1
+    stats[2] += 1
     known = (cost, guess, max(floor, entry[2]), entry[3])
     store(memo, key, known)
     return known
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _keep(ctx, memo, key, value):
     """Store ``value`` (cost or -1, guess or -1, floor, looked) for the set ``key`` in the
     memo and publish its cost, or a floor above 0, to the table the threads share."""
     store(memo, key, value)
-    if value[0] >= 0 or value[2] > 0:
-        publish(ctx[CTX_SHARED], key, value[0], value[1], value[2])
+    shared = ctx[CTX_SHARED]
+    if len(shared) and (value[0] >= 0 or value[2] > 0):
+        publish(shared, key, value[0], value[1], value[2])
 
 
 @njit(cache=True)
