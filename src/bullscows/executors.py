@@ -437,13 +437,16 @@ def _listening(address: str, host: str, port: int) -> None:
 
 async def _identity(address: str) -> object:
     """What the Dask server at ``address`` says it is (``'Scheduler'``), within
-    ``SCHEDULER_TIMEOUT`` seconds."""
+    ``SCHEDULER_TIMEOUT`` seconds, asked as a client asks (TLS as Dask's configuration says)."""
     from distributed.comm.core import connect
     from distributed.core import send_recv
+    from distributed.security import Security
 
     async def ask() -> object:
         reach: Any = connect  # distributed has no type hints
-        comm = await reach(address, timeout=SCHEDULER_TIMEOUT)
+        security: Any = Security
+        secure = security().get_connection_args("client")
+        comm = await reach(address, timeout=SCHEDULER_TIMEOUT, **secure)
         try:
             answer = await send_recv(comm, op="identity")
         finally:
