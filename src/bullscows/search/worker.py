@@ -2,7 +2,8 @@
 process, another process of this machine or a Dask worker): each thread keeps one ``Search``
 for the tasks it is given, so that its memo serves them all. The compiled search releases the
 GIL, so the threads of one process search at once, each with a memo of its own (a memo is no
-place for two threads); their kernels run serially (``drivers.serial``), and a task on
+place for two threads) and, beside it, the table of sets that the threads of a team share
+(``search.state.shared_table``); their kernels run serially (``drivers.serial``), and a task on
 ``executors.Threads`` or a Dask worker gives up, raising ``TaskStopped``, when told to stop
 (on a Dask worker, by its ``Listener``, once its future is cancelled).
 
