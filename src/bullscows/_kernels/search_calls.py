@@ -75,12 +75,16 @@ def shared_table(codes: int) -> IntArray:
     (``search_memo.publish``): 128 slots a code, a power of two within ``SHARED_SLOTS``
     (its pages are the system's zeros until written).
 
-    >>> len(shared_table(120)) // 8, len(shared_table(5040)) // 8
-    (65536, 1048576)
+    >>> table = shared_table(5040)
+    >>> len(shared_table(120)) // 8, len(table) // 8, table.ctypes.data % 64
+    (65536, 1048576, 0)
     """
     low, high = SHARED_SLOTS
     slots = min(max(low, 1 << (128 * codes - 1).bit_length()), high)
-    return np.zeros(slots * _SHARED_SLOT, dtype=np.int64)
+    words = slots * _SHARED_SLOT
+    raw = np.zeros(words + _SHARED_SLOT, dtype=np.int64)
+    skip = (-raw.ctypes.data % (8 * _SHARED_SLOT)) // 8  # each slot in one cache line
+    return raw[skip : skip + words]
 
 
 class Memo:

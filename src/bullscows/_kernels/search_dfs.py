@@ -60,12 +60,13 @@ def _key(keys, codes, depth):
 
 
 @njit(cache=True, inline="always")
-def _entry(ctx, memo, key):
+def _entry(ctx, memo, key, limit):
     """What the search knows of the set ``key`` (``search_memo.entry``): its memo's entry, or
-    on a miss (or a lower floor) what the table the threads share holds (``_shared``)."""
+    on a miss (or a lower floor) what the table the threads share holds (``_shared``). The
+    table is not read when the memo's floor already reaches ``limit`` (the set fails)."""
     entry = _private(memo, key)
     shared = ctx[CTX_SHARED]
-    if entry[0] >= 0 or len(shared) == 0:
+    if entry[0] >= 0 or entry[2] >= limit or len(shared) == 0:
         return entry
     return _shared(memo, shared, ctx[CTX_STATS], key, entry)
 
@@ -141,7 +142,7 @@ def lookahead(ctx, memo, codes, depth, guesses):
     others into single codes; else the first guess in ``solve``'s order, if its parts have at
     most two codes each (they cost exactly their bound, and no guess bounds lower)."""
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(ctx, memo, key)
+    entry = _entry(ctx, memo, key, INFEASIBLE)
     if entry[0] >= 0:
         return entry[0]
     if entry[3]:
@@ -377,7 +378,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if n <= 2:
         return perfect, arena, frames
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(ctx, memo, key)
+    entry = _entry(ctx, memo, key, limit)
     if entry[0] >= 0:
         return (entry[0] if entry[0] < limit else FAIL), arena, frames
     if entry[2] >= limit:
@@ -518,7 +519,7 @@ def _known(ctx, memo, codes, depth, own):
     set no wider than the second level it is one more than the ideal when no candidate
     splits the others into single codes; wider, it charges candidates their splits and
     other guesses a code they cannot win."""
-    entry = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth))
+    entry = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth), INFEASIBLE)
     if entry[0] >= 0:
         return entry[0], True
     if entry[3]:
