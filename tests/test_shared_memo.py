@@ -66,8 +66,8 @@ def test_a_slot_keeps_a_sets_exact_cost_and_highest_floor() -> None:
 def test_a_search_on_one_thread_has_no_table() -> None:
     search = Search(SearchOptions(Rules.parse("p3c4n")))
     assert len(search.state.shared) == 0
-    search.solve(search.state.everything, 9, INFEASIBLE, ())
-    assert search.state.shared_hits == 0
+    assert search.solve(search.state.everything, 9, INFEASIBLE, ()) is not None
+    assert search.state.shared_hits == 0 and len(search.state.shared) == 0
 
 
 def test_a_team_shares_one_table_a_search_of_other_options_another() -> None:
@@ -118,7 +118,7 @@ def occupancy() -> ModuleType:
     return load("occupancy")
 
 
-def test_memos_sharing_a_table_search_fewer_sets_for_the_same_tree(
+def test_memos_sharing_a_table_search_fewer_sets(
     occupancy: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # one thread, each shared set's guesses tried by 4 memos in turn (deterministic)

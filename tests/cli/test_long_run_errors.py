@@ -137,16 +137,12 @@ def test_a_scheduler_address_of_a_wrong_form_is_a_usage_error(
     assert f"'--scheduler': {address!r}: {problem}; " in error, error
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.mark.parametrize("command", COMMANDS, ids=COMMAND_IDS)
 def test_an_address_where_nothing_listens_is_refused_at_once(command: list[str]) -> None:
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    refused([*command, "--scheduler", address], repr(address), "nothing listens there", 1)
+    with socket.socket() as held:  # bound, not listening: refused, and no one else takes it
+        held.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{held.getsockname()[1]}"
+        refused([*command, "--scheduler", address], repr(address), "nothing listens there", 1)
 
 
 def test_a_host_that_does_not_exist_is_named() -> None:

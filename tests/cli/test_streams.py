@@ -215,12 +215,3 @@ def test_an_endless_line_on_stdin_is_refused_in_bounded_memory(args: list[str]) 
     assert result.stderr.decode().splitlines() == [
         "Error: input line longer than 65,536 characters: no code or reply is that long"
     ]
-
-
-@pytest.mark.parametrize("command", ["bench", "play", "solve"])
-def test_a_seed_of_more_than_18_digits_is_a_usage_error(command: str) -> None:
-    result = bullscows(command, "--seed", "12345678901234567890", stdin=b"")
-    assert result.returncode == 2
-    assert "seed 12345678901234567890: give a whole number of at most 18 digits, either sign" in (
-        result.stderr.decode()
-    )

@@ -108,9 +108,9 @@ def optimal_tree(
         raise SearchError(f"objective {str(objective)[:40]!r}: use one of {', '.join(OBJECTIVES)}")
     if max_depth is not None and max_depth < 1:
         raise SearchError(f"max_depth {max_depth}: a tree needs at least 1 guess")
-    if rules.guess_rules.size > MAX_SEARCH_CODES:
-        if budget is None or objective != "total" or max_depth or consistent_only:
-            check_searchable(rules)
+    if budget is None or objective != "total" or max_depth or consistent_only:
+        check_searchable(rules)
+    elif rules.guess_rules.size > MAX_SEARCH_CODES:
         raise SearchStopped(beyond_limit(rules))
     if budget is not None:
         progress = budget.watch(progress)
