@@ -160,9 +160,10 @@ def test_tasks_sent_ahead_are_stopped_when_no_round_will_ask_them() -> None:
         search.tasks.ahead(9, lambda: [(history, codes, 100)])
         search.tasks.send_ahead()
         assert started.wait(WAIT)
+        future = search.tasks.early[history][0]
         search.tasks.ahead(9, None)
         deadline = time.monotonic() + WAIT
         while not told and time.monotonic() < deadline:
             time.sleep(0.01)
     assert told == [1]
-    assert not search.tasks.early
+    assert not search.tasks.early and isinstance(future.exception(WAIT), TaskStopped)

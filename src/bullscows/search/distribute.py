@@ -262,10 +262,10 @@ class PartTasks:
         self.upcoming, self.upcoming_depth = upcoming, depth
         if upcoming is None:
             self.solved.clear()
+            for history in [h for h, (future, _) in self.early.items() if not future.done()]:
+                self._drop(self.early.pop(history)[0])  # all stopped before any answer is read
             for history in list(self.early):
-                early = self._early(history, depth, 0)
-                if early is not None:
-                    self._drop(early[0])
+                self._early(history, depth, 0)
 
     def known(self, request: Request) -> Any:
         """The answer known to a request of the rounds ``ahead``: a task's, as the

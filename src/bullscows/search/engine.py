@@ -29,7 +29,7 @@ from bullscows.search.distribute import PartTasks
 from bullscows.search.options import Objective, Run, SearchOptions, python_levels
 from bullscows.search.progress import Costs
 from bullscows.search.reporting import Reporting, Root
-from bullscows.search.settle import Candidate, Settling, rounds_ahead
+from bullscows.search.settle import Candidate, Settling, rounds_ahead, window
 from bullscows.search.state import SearchState, shared_table
 from bullscows.search.watch import Watch
 from bullscows.symmetry import guess_classes
@@ -209,13 +209,13 @@ class Search:
             root.floor = explored[0][0] if explored else limit
         # Their parts are tasks: the rounds of the guesses after the one settled, as far as
         # the answers known allow, are sent early to idle workers (``PartTasks.ahead``).
-        ahead = len(history) == self.levels - 1 and self.tasks.executor is not None
+        ahead = len(history) == self.levels - 1 and isinstance(self.tasks.executor, Threads)
         try:
             for k, (total, rank, guess, parts, owns) in enumerate(explored):
                 if not history:
                     root.next = explored[k + 1][0] if k + 1 < len(explored) else None
                     root.first = (k + 1, len(explored))
-                reach = best + 1 if rank < best_rank and best_tree is not None else best
+                reach = best if best_tree is None else window(best, rank, best_rank)
                 if total >= reach:
                     continue
                 if ahead and best_tree is not None:  # before it, windows would be wider

@@ -94,6 +94,16 @@ class Settling:
         return self.total, Node(self.guess, dict(sorted(self.branches.items())))
 
 
+def window(best: int, rank: int, best_rank: int) -> int:
+    """The window a guess of ``rank`` is settled with while the best tree found costs
+    ``best`` and came from the guess of ``best_rank``: a guess ranked before it may tie it.
+
+    >>> window(100, 3, 5), window(100, 7, 5)
+    (101, 100)
+    """
+    return best + 1 if rank < best_rank else best
+
+
 def rounds_ahead(
     explored: list[Candidate],
     history: History,
@@ -108,7 +118,7 @@ def rounds_ahead(
     task not known, whose such tasks are given. A small part is solved (``tasks.solve``)
     once the tasks of its round are known, as the round reaches it."""
     for total, rank, guess, parts, owns in explored:
-        reach = best + 1 if rank < best_rank else best
+        reach = window(best, rank, best_rank)
         if total >= reach:
             continue
         settling = Settling(parts, owns, guess, total, reach, history)
