@@ -4,6 +4,7 @@ stretches are known run; and a split's threshold counted in its thread's CPU sec
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 import time
 from types import ModuleType
@@ -72,6 +73,20 @@ def test_threads_say_how_many_tasks_are_under_way() -> None:
         assert team.busy() == 0
 
 
+def asleep(occupancy: ModuleType, ids: list[int], reads: int = 20) -> None:
+    """Return once each thread of ``ids`` reads as not computing ``reads`` times in a row."""
+    fds = [os.open(f"/proc/self/task/{tid}/stat", os.O_RDONLY) for tid in ids]
+    try:
+        deadline, row = time.monotonic() + WAIT, 0
+        while row < reads and time.monotonic() < deadline:
+            row = 0 if any(occupancy.computing(fd) for fd in fds) else row + 1
+            time.sleep(0.001)
+        assert row >= reads, "the waiting threads never slept"
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
 def test_the_sampler_counts_tasks_under_way_and_threads_computing(
     occupancy: ModuleType,
 ) -> None:
@@ -79,8 +94,10 @@ def test_the_sampler_counts_tasks_under_way_and_threads_computing(
     # computing), on a team of 4 threads; this thread sleeps meanwhile
     started, finish = threading.Barrier(4), threading.Event()
     block = bytes(1 << 20)
+    hashers: list[int] = []
 
     def hashing() -> None:
+        hashers.append(threading.get_native_id())
         started.wait(WAIT)
         while not finish.is_set():
             hashlib.sha256(block).digest()
@@ -92,6 +109,8 @@ def test_the_sampler_counts_tasks_under_way_and_threads_computing(
     with Threads(4) as team:
         futures = [team.submit(task) for task in (hashing, hashing, waiting)]
         started.wait(WAIT)
+        others = [tid for tid in team.native_ids() if tid not in hashers]
+        asleep(occupancy, others)  # past the barrier, into their waits (a loaded machine is slow)
         with occupancy.Sampler(team, 0.002) as sampler:
             deadline = time.monotonic() + WAIT
             while len(sampler.samples) < 50 and time.monotonic() < deadline:
