@@ -29,7 +29,7 @@ def test_help() -> None:
 @pytest.mark.parametrize(
     ("url", "words"),
     [
-        ("nosuch://x", "Can't load plugin"),
+        ("nosuch://x", "no kind of database is called 'nosuch'"),
         ("postgresql://me:hunter2@localhost/games", "postgresql://me:***@localhost/games"),
     ],
 )

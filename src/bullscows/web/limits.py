@@ -43,11 +43,17 @@ def rate_problem(value: str) -> str | None:
 
     >>> rate_problem("60/minute") is None, rate_problem("often")
     (True, "give a rate such as '60/minute'")
+    >>> rate_problem("0/minute")
+    "0 allows none; give at least 1, such as '60/minute'"
     """
     try:
-        limits.parse(value)
+        rates = limits.parse_many(value)
     except ValueError:
         return "give a rate such as '60/minute'"
+    if len(rates) != 1:
+        return "give one rate, such as '60/minute'"
+    if rates[0].amount < 1:
+        return f"{rates[0].amount} allows none; give at least 1, such as '60/minute'"
     return None
 
 

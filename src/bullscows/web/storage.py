@@ -56,7 +56,14 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+)
 from sqlalchemy.pool import StaticPool
 
 from bullscows.errors import BullsCowsError
@@ -71,6 +78,10 @@ DURABILITY_ENV = "BULLSCOWS_DURABILITY"
 #: server's process (``kill -9``); ``full``, also the machine's crash or power loss (an fsync
 #: a commit). SQLite's ``synchronous`` setting of each.
 DURABILITY = {"process": "NORMAL", "full": "FULL"}
+#: The default database's file, in ``data_dir()`` (created, with its folder, on first use).
+DEFAULT_FILE = "web.sqlite3"
+#: A SQLite database file's first bytes (an empty file is a database not yet written).
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 metadata = MetaData()
 meta = Table("meta", metadata, Column("key", String(64), primary_key=True), Column("value", Text))
@@ -122,7 +133,7 @@ def data_dir() -> Path:
 
 def default_url() -> str:
     """``$BULLSCOWS_DATABASE`` if set, else a SQLite file in ``data_dir()``."""
-    return os.environ.get(DATABASE_ENV) or f"sqlite:///{data_dir() / 'web.sqlite3'}"
+    return os.environ.get(DATABASE_ENV) or f"sqlite:///{data_dir() / DEFAULT_FILE}"
 
 
 def shown_url(url: str) -> str:
@@ -135,7 +146,7 @@ def shown_url(url: str) -> str:
         shown = make_url(url).render_as_string(hide_password=True)
     except (SQLAlchemyError, ValueError):
         shown = url.rsplit("@", 1)[-1]
-    return shown[:100]
+    return shown[:160]
 
 
 class Unavailable(BullsCowsError):
@@ -193,9 +204,10 @@ class Store:
     def __init__(self, url: str | None = None, durability: str | None = None) -> None:
         self.url = url or default_url()
         self.durability = durability_of(durability)
-        self._writer = Writer(self.url) if self.url.startswith("sqlite") else None
+        self._writer: Writer | None = None
         try:
             self.engine = _engine(self.url, DURABILITY[self.durability])
+            self._writer = Writer(self.url) if self.url.startswith("sqlite") else None
             for attempt in range(3):  # servers started together race to create the tables
                 try:
                     metadata.create_all(self.engine)
@@ -207,11 +219,7 @@ class Store:
         except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
             if isinstance(error, BullsCowsError):
                 raise
-            reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
-            raise BullsCowsError(
-                f"database {shown_url(self.url)!r}: {reason}; give a SQLAlchemy URL such as "
-                "sqlite:///games.sqlite3 (with its driver installed)"
-            ) from None
+            raise BullsCowsError(f"database {shown_url(self.url)!r}: {_refusal(error)}") from None
 
     def _check_version(self) -> None:
         with self.engine.begin() as db:
@@ -383,6 +391,23 @@ class Store:
         return None if text is None else str(text)
 
 
+def _refusal(error: Exception) -> str:
+    """What is wrong with a database that ``error`` refused, in one line that says what to do."""
+    if isinstance(error, NoSuchModuleError):
+        kind = str(error).rsplit(":", 1)[-1].strip()[:40]
+        return f"no kind of database is called {kind!r}; {URL_EXAMPLES}"
+    if isinstance(error, ArgumentError) and "parse" in str(error):
+        return f"this is not a database URL; {URL_EXAMPLES}"
+    reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
+    if isinstance(error, ImportError):
+        return f"its driver is not installed ({reason}): install it, or use sqlite:///FILE"
+    return f"{reason}; {URL_EXAMPLES} (with its driver installed)"
+
+
+#: The URLs a refusal names as examples.
+URL_EXAMPLES = "give a SQLAlchemy URL such as sqlite:///games.sqlite3 or postgresql://host/games"
+
+
 def _abandoned(stored: str) -> bool:
     """Whether the record ``stored`` is of a game left unfinished (or no longer readable)."""
     from bullscows.sessions import restore
@@ -406,7 +431,6 @@ class Writer:
         path = sqlite_path(url)
         if path is not None and fcntl is not None:
             with contextlib.suppress(OSError):
-                path.parent.mkdir(parents=True, exist_ok=True)
                 self._file = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT, 0o600)
 
     def __enter__(self) -> None:
@@ -425,12 +449,17 @@ class Writer:
 
 
 def _engine(url: str, synchronous: str = "NORMAL") -> Engine:
-    """An engine for ``url``; a SQLite file's folder is created on first use, and its commits
-    are as durable as ``synchronous`` (SQLite's setting) makes them."""
+    """An engine for ``url``; a SQLite file's commits are as durable as ``synchronous``
+    (SQLite's setting) make them. The default file's folder is created on first use; any
+    other file must be in a folder that exists (``sqlite_problem``)."""
     if url.startswith("sqlite"):
         path = sqlite_path(url)
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if path == data_dir() / DEFAULT_FILE:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            problem = sqlite_problem(path)
+            if problem is not None:
+                raise BullsCowsError(f"database {shown_url(url)!r}: {problem}")
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
             event.listen(engine, "connect", functools.partial(_sqlite_pragmas, synchronous))
             return engine
@@ -446,6 +475,30 @@ def sqlite_path(url: str) -> Path | None:
     """
     path = url.split("///", 1)[1] if url.startswith("sqlite") and "///" in url else ""
     return Path(path) if path and path != ":memory:" else None
+
+
+def sqlite_problem(path: Path) -> str | None:
+    """Why SQLite cannot keep games in the file ``path`` (a folder missing or not writable, a
+    folder named, a file not SQLite's), in words that say what to do; ``None`` if it can.
+    A file that does not exist is created (empty: SQLite's database before its first write).
+
+    >>> sqlite_problem(Path("/no-such-folder/games.sqlite3"))
+    'the folder /no-such-folder does not exist: create it first, or name another'
+    """
+    if path.is_dir():
+        return f"{path} is a folder: name a file in it, such as {path / 'games.sqlite3'}"
+    if path.parent.exists() and not path.parent.is_dir():
+        return f"{path.parent} is not a folder: name a file in a folder that exists"
+    if not path.parent.exists():
+        return f"the folder {path.parent} does not exist: create it first, or name another"
+    try:
+        with os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o600), "rb") as file:
+            start = file.read(len(SQLITE_HEADER))
+    except OSError as error:
+        return f"{path} cannot be written ({error.strerror}): name a file you may write"
+    if start and start != SQLITE_HEADER:
+        return f"{path} is not a SQLite database: name a new file, or one this program made"
+    return None
 
 
 def _sqlite_pragmas(synchronous: str, connection: Any, _: object) -> None:

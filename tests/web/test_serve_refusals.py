@@ -1,0 +1,86 @@
+"""``bullscows serve`` refuses, before it listens, what would leave it serving nothing: a rate
+that allows no game, a database it cannot keep games in. One line each, exit 1, no traceback,
+and no folder made anywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows.cli import main
+from bullscows.web.storage import shown_url
+
+
+def serve(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["serve", "--port", "0", *args])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--games-rate", "0/minute", "'0/minute': 0 allows none; give at least 1"),
+        ("--uploads-rate", "0/day", "'0/day': 0 allows none; give at least 1"),
+        ("--games-rate", "5/minute;10/hour", "'5/minute;10/hour': give one rate, such as"),
+        ("--games-rate", "-1/minute", "'-1/minute': give a rate such as '60/minute'"),
+    ],
+)
+def test_a_rate_that_allows_nothing_is_refused(option: str, value: str, words: str) -> None:
+    code, output = serve("--database", "sqlite://", option, value)
+    assert code == 2 and f"Invalid value for '{option}': {words}" in output, output
+    assert "Traceback" not in output and "serving" not in output
+
+
+def database_cases(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Each database URL a server cannot use, and the words its refusal says."""
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    return {
+        "missing folder": (
+            f"sqlite:///{tmp_path}/missing/deeper/games.sqlite3",
+            f"the folder {tmp_path}/missing/deeper does not exist: create it first",
+        ),
+        "a folder named": (f"sqlite:///{tmp_path}", f"{tmp_path} is a folder: name a file in it"),
+        "a file as folder": (
+            f"sqlite:///{tmp_path}/notes.txt/games.sqlite3",
+            f"{tmp_path}/notes.txt is not a folder",
+        ),
+        "not SQLite": (
+            f"sqlite:///{tmp_path}/notes.txt",
+            f"{tmp_path}/notes.txt is not a SQLite database: name a new file",
+        ),
+        "not writable": ("sqlite:////proc/games.sqlite3", "/proc/games.sqlite3 cannot be written"),
+        "unknown dialect": ("nosuch://x", "no kind of database is called 'nosuch'"),
+        "malformed URL": ("games.sqlite3", "this is not a database URL; give a SQLAlchemy URL"),
+        "driver missing": ("mysql://host/games", "its driver is not installed"),
+    }
+
+
+CASES = ["missing folder", "a folder named", "a file as folder", "not SQLite", "not writable",
+         "unknown dialect", "malformed URL", "driver missing"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_database_it_cannot_keep_games_in_is_one_line(case: str, tmp_path: Path) -> None:
+    url, words = database_cases(tmp_path)[case]
+    before = sorted(tmp_path.rglob("*"))
+    code, output = serve("--database", url)
+    assert code == 1 and output.startswith(f"Error: database '{shown_url(url)}': "), output
+    assert words in output and output.count("\n") == 1, output
+    assert "Traceback" not in output and "serving" not in output
+    assert sorted(tmp_path.rglob("*")) == before  # no folder, no file made
+    assert (tmp_path / "notes.txt").read_text() == "not a database\n"
+
+
+def test_the_default_database_s_folder_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user's data directory is created on first use, as the default file needs it."""
+    from bullscows.web.storage import DATABASE_ENV, Store, default_url
+
+    monkeypatch.delenv(DATABASE_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_url() == f"sqlite:///{tmp_path}/data/bullscows/web.sqlite3"
+    Store().engine.dispose()
+    assert (tmp_path / "data" / "bullscows" / "web.sqlite3").is_file()
