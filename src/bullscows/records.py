@@ -153,17 +153,26 @@ class GameRecord:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
-    def loads(cls, text: str) -> GameRecord:
-        """A record from ``dumps``'s text; anything else is a ``RecordError``."""
+    def loads(cls, text: str, where: str | None = None) -> GameRecord:
+        """A record from ``dumps``'s text; anything else is a ``RecordError``, which names
+        ``where`` the text came from (a file, quoted) if given.
+
+        >>> GameRecord.loads("{", "game record 'x.json'")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bullscows.errors.RecordError: game record 'x.json' line 1 is not JSON: ...
+        """
+        named = "" if where is None else f"{where}: "
         if len(text) > MAX_RECORD:
-            raise RecordError(f"a game record is at most {MAX_RECORD:,} characters")
+            raise RecordError(f"{named}a game record is at most {MAX_RECORD:,} characters")
         try:
-            data = load_json(text, "game record")
-        except RecordError:
-            raise
+            data = load_json(text, where or "game record")
         except BullsCowsError as error:
             raise RecordError(str(error)) from None
-        return cls.from_json(data)
+        try:
+            return cls.from_json(data)
+        except RecordError as error:
+            raise RecordError(f"{named}{error}") from None
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord:

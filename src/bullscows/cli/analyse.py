@@ -107,7 +107,7 @@ def analyse(
 
 def _read_record(path: Path) -> GameRecord:
     where = f"game record {quote_path(path)}"
-    return GameRecord.loads(read_text(read_file(path, where), where))
+    return GameRecord.loads(read_text(read_file(path, where), where), where)
 
 
 def _last_kept() -> GameRecord:

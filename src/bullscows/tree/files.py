@@ -75,7 +75,9 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
 
 def _from_dict(data: object, where: str, rules: Rules | None = None) -> DecisionTree:
     if not isinstance(data, dict):
-        raise BullsCowsError(f"{where}: expected a JSON object, got {type(data).__name__}")
+        raise BullsCowsError(
+            f"{where}: expected a JSON object, got {quote_value(data)}; not a decision tree"
+        )
     if "format" not in data and "guess" in data:  # a bare tree: its root node alone
         if rules is None:
             raise VariantNotNamed(

@@ -1,0 +1,55 @@
+"""A file handed to a command that is not what it should be is one line that names the file
+and says what it should hold: a saved game (``analyse --record``) whatever is wrong with it,
+and a tree file that holds JSON but not an object."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bullscows.cli import main
+
+RECORDS = {
+    "empty": ("", "line 1 is not JSON"),
+    "a list": ("[]", "a game record is an object with events, kind"),
+    "a header only": ('{"version": 1}', "a game record is an object with events, kind"),
+    "a later version": (
+        '{"version":9,"kind":"codebreaker","rules":"mm","seed":1,"strategy":null,'
+        '"secret":null,"events":[]}',
+        "game record version 9: this program reads version 1",
+    ),
+    "an odd event": (
+        '{"version":1,"kind":"codebreaker","rules":"mm","seed":1,"strategy":null,'
+        '"secret":null,"events":[{"do":"dance"}]}',
+        "an event is an object whose 'do' is one of guess",
+    ),
+    "too long": ("x" * 1_000_001, "a game record is at most 1,000,000 characters"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RECORDS))
+def test_a_saved_game_that_does_not_read_names_its_file(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text, words = RECORDS[case]
+    monkeypatch.chdir(tmp_path)
+    Path("game.json").write_text(text)
+    result = CliRunner().invoke(main, ["analyse", "--record", "game.json"])
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith("Error: game record 'game.json'"), result.output
+    assert words in result.output and result.output.count("\n") == 1, result.output
+
+
+@pytest.mark.parametrize(("text", "shown"), [("[1]", "[1]"), ("null", "None"), ('"x"', "'x'")])
+def test_a_tree_file_of_json_that_is_no_object_says_what_it_holds(
+    text: str, shown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("tree.json").write_text(text)
+    result = CliRunner().invoke(main, ["tree", "--check", "tree.json"])
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: tree file 'tree.json': expected a JSON object, got {shown}; not a decision tree\n"
+    )
