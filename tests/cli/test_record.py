@@ -66,3 +66,17 @@ def test_a_store_that_cannot_be_written_is_a_warning(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("BULLSCOWS_DATABASE", "sqlite:////proc/no-such-folder/games.sqlite3")
     with pytest.warns(Warning, match="the game is not kept in your record: database"):
         keep(finish("012", "012").to_record())
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_game_says_it_is_kept_only_when_it_is(
+    kept: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store that cannot be written is said once, as a warning: the game's last lines do
+    not say the game was kept, nor send the player to ``analyse --last``."""
+    folder = tmp_path if kept else tmp_path / "missing"
+    monkeypatch.setenv("BULLSCOWS_DATABASE", f"sqlite:///{folder / 'games.sqlite3'}")
+    result = CliRunner().invoke(main, ["play", "--rules", "p3c5n", "--seed", "1"], input="012\n")
+    assert result.exit_code == 0, result.output
+    assert ("Kept in your record" in result.output) is kept, result.output
+    assert ("the game is not kept in your record" in result.output) is not kept, result.output

@@ -126,7 +126,7 @@ def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, styl
     from bullscows.analysis import share_text  # the web's shareable result, the same text
     from bullscows.cli.record import keep
 
-    keep(game.to_record())
+    kept = keep(game.to_record())
     if game.history:
         terminal.say("To share (no code in it):")
         terminal.say(share_text(game, limit=game.max_guesses))
@@ -136,7 +136,7 @@ def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, styl
         terminal.say("Each guess against the best guess at that moment:")
         for move in analyse(game):
             terminal.say(move_text(move, style))
-    else:
+    elif kept:
         terminal.say("Kept in your record (bullscows record); bullscows analyse --last weighs "
                      "each guess against the best.")  # fmt: skip
 

@@ -16,9 +16,9 @@ from bullscows.records import GameRecord
 MODE = "play"
 
 
-def keep(record: GameRecord) -> None:
-    """Keep a finished game in the user's record; a store that cannot be written is a
-    one-line warning, never the end of the game."""
+def keep(record: GameRecord) -> bool:
+    """Keep a finished game in the user's record: whether it was kept. A store that cannot
+    be written is a one-line warning, never the end of the game."""
     from sqlalchemy.exc import SQLAlchemyError
 
     from bullscows.web.storage import Store
@@ -28,6 +28,8 @@ def keep(record: GameRecord) -> None:
     except (BullsCowsError, SQLAlchemyError, OSError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         warnings.warn(f"the game is not kept in your record: {reason}", BullsCowsWarning, 2)
+        return False
+    return True
 
 
 @click.command()
