@@ -24,7 +24,16 @@ from bullscows.sessions import Game, Move
 from bullscows.sessions import challenge as challenge_of
 from bullscows.web import benching
 from bullscows.web.compute import SEARCH_WORK, Busy, Client, Gone, Pool, TooLarge
-from bullscows.web.games import Setup, Told, analysed, apply, new_game, restored, state
+from bullscows.web.games import (
+    MODES,
+    Setup,
+    Told,
+    analysed,
+    apply,
+    new_game,
+    restored,
+    state,
+)
 from bullscows.web.models import StateOut
 from bullscows.web.storage import Store, Unavailable
 
@@ -278,5 +287,32 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 
 
 def error_page(request: Request, error: BullsCowsError, status: int = 400) -> HTMLResponse:
-    """A page with the message, for errors outside a game's own page."""
-    return render(request, "error.html", status, message=str(error), title="Error")
+    """A page with the message, for errors outside a game's own page, and a link back to the
+    page the request came from (``way_back``)."""
+    back, words = way_back(request.url.path, status)
+    return render(request, "error.html", status, message=str(error), title="Error",
+                  back=back, back_words=words)  # fmt: skip
+
+
+def way_back(path: str, status: int) -> tuple[str, str]:
+    """Where an error page leads back to: the page of the game, challenge, tree explorer,
+    record or new game the failed request was sent from, else (a page not found) the start.
+
+    >>> way_back("/game/abc", 400), way_back("/tree/upload", 413)
+    (('/game/abc', 'Back to the game'), ('/tree', 'Back to the tree explorer'))
+    >>> way_back("/game/abc", 404), way_back("/new/dance", 400)
+    (('/', 'Back to the start'), ('/', 'Back to the start'))
+    """
+    parts = path.strip("/").split("/")
+    if status != 404:
+        if parts[0] in ("game", "challenge") and len(parts) >= 2 and parts[1]:
+            return f"/{parts[0]}/{parts[1]}", f"Back to the {parts[0]}"
+        if parts[0] == "new" and len(parts) == 2 and parts[1] in MODES:
+            return f"/new/{parts[1]}", "Back to the settings of a new game"
+        if parts[0] in BACK:
+            return f"/{parts[0]}", BACK[parts[0]]
+    return "/", "Back to the start"
+
+
+#: The pages whose forms lead to other paths (``/tree/upload``, ``/record/forget``).
+BACK = {"tree": "Back to the tree explorer", "record": "Back to your record"}

@@ -1,0 +1,65 @@
+"""An error page (a form the server refused, with JavaScript off or not) links back to the
+page the form was on: the game, the challenge, the tree explorer, the record or the new
+game's settings; a page not found links to the start."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from .conftest import TestClient, start
+
+
+def back_link(page: str) -> tuple[str, str]:
+    found = re.search(r'<p><a href="([^"]*)">([^<]*)</a></p>\s*</main>', page)
+    assert found is not None, page
+    return found.group(1), found.group(2)
+
+
+CASES: dict[str, tuple[str, dict[str, Any], int, str, str]] = {
+    # name: (path ({id}: a game's), form, status, link, its words)
+    "a move without its number": ("/game/{id}", {"say": "1234"}, 400, "/game/{id}", "the game"),
+    "a move number not a number": (
+        "/game/{id}",
+        {"say": "1234", "move": "x"},
+        400,
+        "/game/{id}",
+        "the game",
+    ),
+    "a challenge of an odd form": (
+        "/game/{id}/challenge",
+        {"rules": "x" * 300},
+        400,
+        "/game/{id}",
+        "the game",
+    ),
+    "a game not found": ("/game/nope", {"say": "1234", "move": "1"}, 404, "/", "the start"),
+    "a setting that is no choice": (
+        "/new/play",
+        {"rules": "mm", "hints": "maybe"},
+        400,
+        "/new/play",
+        "the settings of a new game",
+    ),
+    "a mode that is none": ("/new/dance", {}, 400, "/", "the start"),
+    "an upload without a file": ("/tree/upload", {}, 400, "/tree", "the tree explorer"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_an_error_page_leads_back_where_the_form_was(case: str, client: TestClient) -> None:
+    path, form, status, link, words = CASES[case]
+    game_id, _ = start(client, mode="play", rules="mm")
+    response = client.post(path.format(id=game_id), data=form)
+    assert response.status_code == status, response.text
+    assert 'class="error" role="alert"' in response.text
+    assert back_link(response.text) == (link.format(id=game_id), f"Back to {words}")
+
+
+def test_a_tree_file_refused_leads_back_to_the_explorer(client: TestClient) -> None:
+    response = client.post("/tree/upload", files={"file": ("t.json", b"[]")})
+    assert response.status_code == 400
+    assert "expected a JSON object, got []" in response.text
+    assert back_link(response.text) == ("/tree", "Back to the tree explorer")
