@@ -7,17 +7,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import dask
 from dask import distributed
 
 
 @contextmanager
 def local_cluster() -> Iterator[str]:
     """A cluster of two worker processes of one thread each, listening on 127.0.0.1 on free
-    ports, closed at the end; its scheduler's address."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:  # fmt: skip
+    ports, closed at the end; its scheduler's address. Its scheduler steals no tasks: a task
+    it gave a worker runs there, however slowly that worker's process starts on a loaded
+    machine (stealing would hand it to the other, which could then run every task)."""
+    with (
+        dask.config.set({"distributed.scheduler.work-stealing": False}),
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+    ):  # fmt: skip
         yield cluster.scheduler_address
 
 

@@ -9,6 +9,12 @@ started to ignore (a background job's) stays ignored.
 
 import sys
 
+TYPE_CHECKING = False  # as typing's, which is not imported to start
+if TYPE_CHECKING:
+    from types import FrameType
+
+#: Seconds after which a stop that came during a finalizer is tried again (``_first``).
+RETRY_SECONDS = 0.01
 #: The exit status of a command stopped by Ctrl-C or SIGTERM (``errors.INTERRUPTED``).
 STOPPED = 130
 
@@ -43,10 +49,27 @@ def _stop_on_signals(first: bool) -> None:
         signal.signal(signal.SIGINT, handler)
 
 
-def _first(number: int, frame: object) -> None:
-    """The first Ctrl-C or SIGTERM: stop the command as Ctrl-C does."""
+def _first(number: int, frame: "FrameType | None") -> None:
+    """The first Ctrl-C or SIGTERM: stop the command as Ctrl-C does. Come while a finalizer
+    runs (``__del__``, Dask's futures' say), where Python would lose the exception and show
+    it with a traceback, it stops the command a moment later, once the finalizer is done."""
+    import signal
+
+    if _in_finalizer(frame) and hasattr(signal, "setitimer"):  # not on Windows
+        signal.signal(signal.SIGALRM, _first)
+        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+        return
     _stop_on_signals(first=False)
     raise KeyboardInterrupt
+
+
+def _in_finalizer(frame: "FrameType | None") -> bool:
+    """Whether ``frame`` runs in a finalizer (``__del__``), or is called from one."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _again(number: int, frame: object) -> None:

@@ -100,7 +100,11 @@ def make_executor(
         return
     client = dask_client(scheduler)
     try:
-        yield DaskTasks(client)
+        tasks = DaskTasks(client)
+        try:
+            yield tasks
+        finally:
+            tasks.shutdown(cancel_futures=True)  # each Dask future released while connected
     finally:
         client.close()
 
@@ -401,20 +405,21 @@ def dask_client(address: str) -> Any:
         raise BullsCowsError(
             f"scheduler {quote(address)}: Dask is not installed (pip install 'dask[distributed]')"
         ) from None
-    try:
-        if reached is not None and asyncio.run(_identity(address.strip())) != "Scheduler":
+    if reached is not None:
+        try:
+            identity = asyncio.run(_identity(address.strip()))
+        except (OSError, ValueError, TypeError) as error:
+            raise _unreached(address, error) from None
+        if identity != "Scheduler":
             raise BullsCowsError(
                 f"scheduler {quote(address)}: what answers there is no Dask scheduler; "
                 f"{ADDRESS_HELP}"
             )
-        client: Any = connect  # distributed has no type hints
+    client: Any = connect  # distributed has no type hints
+    try:
         return client(address.strip(), timeout=f"{SCHEDULER_TIMEOUT}s")
     except (OSError, ValueError, TypeError) as error:
-        if isinstance(error, BullsCowsError):
-            raise
-        if isinstance(error, TimeoutError) or "Timed out" in str(error):
-            raise _unanswered(address) from None
-        raise BullsCowsError(f"cannot reach the Dask scheduler {quote(address)}: {error}") from None
+        raise _unreached(address, error) from None
 
 
 def _listening(address: str, host: str, port: int) -> None:
@@ -463,18 +468,27 @@ def _unanswered(address: str) -> BullsCowsError:
     )
 
 
+def _unreached(address: str, error: Exception) -> BullsCowsError:
+    """The error to raise when asking the scheduler at ``address`` failed with ``error``."""
+    if isinstance(error, TimeoutError) or "Timed out" in str(error):
+        return _unanswered(address)
+    return BullsCowsError(f"cannot reach the Dask scheduler {quote(address)}: {error}")
+
+
 class DaskTasks(Executor):
     """A Dask client's tasks as ``concurrent.futures`` futures, as ``client.get_executor()``
     gives them, but quiet: cancelling a future cancels its Dask task (a worker stops it,
     ``search.worker.Listener``) without the error that distributed's own executor logs, with
     its traceback, when a task is cancelled as it ends. ``counted`` reads the work done so
     far by the tasks under way, as their workers tell it (``search.worker.Listener``, every
-    ``TELL_EVERY`` seconds)."""
+    ``TELL_EVERY`` seconds). Each Dask future is released as its future ends (``shutdown``:
+    those left are cancelled), not left to its finalizer, which would run after the client
+    closed, or swallow a Ctrl-C come while it runs."""
 
     def __init__(self, client: Any) -> None:
         self._client = client  # what ``workers`` asks
         self._lock = threading.Lock()
-        self._running: dict[Future[Any], str] = {}  # each task under way: its Dask key
+        self._running: dict[Future[Any], Any] = {}  # each task under way: its Dask future
         self._told: dict[str, int] = {}  # each task's work, as its worker last told it
         client.subscribe_topic(TOPIC, self._hear)  # heard on Dask's thread
 
@@ -482,31 +496,48 @@ class DaskTasks(Executor):
         task = self._client.submit(fn, *args, **kwargs)
         future: Future[T] = Future()
         with self._lock:
-            self._running[future] = str(task.key)
+            self._running[future] = task
         future.add_done_callback(self._ended)
-        future.add_done_callback(lambda done: task.cancel() if done.cancelled() else None)
         task.add_done_callback(lambda ended: self._settle(ended, future))  # on Dask's thread
         return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """With ``cancel_futures``, cancel the tasks not ended (their Dask tasks too); the
+        client is its owner's to close."""
+        if cancel_futures:
+            with self._lock:
+                left = list(self._running)
+            for future in left:
+                future.cancel()
 
     def counted(self) -> int:
         """The work done so far by the tasks under way, as their workers last told it."""
         with self._lock:
-            return sum(self._told.get(key, 0) for key in self._running.values())
+            return sum(self._told.get(key, 0) for key in self._keys())
+
+    def _keys(self) -> list[str]:
+        """The Dask keys of the tasks under way (one for each, some the same); under the lock."""
+        return [str(task.key) for task in self._running.values()]
 
     def _hear(self, event: tuple[float, Any]) -> None:
         """A worker's word on the work of its tasks under way (``search.worker.Listener``)."""
         told = event[1].get("work", {}) if isinstance(event[1], dict) else {}
         with self._lock:
-            running = set(self._running.values())
+            running = set(self._keys())
             for key, work in told.items():
                 if key in running and isinstance(work, int) and work > self._told.get(key, -1):
                     self._told[key] = work
 
     def _ended(self, future: Future[Any]) -> None:
+        """``future`` ended or was cancelled: its Dask task is cancelled (if so) and released."""
         with self._lock:
-            key = self._running.pop(future, None)
-            if key is not None and key not in self._running.values():
-                self._told.pop(key, None)
+            task = self._running.pop(future, None)
+            if task is not None and str(task.key) not in self._keys():
+                self._told.pop(str(task.key), None)
+        if task is not None:
+            if future.cancelled():
+                task.cancel()
+            task.release()
 
     @staticmethod
     def _settle(task: Any, future: Future[Any]) -> None:

@@ -145,6 +145,24 @@ def test_an_address_where_nothing_listens_is_refused_at_once(command: list[str])
         refused([*command, "--scheduler", address], repr(address), "nothing listens there", 1)
 
 
+#: Commands that announce their run on stderr before it starts (a long search or bench).
+ANNOUNCING = [
+    ["tree", "--rules", "bc", "--strategy", "optimal"],
+    ["tree", "--rules", "p4c9r", "--strategy", "optimal", "--opening", "root-bound"],
+    ["bench", "--rules", "bc5", "--strategy", "simple"],
+]
+
+
+@pytest.mark.parametrize("command", ANNOUNCING, ids=COMMAND_IDS)
+def test_a_refused_scheduler_is_refused_before_the_announcement(command: list[str]) -> None:
+    # The refusal is the whole output: no announcement of a run that never starts.
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{held.getsockname()[1]}"
+        result = refused([*command, "--scheduler", address], repr(address), "nothing listens", 1)
+    assert result.stdout == "", result.stdout
+
+
 def test_a_host_that_does_not_exist_is_named() -> None:
     address = "tcp://no-such-host.invalid:8786"
     error = refused([*SEARCH, "--scheduler", address], repr(address), ADDRESS, 1).stderr

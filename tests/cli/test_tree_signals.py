@@ -189,13 +189,37 @@ sys.meta_path.insert(0, Signal())
 """
 
 
+#: Sends this process SIGTERM from a finalizer (``__del__``) as it begins to import numpy.
+FINALIZER = """\
+import signal, sys
+
+class Finalized:
+    def __del__(self):
+        signal.raise_signal(signal.SIGTERM)  # its handler runs here, in the finalizer
+
+class Hook:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            sys.meta_path.remove(self)
+            Finalized()  # dropped at once
+        return None
+
+sys.meta_path.insert(0, Hook())
+"""
+
+
 def _signalled(
     sent: dict[str, str], *args: str, ignore_ctrl_c: bool = False
 ) -> subprocess.CompletedProcess[str]:
     """``bullscows args`` sent a signal as it begins to import each module ``sent`` names
     (module -> signal); Ctrl-C ignored from its start if ``ignore_ctrl_c``, else not (even
     where this suite runs with it ignored)."""
-    source = HOOK.format(sent=sent) + console_script()
+    return _hooked(HOOK.format(sent=sent), *args, ignore_ctrl_c=ignore_ctrl_c)
+
+
+def _hooked(hook: str, *args: str, ignore_ctrl_c: bool = False) -> subprocess.CompletedProcess[str]:
+    """``bullscows args`` run after the Python source ``hook``."""
+    source = hook + console_script()
     return subprocess.run(
         [sys.executable, "-c", source, *args], capture_output=True, text=True,
         stdin=subprocess.DEVNULL, env=private_env(), timeout=120, check=False,
@@ -209,6 +233,15 @@ def test_sigterm_at_any_moment_ends_with_one_line_and_130(ignore_ctrl_c: bool) -
     assert "Traceback" not in result.stderr, result.stderr
     assert result.stderr.strip() == "Interrupted.", result.stderr
     assert result.returncode == 130, result.stderr
+
+
+def test_sigterm_during_a_finalizer_stops_the_command_all_the_same() -> None:
+    # Python loses an exception raised in a finalizer and prints it ("Exception ignored in
+    # ... __del__", with a traceback): the stop is made once the finalizer is done instead.
+    result = _hooked(FINALIZER, "play", "--seed", "1")
+    assert "Traceback" not in result.stderr and "ignored" not in result.stderr, result.stderr
+    assert result.stderr.strip() == "Interrupted.", result.stderr
+    assert (result.returncode, result.stdout) == (130, ""), result.stderr
 
 
 def test_an_ignored_ctrl_c_stays_ignored() -> None:

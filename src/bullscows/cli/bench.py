@@ -25,6 +25,7 @@ from bullscows.cli.common import (
 from bullscows.cli.progress import counting, duration, log_every_option, search_first, showing
 from bullscows.errors import BullsCowsError, interrupted
 from bullscows.estimates import expected_seconds
+from bullscows.executors import make_executor
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
@@ -133,18 +134,20 @@ def bench(
             make_strategy(name, consistent_only, max_depth, "or all") for name in strategy_names
         ]
         left_out = []
-    if not quiet:
-        _announce(err, rules, strategies, left_out, secrets)
     if quiet:
         log_every = 0.0
     try:
-        # _announce said what will run
-        search_first(rules, strategies, quiet, announce=False, log_every=log_every)
-        with counting(showing(quiet), log_every) as progress:
-            report = run_bench(
-                rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
-                jobs=jobs, scheduler=scheduler, progress=progress,
-            )  # fmt: skip
+        # The cluster first: a scheduler that cannot be used is refused before the announcement.
+        with make_executor(None, 1, scheduler) as cluster:
+            if not quiet:
+                _announce(err, rules, strategies, left_out, secrets)
+            # _announce said what will run
+            search_first(rules, strategies, quiet, announce=False, log_every=log_every)
+            with counting(showing(quiet), log_every) as progress:
+                report = run_bench(
+                    rules, strategies, sample=sample, seed=seed, max_guesses=max_guesses,
+                    executor=cluster, jobs=jobs, progress=progress,
+                )  # fmt: skip
     except KeyboardInterrupt:
         sys.exit(interrupted("Interrupted: the bench stopped before its figures were complete."))
     if not report.results:

@@ -306,20 +306,17 @@ def _search(
     if budget is not None and rules.guess_rules.size > MAX_SEARCH_CODES and plain:
         return beyond_limit(rules)  # the bound the search would start from
     check_searchable(rules)  # before the announcement
-    if not quiet:  # searched, even when shipped or cached
-        until = (
-            "" if budget is None or budget.seconds is None else f", at most {budget.seconds:g} s"
-        )
-        resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
-        announce_search(rules, strategy, until, resume)
+    until = "" if budget is None or budget.seconds is None else f", at most {budget.seconds:g} s"
+    resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
     label = f"{strategy.label} on {rules.spec}"
     try:
-        with (
-            make_executor(None, jobs, scheduler, threads=True) as pool,
-            searching(showing(quiet), label, log_every) as show,
-        ):
-            watch = show if budget is None else budget.watch(show)
-            built = strategy_tree(rules, strategy, watch, pool, checkpoint)
+        # The workers first: a scheduler that cannot be used is refused before the announcement.
+        with make_executor(None, jobs, scheduler, threads=True) as pool:
+            if not quiet:  # searched, even when shipped or cached
+                announce_search(rules, strategy, until, resume)
+            with searching(showing(quiet), label, log_every) as show:
+                watch = show if budget is None else budget.watch(show)
+                built = strategy_tree(rules, strategy, watch, pool, checkpoint)
     except SearchStopped as stopped:
         return stopped.standing
     return built

@@ -49,19 +49,18 @@ def run_opening(
 
     first = None if opening == ROOT_BOUND else Code(opening, rules).index
     check_searchable(rules)  # before the announcement
-    if not quiet and rules.size >= ANNOUNCE_CODES:
-        resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
-        click.echo(
-            f"Searching every part of a fixed opening of {rules.spec} ({rules.size:,} "
-            f"secrets) two guesses deep: from seconds to days (Ctrl-C stops{resume}).",
-            err=True,
-        )
+    resume = "" if checkpoint is None else f"; run it again to resume from {checkpoint}"
     try:
-        with (
-            make_executor(None, jobs, scheduler, threads=True) as pool,
-            searching(showing(quiet), f"opening of {rules.spec}", log_every) as show,
-        ):
-            found = opening_tree(rules, heuristic_part, first, show, pool, checkpoint, budget)
+        # The workers first: a scheduler that cannot be used is refused before the announcement.
+        with make_executor(None, jobs, scheduler, threads=True) as pool:
+            if not quiet and rules.size >= ANNOUNCE_CODES:
+                click.echo(
+                    f"Searching every part of a fixed opening of {rules.spec} ({rules.size:,} "
+                    f"secrets) two guesses deep: from seconds to days (Ctrl-C stops{resume}).",
+                    err=True,
+                )
+            with searching(showing(quiet), f"opening of {rules.spec}", log_every) as show:
+                found = opening_tree(rules, heuristic_part, first, show, pool, checkpoint, budget)
     except OpeningInterrupted as stop:
         _report(stop.found, out, as_json)
         interrupted(checkpoint)
