@@ -53,3 +53,22 @@ def test_a_tree_file_of_json_that_is_no_object_says_what_it_holds(
     assert result.output == (
         f"Error: tree file 'tree.json': expected a JSON object, got {shown}; not a decision tree\n"
     )
+
+
+@pytest.mark.parametrize("form", ["--check", "--compare"])
+@pytest.mark.parametrize("variant", [["--rules", "bc"], ["--rules", "p4c6r"], ["--length", "5"]])
+def test_a_variant_the_tree_file_contradicts_is_a_usage_error(
+    form: str, variant: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree of ``mm`` checked with another variant named is refused, not checked as mm's
+    while the variant given is passed over; the file's own variant is accepted."""
+    monkeypatch.chdir(tmp_path)
+    built = CliRunner().invoke(main, ["tree", "--rules", "mm", "--strategy", "entropy",
+                                      "--out", "mm.json"])  # fmt: skip
+    assert built.exit_code == 0, built.output
+    files = ["mm.json"] * (2 if form == "--compare" else 1)
+    result = CliRunner().invoke(main, ["tree", *variant, form, *files])
+    assert result.exit_code == 2 and "'mm.json' is a tree of mm, not of " in result.output
+    assert "leave the variant out, or give the file's" in result.output
+    same = CliRunner().invoke(main, ["tree", "--rules", "mm", form, *files])
+    assert same.exit_code == 0, same.output

@@ -31,6 +31,7 @@ from bullscows.cli.progress import (
 from bullscows.cli.tree_opening import interrupted, run_opening
 from bullscows.errors import BullsCowsError
 from bullscows.outcomes import strategy_tree
+from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.strategies.optimal_strategy import OptimalSearch
@@ -462,7 +463,7 @@ def _compare(paths: tuple[Path, Path], rules: Rules, as_json: bool) -> None:
     """Compare two tree files side by side."""
     from bullscows.tree.compare import compare_trees  # for --compare only
 
-    a, b = (load_tree(path, rules) for path in paths)
+    a, b = (_read_tree(path, rules) for path in paths)
     result = compare_trees(a, b)
     if as_json:
         data = {"a": str(paths[0]), "b": str(paths[1]), "rules": a.rules.spec}
@@ -499,11 +500,29 @@ def _compare(paths: tuple[Path, Path], rules: Rules, as_json: bool) -> None:
 SHOWN_CHANGES = 10
 
 
+def _read_tree(path: Path, rules: Rules) -> DecisionTree:
+    """The tree file at ``path`` (``rules``: its variant if the file does not say); a
+    variant given on the command line that the file contradicts is a usage error, not a
+    check of another variant's tree passed over in silence."""
+    saved = load_tree(path, rules)
+    context = click.get_current_context()
+    given = any(
+        context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        for name in ("spec", "length", "symbols", "repeats", "no_leading_zero", "radix")
+    )
+    if given and saved.rules.spec != rules.spec:
+        raise click.UsageError(
+            f"{quote_path(path)} is a tree of {saved.rules.spec}, not of {rules.spec} (--rules): "
+            "leave the variant out, or give the file's"
+        )
+    return saved
+
+
 def _check(path: Path, rules: Rules, as_json: bool) -> None:
     """Check the tree file at ``path`` (in Irving notation, for ``rules`` unless it names its
     variant); exit 1 when it is not valid."""
     try:
-        saved = load_tree(path, rules)
+        saved = _read_tree(path, rules)
     except BullsCowsError as error:  # unreadable: one line, which quotes the path
         if not as_json:
             raise
