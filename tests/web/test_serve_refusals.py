@@ -84,3 +84,13 @@ def test_the_default_database_s_folder_is_made(
     assert default_url() == f"sqlite:///{tmp_path}/data/bullscows/web.sqlite3"
     Store().engine.dispose()
     assert (tmp_path / "data" / "bullscows" / "web.sqlite3").is_file()
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_several_workers_are_refused_a_database_in_memory(url: str) -> None:
+    """Each process would have its own: a game started on one would be missing on another."""
+    code, output = serve("--database", url, "--workers", "2")
+    assert code == 1 and output == (
+        f"Error: database {url!r} is in memory, one per process: 2 workers need a file "
+        "(sqlite:///games.sqlite3) or a server's database\n"
+    )

@@ -89,12 +89,15 @@ def serve(
         DURABILITY_ENV,
         Store,
         default_url,
+        shared_by,
         shown_url,
     )
 
     url = database or default_url()
     try:
         limits = Limits(expire_hours, games_rate, uploads_rate, compute_seconds, pool)
+        if workers > 1:
+            shared_by(url, workers)
         Store(url, durability).engine.dispose()  # reachable, and of a schema this program knows
     except BullsCowsError as error:
         raise click.ClickException(str(error)) from None

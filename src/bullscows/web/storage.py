@@ -149,6 +149,23 @@ def shown_url(url: str) -> str:
     return shown[:160]
 
 
+def shared_by(url: str, processes: int) -> None:
+    """Refuse a database that ``processes`` server processes would not share: SQLite in
+    memory is one database per process (a game started on one would be missing on the
+    others).
+
+    >>> shared_by("sqlite://", 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: database 'sqlite://' is in memory, one per process: ...
+    """
+    if url.startswith("sqlite") and sqlite_path(url) is None:
+        raise BullsCowsError(
+            f"database {url[:100]!r} is in memory, one per process: {processes} workers "
+            "need a file (sqlite:///games.sqlite3) or a server's database"
+        )
+
+
 class Unavailable(BullsCowsError):
     """The database cannot be reached or written now (down, locked, disk full): try later."""
 
