@@ -465,3 +465,9 @@ def test_large_variants_say_what_needs_enumeration() -> None:
     assert long.exit_code == 2 and "from 1 to 200 positions" in long.stderr
     bad = run("score", "--rules", "p12c10r", "12345678901x", "123456789012")
     assert_one_line_error(bad, "12345678901x")
+
+
+@pytest.mark.parametrize(("spec", "codes"), [("p1c1n", "1 code "), ("p1c2n", "2 codes")])
+def test_rules_counts_one_code_as_one(spec: str, codes: str) -> None:
+    result = CliRunner().invoke(main, ["rules", spec])
+    assert result.exit_code == 0 and f" {codes} " in result.output, result.output

@@ -66,7 +66,11 @@ def rules(spec: str | None, as_json: bool) -> None:
         click.echo(json.dumps([_as_dict(name, r, text) for name, r, text in rows], indent=2))
         return
     for name, r, text in rows:
-        codes = f"{r.size:>9,} codes" if r.size >= 0 else "uncounted codes"
+        codes = (
+            f"{r.size:>9,} {'code ' if r.size == 1 else 'codes'}"
+            if r.size >= 0
+            else "uncounted codes"
+        )
         scored = f" (too many to play: {SCORE_ONLY})" if r.scoring else ""
         click.echo(f"{name:<12} {codes}  {r.describe()}" + (f"  ({text})" if text else "") + scored)
 
