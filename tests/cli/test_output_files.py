@@ -52,7 +52,9 @@ def test_an_unknown_ending_is_refused_before_any_work(args: list[str], named: st
         (["tree", "--rules", "bc", "--strategy", "optimal", "--checkpoint", "no/such/x.ckpt"],
          "checkpoint"),
         (["card", "--rules", "mm", "--out", "no/such/x.json"], "card"),
-        (["bench", "--rules", "p2c3n", "--plot", "no/such/x.svg"], "plot"),
+        (["bench", "--rules", "p2c3n", "--plot", "no/such/x.svg"], "chart"),
+        (["bench", "--rules", "p2c3n", "--plot", "/proc/no-such/x.svg"], "chart"),
+        (["bench", "--rules", "p2c3n", "--plot", "/proc/x.svg"], "chart"),  # found on writing
     ],
 )  # fmt: skip
 def test_a_missing_folder_is_one_line_and_no_folder_is_made(args: list[str], what: str) -> None:

@@ -54,7 +54,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
         path = check_plot_path(value)
     except BullsCowsError as error:
         raise click.BadParameter(str(error)) from None
-    return check_folder(path, "the plot")  # as --out is: one line, exit 1
+    return check_folder(path, "the chart")  # as --out is: one line, exit 1
 
 
 @click.command()
