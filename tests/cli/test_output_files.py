@@ -54,7 +54,6 @@ def test_an_unknown_ending_is_refused_before_any_work(args: list[str], named: st
         (["card", "--rules", "mm", "--out", "no/such/x.json"], "card"),
         (["bench", "--rules", "p2c3n", "--plot", "no/such/x.svg"], "chart"),
         (["bench", "--rules", "p2c3n", "--plot", "/proc/no-such/x.svg"], "chart"),
-        (["bench", "--rules", "p2c3n", "--plot", "/proc/x.svg"], "chart"),  # found on writing
     ],
 )  # fmt: skip
 def test_a_missing_folder_is_one_line_and_no_folder_is_made(args: list[str], what: str) -> None:
@@ -65,6 +64,13 @@ def test_a_missing_folder_is_one_line_and_no_folder_is_made(args: list[str], wha
         f"Error: cannot write the {what} to {path!r}: No such file or directory"
     ]
     assert not Path("no").exists()
+
+
+def test_a_chart_refused_on_writing_is_named_as_before_the_run() -> None:
+    result = run("bench", "--rules", "p2c3n", "--plot", "/proc/x.svg")
+    assert result.exit_code == 1, result.output
+    last = "Error: cannot write the chart to '/proc/x.svg': No such file or directory"
+    assert result.stderr.splitlines()[-1] == last
 
 
 def test_a_file_in_place_of_the_folder_is_named_too() -> None:
