@@ -8,6 +8,9 @@ import pytest
 
 from bullscows.caching import sized_cache
 
+#: The longest wait for a thread (to start, to end): minutes, for a loaded machine.
+WAIT = 300
+
 
 def test_threads_asking_at_once_share_one_build() -> None:
     calls, started, release = [], threading.Event(), threading.Event()
@@ -16,18 +19,18 @@ def test_threads_asking_at_once_share_one_build() -> None:
     def slow(n: int) -> list[int]:
         calls.append(n)
         started.set()
-        release.wait(10)
+        release.wait(WAIT)
         return [n]
 
     results: list[list[int]] = []
     threads = [threading.Thread(target=lambda: results.append(slow(3))) for _ in range(4)]
     threads[0].start()
-    assert started.wait(10)
+    assert started.wait(WAIT)
     for thread in threads[1:]:
         thread.start()
     release.set()
     for thread in threads:
-        thread.join(10)
+        thread.join(WAIT)
     assert calls == [3] and len(results) == 4
     assert all(result is results[0] for result in results)
 

@@ -94,9 +94,9 @@ def test_a_cancelled_task_stops_on_its_worker_process(scheduler: str) -> None:
         future = executor.submit(
             solve_task, bc, "worst-count", None, False, 1, (), every, 7, INFEASIBLE
         )
-        assert _wait_for(lambda: executing(client) == 1, 60), "the task did not start"
+        assert _wait_for(lambda: executing(client) == 1), "the task did not start"
         assert future.cancel()
-        assert _wait_for(lambda: executing(client) == 0, 20), "the task ran on"
+        assert _wait_for(lambda: executing(client) == 0), "the task ran on"
     finally:
         client.close()
 
@@ -126,13 +126,18 @@ def test_a_budget_of_sets_counts_the_tasks_under_way_on_the_cluster(
     assert checkpoint.read_bytes().count(b"\n") == 1  # its header alone: no task ended
     client = distributed.Client(scheduler)
     try:  # the cluster goes on: its workers stopped the tasks, and take others
-        assert _wait_for(lambda: executing(client) == 0, 60), "the tasks ran on"
+        assert _wait_for(lambda: executing(client) == 0), "the tasks ran on"
         assert client.submit(abs, -3).result() == 3
     finally:
         client.close()
 
 
-def _wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+#: The longest wait for what a worker should do (start a task, stop it): minutes, for a
+#: machine loaded many times over; a poll, so a passing test waits no longer than it must.
+LIMIT = 300.0
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float = LIMIT) -> bool:
     """Whether ``condition`` held within ``seconds``."""
     end = time.monotonic() + seconds
     while not condition():

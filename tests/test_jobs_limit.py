@@ -76,7 +76,7 @@ def test_a_thread_that_cannot_start_is_one_line(monkeypatch: pytest.MonkeyPatch)
         "--jobs 2: the system started only 1 thread (can't start new thread: a memory or "
         "process limit?); give --jobs 1"
     )
-    started[0].join(timeout=10)
+    started[0].join(timeout=300)  # at once; minutes on a loaded machine
     assert not started[0].is_alive()  # the thread that did start was ended
 
 

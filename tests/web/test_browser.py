@@ -47,7 +47,7 @@ PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 800}
 SIZES = {"phone": PHONE, "wide": WIDE}
 #: The longest wait of an action, an assertion or a poll (ms): long on a loaded machine.
-WAIT_MS = 30_000
+WAIT_MS = 120_000
 #: Controls smaller than this (CSS px) fail; links inside a sentence are exempt (WCAG 2.5.8).
 TARGET = 44
 

@@ -108,6 +108,6 @@ def test_writers_on_one_sqlite_file_wait_for_each_other_in_the_kernel(database: 
         other.start()
         time.sleep(0.3)
         order.append("one")
-    other.join(30)
+    other.join(300)
     assert order == ["one", "two"]
     assert Path(database.split("///", 1)[1] + "-writer").exists()

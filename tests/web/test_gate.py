@@ -37,12 +37,19 @@ def spin(seconds: float) -> str:
     return "done"
 
 
+#: The longest wait for a call to end: its pooled process runs in Linux's idle class, where a
+#: second of CPU takes half a minute on a loaded 2-core machine.
+ENDS = 600
+
+
 def state(pid: int) -> str:
     """The state Linux gives process ``pid``: R running, S sleeping, T stopped, ..."""
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
-def wait_for(condition: Callable[[], Any], seconds: float = 60) -> Any:
+def wait_for(condition: Callable[[], Any], seconds: float = 300) -> Any:
+    """``condition()`` once it holds (true), polled for at most ``seconds``: at once on a
+    quiet machine, minutes on a loaded one."""
     end = time.monotonic() + seconds
     while not (found := condition()):
         assert time.monotonic() < end, "the condition never held"
@@ -99,8 +106,7 @@ def test_with_one_place_a_second_computation_waits_for_the_first(database: str) 
     second = Call(pool, spin, 0.0)
     wait_for(lambda: pool.gate.waiting == 1)
     assert len(pool.gate.computing()) == 1  # the second waits while the first runs
-    # A second of CPU in Linux's idle class takes half a minute on a loaded 2-core machine
-    first.join(600), second.join(600)
+    first.join(ENDS), second.join(ENDS)
     assert (first.result, second.result) == ("done", "done")
     assert first.ended <= second.ended
     assert pool.counts == {"running": 0, "started": 2, "stopped": 0}
@@ -116,15 +122,14 @@ def test_a_computation_waiting_past_its_budget_or_past_the_queue_is_refused(
     monkeypatch.setattr(compute, "WAITING", 1)
     second = Call(pool, spin, 0.0)
     wait_for(lambda: pool.gate.waiting == 1)
-    start = time.monotonic()
     with pytest.raises(Busy, match=r"^the server is busy with 1 other long computation; .*: x$"):
         pool.call(None, 1, spin, 0.0, command="x")  # a third: refused at once
     # at once: before the second, asked before it, has waited its budget (3 s) for the place
-    assert second.is_alive() and time.monotonic() - start < 3
-    second.join(60)
+    assert second.is_alive()
+    second.join(ENDS)
     assert isinstance(second.result, Busy)  # it waited its budget for the place
     gate.leave()
-    first.join(60)
+    first.join(ENDS)
     assert first.result == pid  # it ran in its own process, and answered
 
 
@@ -143,7 +148,7 @@ def test_a_paused_computation_resumes_and_its_pause_is_not_counted(
     time.sleep(4)
     assert call.is_alive() and state(pid) == "T"
     gate.leave()
-    call.join(60)
+    call.join(ENDS)
     assert call.result == pid  # it ran in its own process, and answered
     assert call.ended - start > 4
     assert pool.counts == {"running": 0, "started": 1, "stopped": 0}
@@ -155,7 +160,8 @@ def test_a_computation_paused_too_long_is_stopped(database: str, gate: Gate) -> 
     start = time.monotonic()
     with pytest.raises(TooLarge, match=r"it gives one request 0\.5 s; run it yourself with: x"):
         pool.call(None, 1, spin, 0.1, command="x")
-    assert PATIENCE * 0.5 <= time.monotonic() - start < 30
+    # it waited its patience (not stopped at once), and was stopped (not left paused)
+    assert PATIENCE * 0.5 <= time.monotonic() - start < 300
     gate.leave()
     assert pool.gate.computing() == []
 
@@ -182,7 +188,7 @@ def test_a_client_that_leaves_stops_its_paused_computation(database: str, gate: 
         anyio.run(anyio.to_thread.run_sync, call)
     gate.leave()
     [pid] = seen
-    wait_for(lambda: not Path(f"/proc/{pid}").exists() or state(pid) == "Z", 30)
+    wait_for(lambda: not Path(f"/proc/{pid}").exists() or state(pid) == "Z")
     assert pool.counts == {"running": 0, "started": 1, "stopped": 1}
 
 
@@ -212,7 +218,7 @@ def test_a_request_of_another_process_pauses_and_its_death_resumes(database: str
     finally:
         other.kill()
         other.wait()
-    call.join(60)
+    call.join(ENDS)
     assert call.result == pid
     assert pool.gate.busy() == 0
 
