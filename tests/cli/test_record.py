@@ -80,3 +80,12 @@ def test_a_game_says_it_is_kept_only_when_it_is(
     assert result.exit_code == 0, result.output
     assert ("Kept in your record" in result.output) is kept, result.output
     assert ("the game is not kept in your record" in result.output) is not kept, result.output
+
+
+def test_a_durability_in_the_environment_that_is_none_is_named_so(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BULLSCOWS_DURABILITY", "fsync")
+    result = CliRunner().invoke(main, ["record"])
+    assert result.exit_code == 1
+    assert result.output == "Error: $BULLSCOWS_DURABILITY 'fsync': one of process, full\n"

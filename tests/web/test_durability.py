@@ -82,7 +82,9 @@ def test_durability_sets_sqlite_s_synchronous(database: str, monkeypatch: pytest
     monkeypatch.setenv(DURABILITY_ENV, "full")
     assert synchronous(Store(database)) == 2
     monkeypatch.setenv(DURABILITY_ENV, "always")
-    with pytest.raises(BullsCowsError, match="durability 'always': one of process, full"):
+    with pytest.raises(
+        BullsCowsError, match=r"\$BULLSCOWS_DURABILITY 'always': one of process, full"
+    ):
         Store(database)
 
 

@@ -210,7 +210,8 @@ def durability_of(name: str | None = None) -> str:
     """
     chosen = name or os.environ.get(DURABILITY_ENV) or "process"
     if chosen not in DURABILITY:
-        raise BullsCowsError(f"durability {chosen[:40]!r}: one of {', '.join(DURABILITY)}")
+        where = "durability" if name else f"${DURABILITY_ENV}"
+        raise BullsCowsError(f"{where} {chosen[:40]!r}: one of {', '.join(DURABILITY)}")
     return chosen
 
 
