@@ -58,8 +58,20 @@ def test_an_error_page_leads_back_where_the_form_was(case: str, client: TestClie
     assert back_link(response.text) == (link.format(id=game_id), f"Back to {words}")
 
 
-def test_a_tree_file_refused_leads_back_to_the_explorer(client: TestClient) -> None:
-    response = client.post("/tree/upload", files={"file": ("t.json", b"[]")})
+UPLOADS = {
+    "JSON, not an object": (b"[]", "tree file &#39;t.json&#39;: expected a JSON object, got []"),
+    "not JSON": (b"{", "tree file &#39;t.json&#39; line 1 is not JSON"),
+    "gzip cut short": (b"\x1f\x8b\x08\x00broken", "tree file &#39;t.json&#39;"),
+    "not UTF-8": (b"\xff\xfe", "tree file &#39;t.json&#39; is not UTF-8 text"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UPLOADS))
+def test_a_tree_file_refused_is_named_and_leads_back_to_the_explorer(
+    case: str, client: TestClient
+) -> None:
+    raw, words = UPLOADS[case]
+    response = client.post("/tree/upload", files={"file": ("t.json", raw)})
     assert response.status_code == 400
-    assert "expected a JSON object, got []" in response.text
+    assert words in response.text, response.text
     assert back_link(response.text) == ("/tree", "Back to the tree explorer")

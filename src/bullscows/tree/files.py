@@ -31,7 +31,9 @@ from bullscows.tree.model import (
 from bullscows.universe import universe
 
 
-def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> DecisionTree:
+def load_tree(
+    source: str | Path | bytes, rules: Rules | None = None, name: str | None = None
+) -> DecisionTree:
     """A tree from a file (a path), JSON text, or a file's bytes; checked for form, not for play.
 
     Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
@@ -39,7 +41,8 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
     A file in Irving notation (``tree.irving``) is recognised by its first character (a
     digit or ``#``), kunigami's JavaScript list (``tree.kunigami``) by its ``[[``, and a bare
     tree (the ``"tree"`` object alone, ``{"guess": ..., "replies": ...}``) by its keys;
-    ``rules`` is their variant when the file does not say.
+    ``rules`` is their variant when the file does not say. ``name``: the file's name, for
+    the errors of bytes or text read elsewhere (an upload).
 
     >>> load_tree('{"format": "bullscows-tree", "version": 2}')
     Traceback (most recent call last):
@@ -53,7 +56,7 @@ def load_tree(source: str | Path | bytes, rules: Rules | None = None) -> Decisio
     True
     """
     if isinstance(source, bytes):
-        where = "tree"
+        where = "tree" if name is None else f"tree file {quote_path(name)}"
         text = read_text(unpack(source, where), where)
     elif isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
         where = f"tree file {quote_path(source)}"

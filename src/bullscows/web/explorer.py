@@ -26,6 +26,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback, default_style
 from bullscows.knowledge import Knowledge
 from bullscows.outcomes import strategy_tree
+from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
 from bullscows.tree import DecisionTree, Node, check_tree, load_tree
@@ -136,22 +137,24 @@ def _deterministic(strategy: Strategy) -> Strategy:
     return strategy
 
 
-def check_upload(raw: bytes) -> tuple[str, dict[str, Any]]:
-    """An uploaded tree file (JSON, or gzip of it) checked as ``tree --check`` checks it: its
-    JSON text and the report; a tree that is not valid is refused with its problems."""
+def check_upload(raw: bytes, name: str = "") -> tuple[str, dict[str, Any]]:
+    """An uploaded tree file (JSON, or gzip of it) named ``name`` checked as ``tree --check``
+    checks it: its JSON text and the report; a tree that is not valid is refused with its
+    problems, each refusal naming the file."""
+    named = f"tree file {quote_path(name or 'uploaded')}"
     if raw[:2] == b"\x1f\x8b":
         try:
             unpacker = zlib.decompressobj(wbits=31)
             raw = unpacker.decompress(raw, MAX_UNPACKED)
             if unpacker.unconsumed_tail:
-                raise BullsCowsError(f"the tree file unpacks to more than {MAX_UNPACKED:,} bytes")
+                raise BullsCowsError(f"{named} unpacks to more than {MAX_UNPACKED:,} bytes")
         except zlib.error as error:
-            raise BullsCowsError(f"cannot read the tree file: {error}") from None
-    tree = load_tree(raw)
+            raise BullsCowsError(f"cannot read {named}: {error}") from None
+    tree = load_tree(raw, name=name or "uploaded")
     check_size(tree.rules, MAX_GAME_CODES, "uploaded trees are checked here for variants")
     report = check_tree(tree)
     if not report.valid:
-        raise BullsCowsError("the tree is not valid: " + "; ".join(report.problems[:3]))
+        raise BullsCowsError(f"{named} is not valid: " + "; ".join(report.problems[:3]))
     text = tree.to_json()
     return text, report.to_json()
 

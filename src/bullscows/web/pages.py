@@ -210,7 +210,8 @@ def install(app: FastAPI) -> None:
         raw = await file.read()
         pool = games_of(request).pool
         text, _ = await run_in_threadpool(pool.call, request, len(raw) * UPLOAD_WORK,
-                                          explorer.check_upload, raw, command=CHECK)  # fmt: skip
+                                          explorer.check_upload, raw, file.filename or "",
+                                          command=CHECK)  # fmt: skip
         tree_id = games_of(request).store.add_tree(text)
         return RedirectResponse(f"/tree?src=upload:{tree_id}", status_code=303)
 
