@@ -81,9 +81,9 @@ def job(
             process.wait()
 
 
-#: The longest wait for a prompt or a line of a command run here: generous, as numba may
+#: The longest wait for a prompt or a line of a command run here: minutes, as numba may
 #: compile its kernels the first time a process uses them, and a loaded machine is slow.
-TIMEOUT = 120
+TIMEOUT = 300
 #: The longest wait for what a process should do (start its workers, answer a part, end
 #: after a signal): minutes, for a machine loaded many times over.
 LIMIT = 300.0

@@ -75,8 +75,9 @@ def refused(client: TestClient | httpx.Client, path: str, body: Any = None, stat
 @contextmanager
 def server(database: str, *options: str) -> Iterator[str]:
     """``bullscows serve`` on 127.0.0.1 and a free port over ``database`` (with ``options``);
-    its base URL. The process and its workers are killed (SIGKILL) when the block ends."""
-    with serving(database, *options) as base:
+    its base URL. The process and its workers are killed (SIGKILL) when the block ends. It
+    answers within seconds; a loaded machine is given minutes."""
+    with serving(database, *options, seconds=300) as base:
         yield base
 
 
@@ -135,8 +136,9 @@ def postgres() -> Iterator[str]:
     for _ in range(3):  # a port free a moment ago may be taken by the time it listens
         port = free_port()
         options = f"-k {folder} -p {port} -c listen_addresses=127.0.0.1"
-        start = [*run, _program("pg_ctl"), "-D", str(data), "-o", options, "-w", "start", "-l",
-                 str(folder / "log")]  # fmt: skip
+        # -t: wait minutes for it to answer (pg_ctl's own 60 s may pass on a loaded machine)
+        start = [*run, _program("pg_ctl"), "-D", str(data), "-o", options, "-w", "-t", "300",
+                 "start", "-l", str(folder / "log")]  # fmt: skip
         started = subprocess.run(start, capture_output=True, check=False)
         if started.returncode == 0:
             break

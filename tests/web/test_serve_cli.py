@@ -89,7 +89,7 @@ def test_a_started_server_is_asked_past_any_proxy(
         monkeypatch.setenv(name, "http://127.0.0.1:9")
     for name in ("no_proxy", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
-    with serving(f"sqlite:///{tmp_path}/games.sqlite3", seconds=60) as base:
+    with serving(f"sqlite:///{tmp_path}/games.sqlite3", seconds=300) as base:
         assert base.startswith("http://127.0.0.1:")
 
 
