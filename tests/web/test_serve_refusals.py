@@ -4,6 +4,7 @@ and no folder made anywhere."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,9 @@ def test_a_rate_that_allows_nothing_is_refused(option: str, value: str, words: s
 def database_cases(tmp_path: Path) -> dict[str, tuple[str, str]]:
     """Each database URL a server cannot use, and the words its refusal says."""
     (tmp_path / "notes.txt").write_text("not a database\n")
+    with sqlite3.connect(tmp_path / "places.sqlite") as other:
+        other.execute("CREATE TABLE bookmarks (url TEXT)")
+    other.close()
     return {
         "missing folder": (
             f"sqlite:///{tmp_path}/missing/deeper/games.sqlite3",
@@ -50,6 +54,10 @@ def database_cases(tmp_path: Path) -> dict[str, tuple[str, str]]:
             f"sqlite:///{tmp_path}/notes.txt",
             f"{tmp_path}/notes.txt is not a SQLite database: name a new file",
         ),
+        "another program's": (
+            f"sqlite:///{tmp_path}/places.sqlite",
+            "another program's (tables bookmarks): name a new file, or one this program made",
+        ),
         "not writable": ("sqlite:////proc/games.sqlite3", "/proc/games.sqlite3 cannot be written"),
         "unknown dialect": ("nosuch://x", "no kind of database is called 'nosuch'"),
         "malformed URL": ("games.sqlite3", "this is not a database URL; give a SQLAlchemy URL"),
@@ -57,7 +65,8 @@ def database_cases(tmp_path: Path) -> dict[str, tuple[str, str]]:
     }
 
 
-CASES = ["missing folder", "a folder named", "a file as folder", "not SQLite", "not writable",
+CASES = ["missing folder", "a folder named", "a file as folder", "not SQLite", "another program's",
+         "not writable",
          "unknown dialect", "malformed URL", "driver missing"]  # fmt: skip
 
 

@@ -22,6 +22,7 @@ import contextlib
 import functools
 import os
 import secrets
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -516,7 +517,26 @@ def sqlite_problem(path: Path) -> str | None:
         return f"{path} cannot be written ({error.strerror}): name a file you may write"
     if start and start != SQLITE_HEADER:
         return f"{path} is not a SQLite database: name a new file, or one this program made"
-    return None
+    return _foreign(path) if start else None
+
+
+def _foreign(path: Path) -> str | None:
+    """Why the SQLite file ``path`` is another program's (tables, none of them this
+    program's), read without writing a byte; ``None`` if it is not."""
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+        ) as db:
+            found = {
+                name
+                for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+    except sqlite3.Error:
+        return None  # SQLite's own error comes when the engine opens it
+    if not found or found & set(metadata.tables):
+        return None
+    shown = ", ".join(sorted(found)[:3]) + (", ..." if len(found) > 3 else "")
+    return f"another program's (tables {shown}): name a new file, or one this program made"
 
 
 def _sqlite_pragmas(synchronous: str, connection: Any, _: object) -> None:
