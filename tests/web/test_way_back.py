@@ -75,3 +75,23 @@ def test_a_tree_file_refused_is_named_and_leads_back_to_the_explorer(
     assert response.status_code == 400
     assert words in response.text, response.text
     assert back_link(response.text) == ("/tree", "Back to the tree explorer")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allow", "words"),
+    [
+        ("PUT", "/game/{id}", "GET, POST", "PUT /game/{id}: this address answers GET, POST"),
+        ("GET", "/record/forget", "POST",
+         "GET /record/forget: this address answers POST only (a page&#39;s form sends it)"),
+        ("GET", "/tree/upload", "POST", "GET /tree/upload: this address answers POST only"),
+        ("DELETE", "/api/games/{id}", "GET", "DELETE /api/games/{id}: this address answers GET"),
+        ("GET", "/api/games", "POST", "GET /api/games: this address answers POST"),
+    ],
+)  # fmt: skip
+def test_a_method_not_allowed_says_which_are_and_sends_allow(
+    method: str, path: str, allow: str, words: str, client: TestClient
+) -> None:
+    game_id, _ = start(client, mode="play", rules="mm")
+    response = client.request(method, path.format(id=game_id))
+    assert response.status_code == 405 and response.headers["allow"] == allow
+    assert words.format(id=game_id) in response.text, response.text

@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_value
@@ -123,6 +124,18 @@ BENCH_ANSWER: dict[str, Any] = {
 }
 
 
+def not_allowed(method: str, path: str, verbs: list[str]) -> str:
+    """The words of a 405: the method refused and the ones ``path`` answers.
+
+    >>> not_allowed("GET", "/record/forget", ["POST"])
+    "GET /record/forget: this address answers POST only (a page's form sends it)"
+    """
+    asked = f"{method[:10]} {path[:100]}: this address answers {', '.join(verbs)}"
+    if verbs == ["POST"] and not path.startswith("/api/"):
+        return f"{asked} only (a page's form sends it)"
+    return asked
+
+
 def install(app: FastAPI) -> None:
     """Add the API's routes and its error handlers to ``app``."""
 
@@ -149,10 +162,20 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Any:
+        headers = dict(getattr(error, "headers", None) or {})
+        message = str(error.detail)
+        if error.status_code == 405:
+            verbs = sorted({verb for route in request.app.routes if isinstance(route, Route)
+                            and route.matches(request.scope)[0] is Match.PARTIAL
+                            for verb in route.methods or ()})  # fmt: skip
+            headers = {"allow": ", ".join(verbs)}
+            message = not_allowed(request.method, request.url.path, verbs)
         if not request.url.path.startswith("/api/"):
-            return error_page(request, BullsCowsError(str(error.detail)), error.status_code)
-        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code,
-                            headers=getattr(error, "headers", None))  # fmt: skip
+            page = error_page(request, BullsCowsError(message), error.status_code)
+            page.headers.update(headers)
+            return page
+        return JSONResponse({"error": message}, status_code=error.status_code,
+                            headers=headers or None)  # fmt: skip
 
     @app.get("/api/health", tags=["service"])
     def health() -> dict[str, bool]:
