@@ -103,3 +103,11 @@ def test_several_workers_are_refused_a_database_in_memory(url: str) -> None:
         f"Error: database {url!r} is in memory, one per process: 2 workers need a file "
         "(sqlite:///games.sqlite3) or a server's database\n"
     )
+
+
+@pytest.mark.parametrize("url", ["", "  "])
+def test_an_empty_database_url_is_refused_not_taken_for_the_default(url: str) -> None:
+    """``--database "$DB"`` with the variable unset would else use the default file."""
+    code, output = serve("--database", url)
+    assert code == 2, output
+    assert f"Invalid value for '--database': {url!r}: give a SQLAlchemy URL, or leave" in output

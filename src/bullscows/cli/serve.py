@@ -28,12 +28,22 @@ def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str
     return value
 
 
+def _url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """A database URL given, or a usage error for an empty one (an unset variable, say)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter(
+            f"{quote(value)}: give a SQLAlchemy URL, or leave --database out for the default"
+        )
+    return value
+
+
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=Whole(0, 65535), default=8000, show_default=True, help="Port.")
 @click.option(
     "--database",
     metavar="URL",
+    callback=_url,
     help="Any SQLAlchemy URL; default $BULLSCOWS_DATABASE, else a SQLite file in the user's "
     "data directory ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows).",
 )
