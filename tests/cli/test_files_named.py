@@ -68,7 +68,21 @@ def test_a_variant_the_tree_file_contradicts_is_a_usage_error(
     assert built.exit_code == 0, built.output
     files = ["mm.json"] * (2 if form == "--compare" else 1)
     result = CliRunner().invoke(main, ["tree", *variant, form, *files])
-    assert result.exit_code == 2 and "'mm.json' is a tree of mm, not of " in result.output
+    assert result.exit_code == 2 and "tree file 'mm.json' is of mm, not of " in result.output
     assert "leave the variant out, or give the file's" in result.output
     same = CliRunner().invoke(main, ["tree", "--rules", "mm", form, *files])
     assert same.exit_code == 0, same.output
+
+
+def test_a_card_file_of_another_variant_than_the_one_given_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    made = CliRunner().invoke(main, ["card", "--rules", "mm", "--out", "mm.json"])
+    assert made.exit_code == 0, made.output
+    result = CliRunner().invoke(main, ["card", "--rules", "bc", "--card", "mm.json"])
+    assert result.exit_code == 2
+    assert "Error: card file 'mm.json' is of mm, not of bc (--rules)" in result.output
+    for same in (["--rules", "mm"], []):
+        shown = CliRunner().invoke(main, ["card", *same, "--card", "mm.json"])
+        assert shown.exit_code == 0, shown.output

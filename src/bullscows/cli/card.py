@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from bullscows.atomic import write_file
-from bullscows.cli.common import Whole, ending, variant_options, writes
+from bullscows.cli.common import Whole, contradicted, ending, variant_options, writes
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
@@ -133,7 +133,9 @@ def _chosen(
         from bullscows.readers import quote_path, read_file, read_text
 
         where = f"card file {quote_path(card_file)}"
-        return load_card(read_text(read_file(card_file, where), where), where), None
+        saved = load_card(read_text(read_file(card_file, where), where), where)
+        contradicted(where, saved.rules, rules)
+        return saved, None
     if rule == "first" and not search:
         return best_card(rules, lines), None
     problem = any_problem(rules) if rule == "any" else None

@@ -110,6 +110,30 @@ def _variant_options(function: F, scoring: bool) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def variant_given() -> bool:
+    """Whether the running command was given a variant (``--rules`` or a flag adjusting
+    one), not left to its default."""
+    context = click.get_current_context()
+    return any(
+        context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        for name in ("spec", "length", "symbols", "repeats", "no_leading_zero", "radix")
+    )
+
+
+def contradicted(what: str, found: Rules, rules: Rules) -> None:
+    """A usage error if a variant was given (``variant_given``) and ``what`` (a file,
+    quoted) is of another one, ``found``.
+
+    >>> from bullscows.rules import Rules
+    >>> contradicted("'x.json'", Rules.parse("mm"), Rules.parse("mm"))  # no command: no error
+    """
+    if found.spec != rules.spec and click.get_current_context(silent=True) and variant_given():
+        raise click.UsageError(
+            f"{what} is of {found.spec}, not of {rules.spec} (--rules): leave the variant out, "
+            "or give the file's"
+        )
+
+
 def build_rules(
     spec: str,
     length: int | None,

@@ -13,6 +13,7 @@ from bullscows.cli.bounds import KINDS, print_bound
 from bullscows.cli.common import (
     Number,
     Whole,
+    contradicted,
     executor_options,
     reply_style_option,
     searched_strategy_option,
@@ -505,16 +506,7 @@ def _read_tree(path: Path, rules: Rules) -> DecisionTree:
     variant given on the command line that the file contradicts is a usage error, not a
     check of another variant's tree passed over in silence."""
     saved = load_tree(path, rules)
-    context = click.get_current_context()
-    given = any(
-        context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
-        for name in ("spec", "length", "symbols", "repeats", "no_leading_zero", "radix")
-    )
-    if given and saved.rules.spec != rules.spec:
-        raise click.UsageError(
-            f"{quote_path(path)} is a tree of {saved.rules.spec}, not of {rules.spec} (--rules): "
-            "leave the variant out, or give the file's"
-        )
+    contradicted(f"tree file {quote_path(path)}", saved.rules, rules)
     return saved
 
 
