@@ -502,13 +502,15 @@ class DaskTasks(Executor):
         return future
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """With ``cancel_futures``, cancel the tasks not ended (their Dask tasks too); the
-        client is its owner's to close."""
+        """With ``cancel_futures``, cancel the tasks not ended (their Dask tasks too); then
+        hear the workers no more, so that the scheduler sends nothing to a client closing (it
+        logs each such word as critical). The client is its owner's to close."""
         if cancel_futures:
             with self._lock:
                 left = list(self._running)
             for future in left:
                 future.cancel()
+        self._client.unsubscribe_topic(TOPIC)
 
     def counted(self) -> int:
         """The work done so far by the tasks under way, as their workers last told it."""
