@@ -4,7 +4,8 @@ Nothing but ``sys`` is imported before ``main`` begins (the package itself loads
 first use), so that Ctrl-C at any moment, while the command's modules are still loading
 included, ends the command with one line and status 130, never a traceback. SIGTERM (``kill``,
 how a job in the background is stopped) does the same as Ctrl-C; a Ctrl-C the process was
-started to ignore (a background job's) stays ignored.
+started to ignore (a background job's) stays ignored. One that comes while a finalizer runs,
+where Python would lose it, stops the command a moment later.
 """
 
 import sys
@@ -47,6 +48,8 @@ def _stop_on_signals(first: bool) -> None:
     signal.signal(signal.SIGTERM, handler)
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, handler)
+    if hasattr(signal, "SIGALRM") and signal.getsignal(signal.SIGALRM) in (_first, _again):
+        signal.signal(signal.SIGALRM, handler)  # a stop put off by ``_first``, still to come
 
 
 def _first(number: int, frame: "FrameType | None") -> None:
