@@ -28,7 +28,9 @@ def test_a_refused_line_goes_to_stderr(args: list[str], lines: list[str], error:
     result = CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines),
                                 env={"COLUMNS": "300"})  # fmt: skip
     assert result.exit_code == 1
-    [line] = result.stderr.splitlines()
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    [line] = lines
     assert line.startswith(error)
     # Every command alike: said once, on stderr; the transcript's prompt line is ended.
     assert line.removeprefix("Error: ") not in result.stdout
