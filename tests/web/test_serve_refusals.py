@@ -111,3 +111,20 @@ def test_an_empty_database_url_is_refused_not_taken_for_the_default(url: str) ->
     code, output = serve("--database", url)
     assert code == 2, output
     assert f"Invalid value for '--database': {url!r}: give a SQLAlchemy URL, or leave" in output
+
+
+def test_a_data_folder_that_cannot_be_made_says_which_variables_choose_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bullscows.errors import BullsCowsError
+    from bullscows.web.storage import DATABASE_ENV, Store
+
+    (tmp_path / "file").write_text("")
+    monkeypatch.delenv(DATABASE_ENV, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file"))
+    with pytest.raises(BullsCowsError) as refused:
+        Store()
+    assert str(refused.value) == (
+        f"cannot make the data folder {tmp_path}/file/bullscows (Not a directory): set "
+        "$XDG_DATA_HOME to a folder you may write, or $BULLSCOWS_DATABASE to another database"
+    )

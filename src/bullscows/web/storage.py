@@ -475,7 +475,14 @@ def _engine(url: str, synchronous: str = "NORMAL") -> Engine:
         path = sqlite_path(url)
         if path is not None:
             if path == data_dir() / DEFAULT_FILE:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as error:
+                    raise BullsCowsError(
+                        f"cannot make the data folder {path.parent} ({error.strerror}): set "
+                        f"$XDG_DATA_HOME to a folder you may write, or ${DATABASE_ENV} to "
+                        "another database"
+                    ) from None
             problem = sqlite_problem(path)
             if problem is not None:
                 raise BullsCowsError(f"database {shown_url(url)!r}: {problem}")
