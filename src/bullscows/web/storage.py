@@ -518,7 +518,7 @@ def sqlite_problem(path: Path) -> str | None:
     if not path.parent.exists():
         return f"the folder {path.parent} does not exist: create it first, or name another"
     try:
-        with os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o600), "rb") as file:
+        with os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o644), "rb") as file:
             start = file.read(len(SQLITE_HEADER))
     except OSError as error:
         return f"{path} cannot be written ({error.strerror}): name a file you may write"
