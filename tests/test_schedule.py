@@ -1,7 +1,8 @@
 """The schedule of a search on ``executors.Threads``: the rounds of a set's next guesses are
 searched by idle workers while a round waits (``PartTasks.ahead``, ``settle.rounds_ahead``),
 with the same tree, and stopped when no round will ask them; a task cancelled before it
-started holds no worker."""
+started holds no worker; a tree read back from another thread's sets is searched under the
+search's watch."""
 
 from __future__ import annotations
 
@@ -10,14 +11,18 @@ import time
 from typing import Any
 
 import numpy as np
+import pytest
 
-from bullscows._kernels.tables import INFEASIBLE
+from bullscows._kernels import search_calls
+from bullscows._kernels.tables import INFEASIBLE, STOPPED
 from bullscows.executors import TaskStopped, Threads, stop_flag
 from bullscows.rules import Rules
+from bullscows.search import reporting
 from bullscows.search.checkpoint import Found, History
 from bullscows.search.distribute import LATER, Request
 from bullscows.search.engine import Search
 from bullscows.search.options import Run, SearchOptions
+from bullscows.search.progress import BudgetSpent, SearchReport
 from bullscows.search.settle import Candidate, rounds_ahead
 from bullscows.tree.model import Node
 from bullscows.universe import universe
@@ -167,3 +172,50 @@ def test_tasks_sent_ahead_are_stopped_when_no_round_will_ask_them() -> None:
             time.sleep(0.01)
     assert told == [1]
     assert not search.tasks.early and isinstance(future.exception(WAIT), TaskStopped)
+
+
+def test_a_part_searched_again_to_read_its_tree_back_is_watched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A search settles every code; another, sharing its table, takes the set from it, and
+    # reading its tree back searches it again (``SearchState._again``; the table emptied
+    # meanwhile, as other sets overwrite it). The budget is spent while that call runs: the
+    # search's watch must stop it from inside and raise what the report raised.
+    monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
+    rules = Rules.parse("p4c6n")
+    options = SearchOptions(rules)
+    inside: list[bool] = []
+
+    def budget(report: SearchReport) -> None:
+        if inside:
+            raise BudgetSpent("the budget, spent reading a tree back")
+
+    search = Search(options, Run(budget, time.perf_counter()))
+    assert search.watch is not None
+    search.watch.tick = 0.01
+    state = search.state
+    table = search_calls.shared_table(len(universe(rules)))
+    state.share(table)
+    other = Search(options)
+    other.state.share(table)
+    every = state.everything
+    cost = other.state.solve(every, 9, INFEASIBLE, every)
+    assert state.solve(every, 9, INFEASIBLE, every) == cost
+    assert state.sets == 0 and state.shared_hits == 1
+    table[:] = 0
+    answers: list[int] = []
+    solve = search_calls.solve
+
+    def held(*arguments: Any) -> int:  # the first runs once the watch stopped it, or after WAIT
+        inside.append(True)
+        began = time.monotonic()
+        while len(inside) == 1 and not state.stop[0] and time.monotonic() - began < WAIT:
+            time.sleep(0.01)
+        answers.append(solve(*arguments))
+        return answers[-1]
+
+    monkeypatch.setattr(search_calls, "solve", held)
+    with pytest.raises(BudgetSpent, match="reading a tree back"):
+        state.rebuild(every, 9)
+    assert answers == [STOPPED]  # stopped inside the call
+    assert int(state.stop[0]) == 0  # the watch's stop, taken back

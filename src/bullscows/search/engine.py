@@ -56,6 +56,8 @@ class Search:
         main = threading.current_thread() is threading.main_thread()
         watched = run.progress is not None or main
         self.watch = Watch(self.state.stop, self.report) if watched else None
+        # A tree read back may search a part again (``SearchState._again``): watched too.
+        self.state.watched = lambda call: self._watched(call, _stopped)
         self.tasks = PartTasks(
             run.checkpoint or _checkpoint(options), options.weight, run.executor,
             run.task or _no_task, options.task_options(), run.local or self._solve_here,
@@ -143,9 +145,7 @@ class Search:
     ) -> tuple[int, Node] | None:
         """``solve`` for a set deep enough to search in compiled code (``search_dfs``)."""
         guesses = self.guesses(codes, history)
-        cost = self._watched(
-            lambda: self.state.solve(codes, depth, limit, guesses), lambda cost: cost == STOPPED
-        )
+        cost = self._watched(lambda: self.state.solve(codes, depth, limit, guesses), _stopped)
         if cost == FAIL:
             return None
         return int(cost), self.state.rebuild(codes, depth)
@@ -333,6 +333,10 @@ class Search:
         floor = max(floor, int(bounds.min()))
         self.floor[key] = floor
         return floor
+
+
+def _stopped(cost: int) -> bool:
+    return cost == STOPPED
 
 
 def _no_task(*arguments: object) -> Any:

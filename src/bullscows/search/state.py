@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -96,6 +97,9 @@ class SearchState:
         )  # fmt: skip
         self.slots = rules.reply_slots
         self.memo = search_calls.Memo()
+        #: How a long compiled call of ``rebuild`` runs: its owner's watch (``Search``
+        #: gives its own: progress, limits, Ctrl-C); by default, plainly.
+        self.watched: Callable[[Callable[[], int]], int] = unwatched
 
     def share(self, table: npt.NDArray[np.int64] | None) -> None:
         """Share ``table`` (``shared_table``) with the other searches given it; ``None``: no
@@ -163,9 +167,7 @@ class SearchState:
         """The best guess at a part of a set settled from the shared table (its own cost
         there, if still held), searched again here so that its parts are in this memo."""
         guesses = codes if self.options.consistent_only else self.everything
-        cost = self.solve(codes, depth, INFEASIBLE, guesses)
-        if cost == STOPPED:
-            raise TaskStopped("told to stop")
+        cost = self.watched(lambda: self.solve(codes, depth, INFEASIBLE, guesses))
         guess = search_calls.best_guess(self.ctx, self.memo, codes, depth)
         if cost < 0 or guess < 0:
             raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
@@ -214,4 +216,12 @@ class SearchState:
         return cost == found[0]
 
 
-__all__ = ["SearchState"]
+def unwatched(call: Callable[[], int]) -> int:
+    """``call()``, a compiled search's cost; ``TaskStopped`` once it was stopped."""
+    cost = call()
+    if cost == STOPPED:
+        raise TaskStopped("told to stop")
+    return cost
+
+
+__all__ = ["SearchState", "unwatched"]
