@@ -212,11 +212,14 @@ def read_count(digits: str, raw: str) -> int:
     Traceback (most recent call last):
     ...
     bullscows.errors.FeedbackError: reply '12345 0': '12345' is too large for a count of ...
+    >>> read_count("12345", "12345")  # the reply is the count: quoted once
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.FeedbackError: reply '12345' is too large for a count of bulls or cows
     """
     if len(digits) > MAX_COUNT_DIGITS:
-        raise FeedbackError(
-            f"reply {quote(raw)}: {quote(digits)} is too large for a count of bulls or cows"
-        )
+        count = "" if digits == raw.strip() else f": {quote(digits)}"
+        raise FeedbackError(f"reply {quote(raw)}{count} is too large for a count of bulls or cows")
     return int(digits)
 
 
