@@ -45,7 +45,8 @@ def _url(context: click.Context, parameter: click.Parameter, value: str | None) 
     metavar="URL",
     callback=_url,
     help="Any SQLAlchemy URL; default $BULLSCOWS_DATABASE, else a SQLite file in the user's "
-    "data directory ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows).",
+    "data directory ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows, made if need "
+    "be). Another SQLite file must be in a folder that exists.",
 )
 @click.option(
     "--workers", type=Whole(1, 64), default=1, show_default=True,
