@@ -15,8 +15,8 @@ from dask import distributed
 def local_cluster() -> Iterator[str]:
     """A cluster of two worker processes of one thread each, listening on 127.0.0.1 on free
     ports, closed at the end; its scheduler's address. Its scheduler steals no tasks: a task
-    it gave a worker runs there, however slowly that worker's process starts on a loaded
-    machine (stealing would hand it to the other, which could then run every task)."""
+    it gave a worker runs there, however slowly that worker's process goes on a loaded
+    machine, and what a test sees under way on a worker stays there."""
     with (
         dask.config.set({"distributed.scheduler.work-stealing": False}),
         distributed.LocalCluster(
