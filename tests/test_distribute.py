@@ -382,7 +382,8 @@ def test_a_spent_budget_stops_the_tasks_on_threads(monkeypatch: pytest.MonkeyPat
     # The budget is seen in this thread, between its waits; the tasks under way are told to
     # stop and the threads end (they would run on for seconds: bc's parts are large). A
     # budget below the sets this thread searches itself (143, its lookaheads) is seen at the
-    # first report once a task is sent: within a tenth of a second, reported at each wait
+    # first report once a task two guesses deep is sent (a spare part one guess deep, sent
+    # first, may end before): within a tenth of a second, reported at each wait
     # (bc's whole search takes 15 s on 2 threads of a loaded 2-core machine, and no part is
     # settled before its end: a machine 5 times faster settles none in the first second).
     monkeypatch.setattr(reporting, "PROGRESS_EVERY", 0.0)
@@ -390,8 +391,10 @@ def test_a_spent_budget_stops_the_tasks_on_threads(monkeypatch: pytest.MonkeyPat
     stopped: list[Future[Any]] = []
     spent = Budget(sets=100).watch(None)
 
+    deep: list[bool] = []
+
     def budget(report: SearchReport) -> None:
-        if stopped:
+        if deep:
             spent(report)
 
     with (
@@ -404,6 +407,7 @@ def test_a_spent_budget_stops_the_tasks_on_threads(monkeypatch: pytest.MonkeyPat
         def noting(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
             future = submit(fn, *args, **kwargs)
             stopped.append(future)
+            deep.extend([True] if len(args) > 5 and len(args[5]) == 2 else [])
             return future
 
         pool.submit = noting  # type: ignore[method-assign]

@@ -219,3 +219,33 @@ def test_a_part_searched_again_to_read_its_tree_back_is_watched(
         state.rebuild(every, 9)
     assert answers == [STOPPED]  # stopped inside the call
     assert int(state.stop[0]) == 0  # the watch's stop, taken back
+
+
+class Halt(Exception):
+    """Ends a search once what a test looks at has happened."""
+
+
+def test_the_first_guess_s_parts_go_to_idle_workers_before_one_is_searched_here() -> None:
+    # The root's round: this thread searches its first part, the others are spare work for
+    # idle workers. They are sent before this thread starts on its part (its lookaheads
+    # are serial), not once that part's first round of tasks is sent.
+    sent: list[History] = []
+    spare_then: list[int] = []
+    with Threads(4) as team:
+        submit = team.submit
+
+        def noted(fn: Any, /, *arguments: Any) -> Any:
+            sent.append(arguments[5])  # a task's history
+            return submit(fn, *arguments)
+
+        team.submit = noted  # type: ignore[method-assign]
+        search = Search(SearchOptions(RULES), Run(executor=team, task=lambda *_: (None, 0)))
+
+        def here(history: History, *_: Any) -> Found:
+            spare_then.append(sum(len(asked) == 1 for asked in sent))
+            raise Halt
+
+        search.tasks.local = here
+        with pytest.raises(Halt):
+            search.solve(universe(RULES).secrets, search.state.unlimited, INFEASIBLE, ())
+    assert spare_then == [3]  # one worker of the four kept for this thread's tasks
