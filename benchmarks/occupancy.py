@@ -5,6 +5,9 @@
 Run: .venv/bin/python benchmarks/occupancy.py p4c9n --objective worst-count --jobs 16
      .venv/bin/python benchmarks/occupancy.py bc --objective worst-count --jobs 16 \
          --one-thread 773                      # the one-thread CPU seconds, not measured
+     .venv/bin/python benchmarks/occupancy.py p4c9n --objective worst-count --jobs 16 \
+         --share-from 0 12 24                  # the smallest set the shared table holds
+     .venv/bin/python benchmarks/occupancy.py p4c9n --objective worst-count --beside 15
 
 Each sample counts the tasks under way (split helpers and spare parts included), the tasks
 waiting in the team's queue, the team's threads computing (Linux: running or ready to run,
@@ -15,13 +18,21 @@ of the run (the phases that starve show), the CPU seconds on N threads against o
 estimate of the speed-up on N real cores: the mean threads computing (the searching
 thread's included, at most N at once) times CPU on one thread over CPU on N. It is an
 estimate: with fewer cores than threads every thread runs slower, evenly, so the order of
-events is roughly that of N cores, and the GIL is held longer relative to the work.
+events is roughly that of N cores, and the GIL is held longer relative to the work. With
+the shared table it prints the table's traffic: reads, hits, writes, writes left out (the
+slot held as much) and writes over another set's entry (``tables.TRAFFIC_*``).
+
+``--beside K`` separates the machine from the table: the search on one thread (no table),
+alone and then beside K other processes each running the same search on one thread of its
+own (nothing shared), in turn ``--repeats`` times; the CPU seconds a set searched, alone and
+beside them, say whether a core with K busy neighbours is slower.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -31,11 +42,13 @@ from dataclasses import dataclass, field
 
 from scaling import timed
 
+from bullscows._kernels.tables import TRAFFIC_DISPLACED, TRAFFIC_KEPT, TRAFFIC_READ, TRAFFIC_WRITTEN
 from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree, split, state
 from bullscows.search.engine import Search
 from bullscows.search.optimal import OBJECTIVES
+from bullscows.search.state import SearchState
 
 #: The histogram's bins of workers computing: (low, high) inclusive.
 Bins = list[tuple[int, int]]
@@ -202,7 +215,122 @@ def memos(count: int) -> Iterator[None]:
         split.Split.work = original  # type: ignore[method-assign]
 
 
-def report(occupancy: Occupancy, cost: Cost, one: Cost) -> None:
+@dataclass
+class Traffic:
+    """The shared table's traffic in a run, summed over its searches (``tables.TRAFFIC_*``)."""
+
+    reads: int = 0
+    hits: int = 0
+    kept: int = 0
+    written: int = 0
+    displaced: int = 0
+
+    def line(self, nodes: int) -> str:
+        """One line of what the run asked of the table, against its ``nodes`` sets."""
+        writes = self.written + self.displaced
+        return (f"  shared table: {self.reads:,} reads ({self.reads / max(1, nodes):.2f} a set"
+                f" searched), {self.hits:,} hits; {writes:,} writes ({self.displaced:,} over "
+                f"another set), {self.kept:,} left out (the slot held as much)")  # fmt: skip
+
+
+@contextmanager
+def counting() -> Iterator[Traffic]:
+    """While open, every search state made (``SearchState``) is kept; the ``Traffic`` yielded
+    holds their sums once closed."""
+    original, made = SearchState.__init__, []
+
+    def init(self: SearchState, *args: object, **kwargs: object) -> None:
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        made.append(self)
+
+    SearchState.__init__ = init  # type: ignore[method-assign]
+    total = Traffic()
+    try:
+        yield total
+    finally:
+        SearchState.__init__ = original  # type: ignore[method-assign]
+        for one in made:
+            total.reads += int(one.traffic[TRAFFIC_READ])
+            total.hits += one.shared_hits
+            total.kept += int(one.traffic[TRAFFIC_KEPT])
+            total.written += int(one.traffic[TRAFFIC_WRITTEN])
+            total.displaced += int(one.traffic[TRAFFIC_DISPLACED])
+
+
+@contextmanager
+def sharing_from(codes: int) -> Iterator[None]:
+    """While open, only sets of ``codes`` codes or more go to a shared table
+    (``search.state.SHARE_FROM``)."""
+    before = state.SHARE_FROM
+    state.SHARE_FROM = codes
+    try:
+        yield
+    finally:
+        state.SHARE_FROM = before
+
+
+def busy(spec: str, objective: Objective) -> None:
+    """Search ``spec`` on this thread again and again (``--beside``'s neighbours): says
+    ``ready`` once the kernels are loaded, then each search's CPU seconds and sets."""
+    optimal_tree(Rules.parse("p3c6r"))
+    print("ready", flush=True)
+    while True:
+        searched = timed(spec, objective)
+        print(f"{searched.cpu} {searched.found.nodes}", flush=True)
+
+
+def beside(spec: str, objective: Objective, others: int) -> tuple[Cost, list[Cost]]:
+    """The search on this thread while ``others`` processes each search ``spec`` on one thread
+    of their own (``busy``): its cost, and each search they finished meanwhile."""
+    command = [sys.executable, os.path.abspath(__file__), spec, "--objective", objective]
+    started = [
+        subprocess.Popen([*command, "--busy"], stdout=subprocess.PIPE, text=True)
+        for _ in range(others)
+    ]
+    finished: list[Cost] = []
+    try:
+        for process in started:
+            assert process.stdout is not None
+            if process.stdout.readline().strip() != "ready":
+                raise SystemExit("occupancy: a process beside this one did not start")
+        cost = alone(spec, objective)
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            out, _ = process.communicate()
+            for row in out.split("\n"):
+                if row.strip():
+                    cpu, nodes = row.split()
+                    finished.append((0.0, float(cpu), int(nodes)))
+    return cost, finished
+
+
+def per_set(cost: Cost) -> float:
+    """Microseconds of CPU a set searched."""
+    return 1e6 * cost[1] / max(1, cost[2])
+
+
+def compare_beside(spec: str, objective: Objective, others: int, repeats: int) -> None:
+    """Print the search's CPU a set on this thread, alone and beside ``others`` busy
+    processes, in turn ``repeats`` times."""
+    ratios = []
+    for _ in range(repeats):
+        own = alone(spec, objective)
+        near, theirs = beside(spec, objective, others)
+        ratios.append(per_set(near) / per_set(own))
+        print(f"  alone: {own[1]:.2f} s CPU, {own[2]:,} sets, {per_set(own):.2f} us a set; "
+              f"beside {others} busy: {near[1]:.2f} s CPU, {near[2]:,} sets, "
+              f"{per_set(near):.2f} us a set ({ratios[-1]:.2f} x alone)")  # fmt: skip
+        if theirs:
+            mean = sum(per_set(c) for c in theirs) / len(theirs)
+            print(f"  the {others} beside it: {len(theirs)} searches finished meanwhile, "
+                  f"{mean:.2f} us a set")  # fmt: skip
+    print(f"  CPU a set beside {others} busy processes over alone: "
+          f"{' '.join(f'{r:.2f}' for r in ratios)}")  # fmt: skip
+
+
+def report(occupancy: Occupancy, cost: Cost, one: Cost, traffic: Traffic | None = None) -> None:
     """Print one run's occupancy, against one thread's (``one``; wall 0: not run)."""
     jobs, (wall, cpu, nodes) = occupancy.jobs, cost
     print(f"  --jobs {jobs}: {wall:.2f} s, {cpu:.2f} s CPU ({cpu / one[1]:.2f} x one thread's; "
@@ -225,13 +353,16 @@ def report(occupancy: Occupancy, cost: Cost, one: Cost) -> None:
     if one[0]:
         line += f"; measured here {one[0] / wall:.2f}"
     print(line)
+    if traffic is not None:
+        print(traffic.line(nodes))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("rules", nargs="?", default="bc", help="variant (default: bc)")
     parser.add_argument("--objective", choices=OBJECTIVES, default="total")
-    parser.add_argument("--jobs", type=int, nargs="+", default=[16], help="threads of each run")
+    parser.add_argument("--jobs", type=int, nargs="+",
+                        help="threads of each run (default 16; none with --beside)")  # fmt: skip
     parser.add_argument("--every", type=float, default=0.005, help="seconds between samples")
     parser.add_argument("--one-thread", type=float,
                         help="CPU seconds of the search on one thread (not run then)")  # fmt: skip
@@ -240,21 +371,39 @@ def main(argv: list[str] | None = None) -> int:
                              "memos in turn")  # fmt: skip
     parser.add_argument("--private", action="store_true",
                         help="also each run with the memos alone, no table shared")  # fmt: skip
+    parser.add_argument("--share-from", type=int, nargs="+",
+                        help="a run with the shared table for each: the fewest codes of a "
+                             "set it holds (default: the search's own)")  # fmt: skip
+    parser.add_argument("--beside", type=int, metavar="K",
+                        help="the search on one thread alone and beside K processes each "
+                             "running it on one thread of its own")  # fmt: skip
+    parser.add_argument("--repeats", type=int, default=1, help="pairs of --beside runs")
+    parser.add_argument("--busy", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.busy:
+        busy(args.rules, args.objective)
     if not os.path.exists("/proc/self/task"):
         raise SystemExit("occupancy: needs Linux's /proc/self/task")
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
+    if args.beside is not None:
+        print(f"{args.rules} {args.objective} on one thread, alone and beside {args.beside}:")
+        compare_beside(args.rules, args.objective, args.beside, args.repeats)
+        if args.jobs is None:
+            return 0
     one = (0.0, args.one_thread, 0) if args.one_thread else alone(args.rules, args.objective)
     print(f"{args.rules} {args.objective}: one thread {one[0]:.2f} s, {one[1]:.2f} s CPU, "
           f"{one[2]:,} sets searched")  # fmt: skip
-    ways = [(True, "a shared table")] + [(False, "memos alone")] * args.private
-    for jobs in args.jobs:
-        for on, way in ways:
+    froms = args.share_from or [state.SHARE_FROM]
+    ways = [(True, f, "a shared table" + (f", sets from {f} codes" if args.share_from else ""))
+            for f in froms] + [(False, 0, "memos alone")] * args.private  # fmt: skip
+    for jobs in args.jobs or [16]:
+        for on, codes, way in ways:
             print(f"  with {way}:")
-            with sharing(on):
-                report(*run(args.rules, args.objective, jobs, args.every), one)
+            with sharing(on), sharing_from(codes), counting() as traffic:
+                found = run(args.rules, args.objective, jobs, args.every)
+            report(*found, one, traffic if on else None)
     for count in args.memos:
-        for on, way in ways:
+        for on, _, way in ways[:1] + ways[len(froms) :]:
             with memos(count), sharing(on):
                 _, cost = run(args.rules, args.objective, 1, args.every)
             print(f"  one thread, {count} memos, {way}: {cost[1]:.2f} s CPU ({cost[1] / one[1]:.2f}"

@@ -18,7 +18,7 @@ from bullscows._kernels import search_calls
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import Threads
 from bullscows.rules import Rules
-from bullscows.search import split
+from bullscows.search import split, state
 from bullscows.search.engine import Search
 from bullscows.search.options import SearchOptions
 from bullscows.search.worker import solve_task
@@ -191,3 +191,29 @@ def test_idle_workers_join_a_split_after_its_first_guess(monkeypatch: pytest.Mon
     # with the default threshold the idle workers join once the task's thread has tried
     # its first guess, and try guesses too
     assert len(split_with_sleeps(monkeypatch, 0.05, 0.05)) >= 2  # its own thread and a helper
+
+
+def test_the_benchmark_prints_the_tables_traffic_by_smallest_set_shared(
+    occupancy: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert occupancy.main(["p4c6n", "--jobs", "3", "--share-from", "0", "2000"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    tables = [row for row in rows if row.startswith("  shared table: ")]
+    assert len(tables) == 2
+    assert not tables[0].startswith("  shared table: 0 reads")  # every set may go there
+    assert tables[1].startswith("  shared table: 0 reads") and " 0 writes" in tables[1]
+    assert state.SHARE_FROM == 0  # put back
+
+
+def test_the_benchmark_runs_one_thread_beside_busy_processes(
+    occupancy: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert occupancy.main(["p3c6n", "--beside", "1", "--repeats", "2"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0] == "p3c6n total on one thread, alone and beside 1:"
+    pairs = [row for row in rows if row.startswith("  alone: ")]
+    assert len(pairs) == 2 and all("beside 1 busy: " in row for row in pairs)
+    sets = {part.split(" sets")[0].split()[-1] for row in pairs for part in row.split(";")}
+    assert len(sets) == 1  # the same search each time, alone or beside
+    assert rows[-1].startswith("  CPU a set beside 1 busy processes over alone: ")
+    assert len(rows[-1].split(":")[1].split()) == 2

@@ -12,7 +12,13 @@ import pytest
 from bench_scripts import load
 from bullscows._kernels import search_calls
 from bullscows._kernels.search_memo import SHARED_SLOT, publish, shared_entry
-from bullscows._kernels.tables import INFEASIBLE
+from bullscows._kernels.tables import (
+    INFEASIBLE,
+    TRAFFIC_DISPLACED,
+    TRAFFIC_KEPT,
+    TRAFFIC_READ,
+    TRAFFIC_WRITTEN,
+)
 from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import optimal_tree, split, state
@@ -52,15 +58,22 @@ def test_a_set_published_reads_back_and_a_torn_slot_reads_as_a_miss() -> None:
 
 def test_a_slot_keeps_a_sets_exact_cost_and_highest_floor() -> None:
     table = search_calls.shared_table(10)
-    publish(table, KEY, -1, -1, 30)
-    publish(table, KEY, -1, -1, 20)
+    assert publish(table, KEY, -1, -1, 30) == TRAFFIC_WRITTEN  # an empty slot
+    assert publish(table, KEY, -1, -1, 20) == TRAFFIC_KEPT  # nothing written
+    assert publish(table, KEY, -1, -1, 30) == TRAFFIC_KEPT
     assert shared_entry(table, KEY) == (-1, -1, 30)
-    publish(table, KEY, 35, 4, 25)
-    publish(table, KEY, -1, -1, 33)  # a floor learned later leaves the cost
-    assert shared_entry(table, KEY) == (35, 4, 33)
+    assert publish(table, KEY, -1, -1, 31) == TRAFFIC_WRITTEN
+    assert publish(table, KEY, 35, 4, 25) == TRAFFIC_WRITTEN
+    assert shared_entry(table, KEY) == (35, 4, 31)
+    before = table.copy()
+    assert publish(table, KEY, -1, -1, 33) == TRAFFIC_KEPT  # the cost says more than a floor
+    assert publish(table, KEY, 35, 4, 0) == TRAFFIC_KEPT
+    assert np.array_equal(table, before)  # the slot's cache line left alone
     other = (KEY[0], KEY[1] + 1, KEY[2])  # another set in the same slot replaces it
-    publish(table, other, 9, 1, 0)
+    assert publish(table, other, 9, 1, 0) == TRAFFIC_DISPLACED
     assert shared_entry(table, other) == (9, 1, 0) and shared_entry(table, KEY) == MISS
+    table[slot_of(table, other).start + 4] += 1  # torn: written over, not counted as lost
+    assert publish(table, KEY, 40, 7, 0) == TRAFFIC_WRITTEN
 
 
 def test_a_search_on_one_thread_has_no_table() -> None:
@@ -111,6 +124,31 @@ def test_a_part_lost_from_the_table_is_searched_again() -> None:
     assert b.sets > 0 and tree == a.rebuild(every, 9)
     assert tree_cost(b.scores, b.win, tree, every, 9, b.penalty, 1, False) == cost
     assert np.any(table)  # B published what it searched again
+
+
+@pytest.mark.parametrize("share_from", [0, 20, 1297])
+def test_only_sets_of_a_size_go_through_the_table(
+    share_from: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(state, "SHARE_FROM", share_from)
+    options = SearchOptions(Rules.parse("p4c6n"))
+    table = search_calls.shared_table(1296)
+    a, b = SearchState(options, shared=table), SearchState(options, shared=table)
+    every = a.everything
+    cost = a.solve(every, 9, INFEASIBLE, every)
+    assert b.solve(every, 9, INFEASIBLE, every) == cost
+    tree = b.rebuild(every, 9)
+    assert tree == a.rebuild(every, 9)
+    assert tree_cost(b.scores, b.win, tree, every, 9, b.penalty, 1, False) == cost
+    held = table.reshape(-1, SHARED_SLOT)
+    if share_from > len(every):  # nothing shared: B searched what A did
+        assert not np.any(table) and b.sets == a.sets and not np.any(b.traffic)
+        return
+    assert b.traffic[TRAFFIC_READ] >= 1 and b.shared_hits >= 1
+    writes = a.traffic[TRAFFIC_WRITTEN] + a.traffic[TRAFFIC_DISPLACED]
+    assert 0 < np.count_nonzero(held[:, 7]) <= writes  # each slot in use written, by A
+    if share_from:  # B searched again the small parts that its tree needs, and only those
+        assert 0 < b.sets < a.sets and b.traffic[TRAFFIC_WRITTEN] == 0
 
 
 @pytest.fixture(scope="module")

@@ -34,10 +34,12 @@ from bullscows._kernels.tables import (
     CTX_PENALTY,
     CTX_ROWS,
     CTX_SCORES,
+    CTX_SHARE_FROM,
     CTX_SHARED,
     CTX_SLOTS,
     CTX_STATS,
     CTX_STOP,
+    CTX_TRAFFIC,
     CTX_VALID,
     CTX_WEIGHT,
     CTX_WIN,
@@ -45,6 +47,7 @@ from bullscows._kernels.tables import (
     MEMO_FULL,
     QUESTIONS,
     STOPPED,
+    TRAFFIC,
 )
 
 IntArray = npt.NDArray[np.int64]
@@ -81,10 +84,21 @@ def shared_table(codes: int) -> IntArray:
     """
     low, high = SHARED_SLOTS
     slots = min(max(low, 1 << (128 * codes - 1).bit_length()), high)
-    words = slots * _SHARED_SLOT
+    return counters(slots * _SHARED_SLOT)  # each slot in one cache line
+
+
+def counters(count: int) -> IntArray:
+    """``count`` integers set to 0, in cache lines of their own (64 bytes, from the first):
+    a thread's counters, written as it searches, share no line with another thread's.
+
+    >>> found = counters(3)
+    >>> found.tolist(), found.ctypes.data % 64
+    ([0, 0, 0], 0)
+    """
+    words = -(-count // _SHARED_SLOT) * _SHARED_SLOT  # whole lines of 8 integers
     raw = np.zeros(words + _SHARED_SLOT, dtype=np.int64)
-    skip = (-raw.ctypes.data % (8 * _SHARED_SLOT)) // 8  # each slot in one cache line
-    return raw[skip : skip + words]
+    skip = (-raw.ctypes.data % (8 * _SHARED_SLOT)) // 8
+    return raw[skip : skip + count]
 
 
 class Memo:
@@ -182,16 +196,19 @@ def context(
     scores: npt.NDArray[np.uint8], caps: IntArray, valid: npt.NDArray[np.uint8], win: int,
     keys: IntArray, stats: IntArray, capped: bool, consistent: bool, everything: IntArray,
     slots: int, weight: int, penalty: int, stop: IntArray, rows: IntArray | None = None,
-    shared: IntArray | None = None,
+    shared: IntArray | None = None, share_from: int = 0, traffic: IntArray | None = None,
 ) -> Context:  # fmt: skip
     """What every call of the compiled search reads (``search_dfs`` says what each is), of
     the types it was compiled for (the module compiled ahead of time trusts them). The
     arrays it writes (``stats``, ``stop``) must be given as they are (they are not copied).
     Code ``c``'s replies are ``scores[rows[c]]``; without ``rows``, ``scores`` is the whole,
     symmetric matrix (``search_kernels.row``). ``shared`` is the table the threads of a
-    search share (``shared_table``; written, not copied), none by default."""
+    search share (``shared_table``; written, not copied), none by default; only sets of
+    ``share_from`` codes or more go there, and ``traffic`` (``counters(TRAFFIC)``) counts the
+    reads and writes (``tables.TRAFFIC_*``)."""
     shared = np.zeros(0, dtype=np.int64) if shared is None else shared
-    for written in (stats, stop, shared):
+    traffic = counters(TRAFFIC) if traffic is None else traffic
+    for written in (stats, stop, shared, traffic):
         if _array(written) is not written:
             raise ValueError(
                 "the search's counters, stop flag and shared table are writeable int64 arrays"
@@ -203,6 +220,7 @@ def context(
         CTX_EVERYTHING: _array(everything), CTX_SLOTS: int(slots), CTX_WEIGHT: int(weight),
         CTX_PENALTY: int(penalty), CTX_STOP: stop,
         CTX_ROWS: _array(np.empty(0) if rows is None else rows), CTX_SHARED: shared,
+        CTX_SHARE_FROM: int(share_from), CTX_TRAFFIC: traffic,
     }  # fmt: skip
     return tuple(items[place] for place in range(CONTEXT))
 

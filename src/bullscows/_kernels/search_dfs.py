@@ -30,10 +30,12 @@ from bullscows._kernels.tables import (
     CTX_PENALTY,
     CTX_ROWS,
     CTX_SCORES,
+    CTX_SHARE_FROM,
     CTX_SHARED,
     CTX_SLOTS,
     CTX_STATS,
     CTX_STOP,
+    CTX_TRAFFIC,
     CTX_VALID,
     CTX_WEIGHT,
     CTX_WIN,
@@ -41,6 +43,7 @@ from bullscows._kernels.tables import (
     INFEASIBLE,
     MEMO_FULL,
     STOPPED,
+    TRAFFIC_READ,
 )
 
 #: The most codes a set may have for ``_known`` to bound it from its candidates' splits.
@@ -60,14 +63,16 @@ def _key(keys, codes, depth):
 
 
 @njit(cache=True, inline="always")
-def _entry(ctx, memo, key, limit):
-    """What the search knows of the set ``key`` (``search_memo.entry``): its memo's entry, or
-    on a miss (or a lower floor) what the table the threads share holds (``_shared``). The
-    table is not read when the memo's floor already reaches ``limit`` (the set fails)."""
+def _entry(ctx, memo, key, limit, n):
+    """What the search knows of the set ``key`` of ``n`` codes (``search_memo.entry``): its
+    memo's entry, or on a miss (or a lower floor) what the table the threads share holds
+    (``_shared``). The table is not read when the memo's floor already reaches ``limit``
+    (the set fails), nor for a set of fewer than ``ctx[CTX_SHARE_FROM]`` codes."""
     entry = _private(memo, key)
     shared = ctx[CTX_SHARED]
-    if entry[0] >= 0 or entry[2] >= limit or len(shared) == 0:
+    if entry[0] >= 0 or entry[2] >= limit or len(shared) == 0 or n < ctx[CTX_SHARE_FROM]:
         return entry
+    ctx[CTX_TRAFFIC][TRAFFIC_READ] += 1
     return _shared(memo, shared, ctx[CTX_STATS], key, entry)
 
 
@@ -86,13 +91,14 @@ def _shared(memo, shared, stats, key, entry):
 
 
 @njit(cache=True, inline="always")
-def _keep(ctx, memo, key, value):
-    """Store ``value`` (cost or -1, guess or -1, floor, looked) for the set ``key`` in the
-    memo and publish its cost, or a floor above 0, to the table the threads share."""
+def _keep(ctx, memo, key, value, n):
+    """Store ``value`` (cost or -1, guess or -1, floor, looked) for the set ``key`` of ``n``
+    codes in the memo and publish its cost, or a floor above 0, to the table the threads
+    share (sets of ``ctx[CTX_SHARE_FROM]`` codes or more; ``ctx[CTX_TRAFFIC]`` counts it)."""
     store(memo, key, value)
     shared = ctx[CTX_SHARED]
-    if len(shared) and (value[0] >= 0 or value[2] > 0):
-        publish(shared, key, value[0], value[1], value[2])
+    if len(shared) and n >= ctx[CTX_SHARE_FROM] and (value[0] >= 0 or value[2] > 0):
+        ctx[CTX_TRAFFIC][publish(shared, key, value[0], value[1], value[2])] += 1
 
 
 @njit(cache=True)
@@ -142,25 +148,25 @@ def lookahead(ctx, memo, codes, depth, guesses):
     others into single codes; else the first guess in ``solve``'s order, if its parts have at
     most two codes each (they cost exactly their bound, and no guess bounds lower)."""
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(ctx, memo, key, INFEASIBLE)
+    n = len(codes)
+    entry = _entry(ctx, memo, key, INFEASIBLE, n)
     if entry[0] >= 0:
         return entry[0]
     if entry[3]:
         return entry[2]
     ctx[CTX_STATS][1] += 1
-    n = len(codes)
     at = _perfect(ctx, codes)
     cost = ideal_of(ctx, n, depth)  # what a perfect candidate costs
     if at >= 0 and cost < INFEASIBLE:
-        _keep(ctx, memo, key, (cost, codes[at], entry[2], 1))
+        _keep(ctx, memo, key, (cost, codes[at], entry[2], 1), n)
         return cost
     child = _child_depth(ctx, depth)
     least, first = _lowest(ctx, codes, guesses, child)
     if least < INFEASIBLE and first >= 0:
-        _keep(ctx, memo, key, (least, guesses[first], entry[2], 1))
+        _keep(ctx, memo, key, (least, guesses[first], entry[2], 1), n)
         return least
     floor = max(entry[2], least)
-    _keep(ctx, memo, key, (-1, -1, floor, 1))
+    _keep(ctx, memo, key, (-1, -1, floor, 1), n)
     return floor
 
 
@@ -344,9 +350,10 @@ def _step(ctx, memo, arena, frames, level):
         f[_OPEN] = parts
     key = (f[_H1], f[_H2], f[_DEPTH])
     if f[_BEST_GUESS] >= 0:
-        _keep(ctx, memo, key, (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED]))
+        _keep(ctx, memo, key, (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED]), f[_N])
         return f[_BEST]
-    _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), max(f[_FLOOR], f[_LIMIT]), f[_LOOKED]))
+    floor = max(f[_FLOOR], f[_LIMIT])
+    _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), floor, f[_LOOKED]), f[_N])
     return FAIL
 
 
@@ -378,7 +385,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if n <= 2:
         return perfect, arena, frames
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(ctx, memo, key, limit)
+    entry = _entry(ctx, memo, key, limit, n)
     if entry[0] >= 0:
         return (entry[0] if entry[0] < limit else FAIL), arena, frames
     if entry[2] >= limit:
@@ -386,15 +393,15 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     ctx[CTX_STATS][0] += 1
     at = _perfect(ctx, codes)
     if at >= 0:  # it costs the ideal: optimal
-        _keep(ctx, memo, key, (perfect, codes[at], entry[2], entry[3]))
+        _keep(ctx, memo, key, (perfect, codes[at], entry[2], entry[3]), n)
         return perfect, arena, frames
     child = _child_depth(ctx, depth)
     order, bounds, exact = _order(ctx, codes, guesses, child, limit)
     if exact >= 0:
-        _keep(ctx, memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]))
+        _keep(ctx, memo, key, (bounds[exact], guesses[exact], entry[2], entry[3]), n)
         return bounds[exact], arena, frames
     if len(order) == 0:
-        _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3]))
+        _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), max(entry[2], limit), entry[3]), n)
         return FAIL, arena, frames
     k = len(order)
     chosen = guesses[order]
@@ -519,7 +526,7 @@ def _known(ctx, memo, codes, depth, own):
     set no wider than the second level it is one more than the ideal when no candidate
     splits the others into single codes; wider, it charges candidates their splits and
     other guesses a code they cannot win."""
-    entry = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth), INFEASIBLE)
+    entry = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth), INFEASIBLE, len(codes))
     if entry[0] >= 0:
         return entry[0], True
     if entry[3]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bullscows._kernels.tables import TRAFFIC_DISPLACED, TRAFFIC_KEPT, TRAFFIC_WRITTEN
+
 #: Integers a slot: the key (``_H1``, ``_H2``, ``_DEPTH``), then cost, guess, floor, looked.
 SLOT = 7
 _H1, _H2, _DEPTH, _COST = 0, 1, 2, 3
@@ -83,6 +85,16 @@ def _checksum(h1, h2, depth, cost, guess, floor):
     return z ^ (z >> 32)
 
 
+@njit(cache=True, inline="always")
+def _held(shared, at):
+    """The words of the shared slot at ``at`` (key, cost, guess, floor) and whether they
+    agree with their checksum (not an empty slot, nor one torn by racing writers)."""
+    h1, h2, depth = shared[at], shared[at + 1], shared[at + 2]
+    cost, guess, floor = shared[at + 3], shared[at + 4], shared[at + 5]
+    whole = shared[at + 6] == 0 and shared[at + 7] == _checksum(h1, h2, depth, cost, guess, floor)
+    return h1, h2, depth, cost, guess, floor, whole
+
+
 @njit(cache=True)
 def shared_entry(shared, key):
     """What the shared table ``shared`` knows of the set ``key``: (cost or -1, guess or -1,
@@ -90,32 +102,41 @@ def shared_entry(shared, key):
     checksum (another thread writing it: a torn write reads as a miss)."""
     if len(shared) == 0:
         return (np.int64(-1), np.int64(-1), np.int64(0))
-    at = (key[0] & (len(shared) // SHARED_SLOT - 1)) * SHARED_SLOT
-    h1, h2, depth = shared[at], shared[at + 1], shared[at + 2]
-    cost, guess, floor, check = shared[at + 3], shared[at + 4], shared[at + 5], shared[at + 7]
-    if h1 != key[0] or h2 != key[1] or depth != key[2] or shared[at + 6] != 0:
-        return (np.int64(-1), np.int64(-1), np.int64(0))
-    if check != _checksum(h1, h2, depth, cost, guess, floor):
+    h1, h2, depth, cost, guess, floor, whole = _held(shared, _at(shared, key))
+    if not whole or h1 != key[0] or h2 != key[1] or depth != key[2]:
         return (np.int64(-1), np.int64(-1), np.int64(0))
     return (cost, guess, floor)
+
+
+@njit(cache=True, inline="always")
+def _at(shared, key):
+    """Where the slot of the set ``key`` starts in ``shared``."""
+    return (key[0] & (len(shared) // SHARED_SLOT - 1)) * SHARED_SLOT
 
 
 @njit(cache=True)
 def publish(shared, key, cost, guess, floor):
     """Write what is known of the set ``key`` (its exact cost and guess, or -1 and a proven
-    floor) to its slot of ``shared``, over whatever the slot held (kept: an exact cost of the
-    same set, and the higher floor); the checksum last. No lock: a reader takes a slot whose
-    words were mixed by racing writers for a miss."""
+    floor) to its slot of ``shared``, unless the slot holds the set with as much known
+    already (an exact cost, or a floor as high); kept: an exact cost of the same set, and the
+    higher floor; the checksum last. No lock: a reader takes a slot whose words were mixed
+    by racing writers for a miss. Returns ``TRAFFIC_KEPT`` (nothing written),
+    ``TRAFFIC_WRITTEN``, or ``TRAFFIC_DISPLACED`` (written over another set's entry)."""
     if len(shared) == 0:
-        return
-    held = shared_entry(shared, key)
-    if cost < 0 and held[0] >= 0:
-        cost, guess = held[0], held[1]
-    floor = max(floor, held[2])
-    at = (key[0] & (len(shared) // SHARED_SLOT - 1)) * SHARED_SLOT
+        return TRAFFIC_KEPT
+    at = _at(shared, key)
+    h1, h2, depth, held_cost, _, held_floor, whole = _held(shared, at)
+    done = TRAFFIC_WRITTEN
+    if whole and h1 == key[0] and h2 == key[1] and depth == key[2]:
+        if held_cost >= 0 or (cost < 0 and held_floor >= floor):
+            return TRAFFIC_KEPT  # a write would cost the other cores a miss, for nothing
+        floor = max(floor, held_floor)
+    elif whole:
+        done = TRAFFIC_DISPLACED
     shared[at], shared[at + 1], shared[at + 2] = key[0], key[1], key[2]
     shared[at + 3], shared[at + 4], shared[at + 5], shared[at + 6] = cost, guess, floor, 0
     shared[at + 7] = _checksum(key[0], key[1], key[2], cost, guess, floor)
+    return done
 
 
 @njit(cache=True)

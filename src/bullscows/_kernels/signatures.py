@@ -25,10 +25,12 @@ from bullscows._kernels.tables import (
     CTX_PENALTY,
     CTX_ROWS,
     CTX_SCORES,
+    CTX_SHARE_FROM,
     CTX_SHARED,
     CTX_SLOTS,
     CTX_STATS,
     CTX_STOP,
+    CTX_TRAFFIC,
     CTX_VALID,
     CTX_WEIGHT,
     CTX_WIN,
@@ -64,7 +66,8 @@ SEARCH_CONTEXT = by_place({
     CTX_SCORES: REPLIES_2D, CTX_CAPS: INTS, CTX_VALID: array(types.uint8), CTX_WIN: INT,
     CTX_KEYS: INTS_2D, CTX_STATS: INTS, CTX_CAPPED: types.boolean,
     CTX_CONSISTENT: types.boolean, CTX_EVERYTHING: INTS, CTX_SLOTS: INT, CTX_WEIGHT: INT,
-    CTX_PENALTY: INT, CTX_STOP: INTS, CTX_ROWS: INTS, CTX_SHARED: INTS,
+    CTX_PENALTY: INT, CTX_STOP: INTS, CTX_ROWS: INTS, CTX_SHARED: INTS, CTX_SHARE_FROM: INT,
+    CTX_TRAFFIC: INTS,
 })  # fmt: skip
 assert len(SEARCH_CONTEXT) == CONTEXT
 #: ``search_calls.Memo.arrays``: its table and its state.

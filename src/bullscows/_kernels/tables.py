@@ -59,10 +59,17 @@ def beat(incumbent: npt.NDArray[np.int64], rank: int) -> int:
 # ``ctx[CTX_SCORES]``. Code ``c``'s replies to every guess are ``scores[rows[c]]``
 # (``CTX_ROWS``: a block of rows), or ``scores[c]`` with ``rows`` empty (the whole matrix).
 # ``CTX_SHARED`` is the table the threads of a search share (``search_memo.publish``), empty
-# for a search on one thread.
+# for a search on one thread; only sets of ``CTX_SHARE_FROM`` codes or more go there, and
+# ``CTX_TRAFFIC`` counts the search's reads and writes of it (``TRAFFIC_*``).
 (CTX_SCORES, CTX_CAPS, CTX_VALID, CTX_WIN, CTX_KEYS, CTX_STATS, CTX_CAPPED, CTX_CONSISTENT,
  CTX_EVERYTHING, CTX_SLOTS, CTX_WEIGHT, CTX_PENALTY, CTX_STOP, CTX_ROWS, CTX_SHARED,
- CONTEXT) = range(16)  # fmt: skip
+ CTX_SHARE_FROM, CTX_TRAFFIC, CONTEXT) = range(18)  # fmt: skip
+
+# What ``ctx[CTX_TRAFFIC]`` counts: the writes to the shared table left out (its slot held
+# the set with as much known), the writes over the same set or an empty slot, the writes
+# over another set (lost to the table), and the reads (on a miss in the search's memo).
+# The first three are what ``search_memo.publish`` returns.
+(TRAFFIC_KEPT, TRAFFIC_WRITTEN, TRAFFIC_DISPLACED, TRAFFIC_READ, TRAFFIC) = range(5)
 
 #: The questions the compiled search answers besides ``solve``: one compiled entry point each,
 #: named so in ``search_queries``, in the modules compiled ahead of time and in

@@ -22,7 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import CTX_SHARED, CTX_STOP, INFEASIBLE, STOPPED, level_caps
+from bullscows._kernels.tables import (
+    CTX_SHARED,
+    CTX_STOP,
+    INFEASIBLE,
+    STOPPED,
+    TRAFFIC,
+    level_caps,
+)
 from bullscows.executors import TaskStopped, Threads
 from bullscows.feedback import reply_count, valid_replies
 from bullscows.search.options import SearchOptions
@@ -34,6 +41,9 @@ from bullscows.universe import IndexArray, universe
 #: Whether the threads of a search share a table (``shared_table``); benchmarks and tests
 #: turn it off to compare.
 SHARE = True
+#: The fewest codes a set has for the table to hold it: a smaller one costs less to search
+#: again than a read of another core's cache line (measured: docs/scaling.md).
+SHARE_FROM = 0
 #: Each team's shared table, and the search options it is for.
 _TABLES: weakref.WeakKeyDictionary[Threads, tuple[SearchOptions, npt.NDArray[np.int64]]]
 _TABLES = weakref.WeakKeyDictionary()
@@ -86,14 +96,17 @@ class SearchState:
         self.everything = u.all()
         valid = np.array([r for r in valid_replies(rules) if r != self.win], dtype=np.uint8)
         # Sets branched on, sets looked ahead at, sets known from the shared table.
-        self.stats = np.zeros(3, dtype=np.int64)
+        self.stats = search_calls.counters(3)
+        # The reads and writes of the shared table (``tables.TRAFFIC_*``).
+        self.traffic = search_calls.counters(TRAFFIC)
         # What every call of the compiled search reads (see search_dfs).
         scores, rows = self.scores.arrays()
         self.ctx = search_calls.context(
             scores, self.caps, valid, self.win, search_calls.code_keys(len(u)),
             self.stats, self.capped, options.consistent_only, self.everything,
             rules.reply_slots, options.weight, self.penalty,
-            np.zeros(1, dtype=np.int64) if stop is None else stop, rows, shared,
+            np.zeros(1, dtype=np.int64) if stop is None else stop, rows, shared, SHARE_FROM,
+            self.traffic,
         )  # fmt: skip
         self.slots = rules.reply_slots
         self.memo = search_calls.Memo()
