@@ -42,10 +42,12 @@ from dataclasses import dataclass, field
 
 from scaling import timed
 
+from bullscows._kernels import search_calls
 from bullscows._kernels.tables import TRAFFIC_DISPLACED, TRAFFIC_KEPT, TRAFFIC_READ, TRAFFIC_WRITTEN
 from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree, split, state
+from bullscows.search.distribute import PartTasks
 from bullscows.search.engine import Search
 from bullscows.search.optimal import OBJECTIVES
 from bullscows.search.state import SearchState
@@ -269,6 +271,36 @@ def sharing_from(codes: int) -> Iterator[None]:
         state.SHARE_FROM = before
 
 
+@contextmanager
+def slots(count: int | None) -> Iterator[None]:
+    """While open, a shared table has ``count`` slots (a power of two; ``None``: as the search
+    sizes it, ``search_calls.shared_table``)."""
+    before = search_calls.SHARED_SLOTS
+    if count is not None:
+        search_calls.SHARED_SLOTS = (count, count)
+    try:
+        yield
+    finally:
+        search_calls.SHARED_SLOTS = before
+
+
+@contextmanager
+def rounds_ahead(on: bool) -> Iterator[None]:
+    """While open, the rounds of the guesses to come are sent ahead to idle workers only if
+    ``on`` (``distribute.PartTasks.ahead`` told of none otherwise)."""
+    original = PartTasks.ahead
+
+    def none_ahead(self: PartTasks, depth: int, upcoming: object) -> None:
+        original(self, depth, None)
+
+    if not on:
+        PartTasks.ahead = none_ahead  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        PartTasks.ahead = original  # type: ignore[method-assign]
+
+
 def busy(spec: str, objective: Objective) -> None:
     """Search ``spec`` on this thread again and again (``--beside``'s neighbours): says
     ``ready`` once the kernels are loaded, then each search's CPU seconds and sets."""
@@ -374,12 +406,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--share-from", type=int, nargs="+",
                         help="a run with the shared table for each: the fewest codes of a "
                              "set it holds (default: the search's own)")  # fmt: skip
+    parser.add_argument("--slots", type=int,
+                        help="the shared table's slots, a power of two (default: as the "
+                             "search sizes it)")  # fmt: skip
+    parser.add_argument(
+        "--no-rounds-ahead",
+        action="store_true",
+        help="send no round of the guesses to come ahead to idle workers",
+    )
     parser.add_argument("--beside", type=int, metavar="K",
                         help="the search on one thread alone and beside K processes each "
                              "running it on one thread of its own")  # fmt: skip
     parser.add_argument("--repeats", type=int, default=1, help="pairs of --beside runs")
     parser.add_argument("--busy", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.slots is not None and (args.slots < 2 or args.slots & (args.slots - 1)):
+        parser.error(f"--slots {args.slots}: give a power of two, as 1048576")
     if args.busy:
         busy(args.rules, args.objective)
     if not os.path.exists("/proc/self/task"):
@@ -399,7 +441,13 @@ def main(argv: list[str] | None = None) -> int:
     for jobs in args.jobs or [16]:
         for on, codes, way in ways:
             print(f"  with {way}:")
-            with sharing(on), sharing_from(codes), counting() as traffic:
+            with (
+                sharing(on),
+                sharing_from(codes),
+                slots(args.slots),
+                rounds_ahead(not args.no_rounds_ahead),
+                counting() as traffic,
+            ):
                 found = run(args.rules, args.objective, jobs, args.every)
             report(*found, one, traffic if on else None)
     for count in args.memos:

@@ -19,6 +19,7 @@ from bullscows._kernels.tables import INFEASIBLE
 from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import split, state
+from bullscows.search.distribute import PartTasks
 from bullscows.search.engine import Search
 from bullscows.search.options import SearchOptions
 from bullscows.search.worker import solve_task
@@ -203,6 +204,15 @@ def test_the_benchmark_prints_the_tables_traffic_by_smallest_set_shared(
     assert not tables[0].startswith("  shared table: 0 reads")  # every set may go there
     assert tables[1].startswith("  shared table: 0 reads") and " 0 writes" in tables[1]
     assert state.SHARE_FROM == 0  # put back
+    ahead, sized = PartTasks.ahead, search_calls.SHARED_SLOTS
+    args = ["p4c6n", "--jobs", "3", "--slots", "65536", "--no-rounds-ahead", "--one-thread", "1"]
+    assert occupancy.main(args) == 0
+    assert "  shared table: " in capsys.readouterr().out
+    assert PartTasks.ahead is ahead
+    assert sized == search_calls.SHARED_SLOTS
+    with pytest.raises(SystemExit):
+        occupancy.main(["p4c6n", "--slots", "1000"])
+    assert "--slots 1000: give a power of two" in capsys.readouterr().err
 
 
 def test_the_benchmark_runs_one_thread_beside_busy_processes(

@@ -11,7 +11,7 @@ import pytest
 
 from bench_scripts import load
 from bullscows._kernels import search_calls
-from bullscows._kernels.search_memo import SHARED_SLOT, publish, shared_entry
+from bullscows._kernels.search_memo import SHARED_SLOT, WAYS, publish, shared_entry
 from bullscows._kernels.tables import (
     INFEASIBLE,
     TRAFFIC_DISPLACED,
@@ -32,16 +32,18 @@ KEY = (np.int64(0x1234_5678_9ABC), np.int64(-77), np.int64(5))
 MISS = (-1, -1, 0)
 
 
-def slot_of(table: np.ndarray, key: tuple[np.int64, ...]) -> slice:
-    at = int(key[0]) & (len(table) // SHARED_SLOT - 1)
-    return slice(at * SHARED_SLOT, (at + 1) * SHARED_SLOT)
+def slot_of(table: np.ndarray, key: tuple[np.int64, ...], way: int = 0) -> slice:
+    bucket = int(key[0]) & (len(table) // (WAYS * SHARED_SLOT) - 1)
+    at = (bucket * WAYS + way) * SHARED_SLOT
+    return slice(at, at + SHARED_SLOT)
 
 
 def test_a_set_published_reads_back_and_a_torn_slot_reads_as_a_miss() -> None:
     table = search_calls.shared_table(10)
-    assert shared_entry(table, KEY) == MISS  # an empty (all-zero) slot
-    publish(table, KEY, 40, 7, 12)
+    assert shared_entry(table, KEY) == MISS  # an empty (all-zero) bucket
+    publish(table, KEY, 50, 40, 7, 12)
     assert shared_entry(table, KEY) == (40, 7, 12)
+    assert np.any(table[slot_of(table, KEY)])  # the bucket's first slot
     assert shared_entry(table, (KEY[0], KEY[1], np.int64(4))) == MISS  # another depth
     whole = table[slot_of(table, KEY)].copy()
     for word in range(SHARED_SLOT):  # any one word changed, as a racing write would
@@ -50,7 +52,7 @@ def test_a_set_published_reads_back_and_a_torn_slot_reads_as_a_miss() -> None:
         assert shared_entry(table, KEY) == MISS, word
     table[slot_of(table, KEY)] = whole
     half = search_calls.shared_table(10)  # the first half of one write, the rest of another
-    publish(half, KEY, 41, 8, 13)
+    publish(half, KEY, 50, 41, 8, 13)
     table[slot_of(table, KEY).start + 3 :][:2] = half[slot_of(half, KEY).start + 3 :][:2]
     assert shared_entry(table, KEY) == MISS
     assert shared_entry(np.zeros(0, dtype=np.int64), KEY) == MISS  # no table
@@ -58,22 +60,34 @@ def test_a_set_published_reads_back_and_a_torn_slot_reads_as_a_miss() -> None:
 
 def test_a_slot_keeps_a_sets_exact_cost_and_highest_floor() -> None:
     table = search_calls.shared_table(10)
-    assert publish(table, KEY, -1, -1, 30) == TRAFFIC_WRITTEN  # an empty slot
-    assert publish(table, KEY, -1, -1, 20) == TRAFFIC_KEPT  # nothing written
-    assert publish(table, KEY, -1, -1, 30) == TRAFFIC_KEPT
+    assert publish(table, KEY, 50, -1, -1, 30) == TRAFFIC_WRITTEN  # an empty slot
+    assert publish(table, KEY, 50, -1, -1, 20) == TRAFFIC_KEPT  # nothing written
+    assert publish(table, KEY, 50, -1, -1, 30) == TRAFFIC_KEPT
     assert shared_entry(table, KEY) == (-1, -1, 30)
-    assert publish(table, KEY, -1, -1, 31) == TRAFFIC_WRITTEN
-    assert publish(table, KEY, 35, 4, 25) == TRAFFIC_WRITTEN
+    assert publish(table, KEY, 50, -1, -1, 31) == TRAFFIC_WRITTEN
+    assert publish(table, KEY, 50, 35, 4, 25) == TRAFFIC_WRITTEN
     assert shared_entry(table, KEY) == (35, 4, 31)
     before = table.copy()
-    assert publish(table, KEY, -1, -1, 33) == TRAFFIC_KEPT  # the cost says more than a floor
-    assert publish(table, KEY, 35, 4, 0) == TRAFFIC_KEPT
+    assert publish(table, KEY, 50, -1, -1, 33) == TRAFFIC_KEPT  # the cost says more
+    assert publish(table, KEY, 50, 35, 4, 0) == TRAFFIC_KEPT
     assert np.array_equal(table, before)  # the slot's cache line left alone
-    other = (KEY[0], KEY[1] + 1, KEY[2])  # another set in the same slot replaces it
-    assert publish(table, other, 9, 1, 0) == TRAFFIC_DISPLACED
-    assert shared_entry(table, other) == (9, 1, 0) and shared_entry(table, KEY) == MISS
-    table[slot_of(table, other).start + 4] += 1  # torn: written over, not counted as lost
-    assert publish(table, KEY, 40, 7, 0) == TRAFFIC_WRITTEN
+
+
+def test_a_bucket_keeps_the_larger_sets_entry() -> None:
+    table = search_calls.shared_table(10)
+    big, small, smaller = ((KEY[0], KEY[1] + i, KEY[2]) for i in range(3))  # one bucket
+    assert publish(table, big, 90, 60, 1, 0) == TRAFFIC_WRITTEN
+    assert publish(table, small, 20, 30, 2, 0) == TRAFFIC_WRITTEN  # the other, empty slot
+    assert shared_entry(table, big) == (60, 1, 0) and shared_entry(table, small) == (30, 2, 0)
+    assert publish(table, smaller, 10, 9, 3, 0) == TRAFFIC_DISPLACED  # over the smaller set
+    assert shared_entry(table, small) == MISS
+    assert shared_entry(table, big) == (60, 1, 0) and shared_entry(table, smaller) == (9, 3, 0)
+    assert publish(table, small, 20, 30, 2, 0) == TRAFFIC_DISPLACED
+    assert shared_entry(table, smaller) == MISS and shared_entry(table, big) == (60, 1, 0)
+    assert publish(table, small, 20, -1, -1, 5) == TRAFFIC_KEPT  # its own slot, held
+    table[slot_of(table, big).start + 4] += 1  # torn: taken first, not counted as lost
+    assert publish(table, smaller, 10, 9, 3, 0) == TRAFFIC_WRITTEN
+    assert shared_entry(table, small) == (30, 2, 0) and shared_entry(table, smaller) == (9, 3, 0)
 
 
 def test_a_search_on_one_thread_has_no_table() -> None:
@@ -140,7 +154,7 @@ def test_only_sets_of_a_size_go_through_the_table(
     tree = b.rebuild(every, 9)
     assert tree == a.rebuild(every, 9)
     assert tree_cost(b.scores, b.win, tree, every, 9, b.penalty, 1, False) == cost
-    held = table.reshape(-1, SHARED_SLOT)
+    held = table.reshape(-1, SHARED_SLOT)  # a slot in use ends with its checksum
     if share_from > len(every):  # nothing shared: B searched what A did
         assert not np.any(table) and b.sets == a.sets and not np.any(b.traffic)
         return

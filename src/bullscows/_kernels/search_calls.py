@@ -69,8 +69,9 @@ def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray]:
 #: The fewest and most slots of a table the threads of a search share (``shared_table``):
 #: 4 MiB and 64 MiB.
 SHARED_SLOTS = (1 << 16, 1 << 20)
-#: Integers a shared slot holds (``search_memo.SHARED_SLOT``).
+#: Integers a shared slot holds (``search_memo.SHARED_SLOT``), and two cache lines.
 _SHARED_SLOT = 8
+_PAIR = 16
 
 
 def shared_table(codes: int) -> IntArray:
@@ -79,25 +80,26 @@ def shared_table(codes: int) -> IntArray:
     (its pages are the system's zeros until written).
 
     >>> table = shared_table(5040)
-    >>> len(shared_table(120)) // 8, len(table) // 8, table.ctypes.data % 64
+    >>> len(shared_table(120)) // 8, len(table) // 8, table.ctypes.data % 128
     (65536, 1048576, 0)
     """
     low, high = SHARED_SLOTS
     slots = min(max(low, 1 << (128 * codes - 1).bit_length()), high)
-    return counters(slots * _SHARED_SLOT)  # each slot in one cache line
+    return counters(slots * _SHARED_SLOT)  # each slot in one cache line, each bucket in two
 
 
 def counters(count: int) -> IntArray:
-    """``count`` integers set to 0, in cache lines of their own (64 bytes, from the first):
-    a thread's counters, written as it searches, share no line with another thread's.
+    """``count`` integers set to 0, in cache lines of their own from a pair's first (128
+    bytes, which processors often fetch together): a thread's counters, written as it
+    searches, share no line with another thread's.
 
     >>> found = counters(3)
-    >>> found.tolist(), found.ctypes.data % 64
+    >>> found.tolist(), found.ctypes.data % 128
     ([0, 0, 0], 0)
     """
-    words = -(-count // _SHARED_SLOT) * _SHARED_SLOT  # whole lines of 8 integers
-    raw = np.zeros(words + _SHARED_SLOT, dtype=np.int64)
-    skip = (-raw.ctypes.data % (8 * _SHARED_SLOT)) // 8
+    words = -(-count // _PAIR) * _PAIR  # whole pairs of lines of 8 integers
+    raw = np.zeros(words + _PAIR, dtype=np.int64)
+    skip = (-raw.ctypes.data % (8 * _PAIR)) // 8
     return raw[skip : skip + count]
 
 

@@ -98,7 +98,7 @@ def _keep(ctx, memo, key, value, n):
     store(memo, key, value)
     shared = ctx[CTX_SHARED]
     if len(shared) and n >= ctx[CTX_SHARE_FROM] and (value[0] >= 0 or value[2] > 0):
-        ctx[CTX_TRAFFIC][publish(shared, key, value[0], value[1], value[2])] += 1
+        ctx[CTX_TRAFFIC][publish(shared, key, n, value[0], value[1], value[2])] += 1
 
 
 @njit(cache=True)

@@ -68,18 +68,20 @@ def store(memo, key, value):
     table[at + 3], table[at + 4], table[at + 5], table[at + 6] = value
 
 
-#: Integers a slot of a shared table (one cache line): the key, cost, guess, floor, a word
-#: kept 0, then a checksum of the six before it, written last.
+#: Integers a slot of a shared table (one cache line): the key, cost, guess, floor, the
+#: set's codes, then a checksum of the seven before it, written last.
 SHARED_SLOT = 8
+#: Slots a bucket of a shared table: a set goes in either slot of its bucket.
+WAYS = 2
 #: Mixes a shared slot's words into its checksum (odd: SplitMix64's multipliers and seed).
 _MIX = (-4658895280553007687, -7723592293110705685, 7046029254386353131)
 
 
 @njit(cache=True, inline="always")
-def _checksum(h1, h2, depth, cost, guess, floor):
+def _checksum(h1, h2, depth, cost, guess, floor, n):
     """The checksum of a shared slot's words (never 0 for an empty, all-zero slot)."""
     z = h1 ^ _MIX[2]
-    for word in (h2, depth, cost, guess, floor):
+    for word in (h2, depth, cost, guess, floor, n):
         z = (z ^ (z >> 31)) * _MIX[0] + word
         z = (z ^ (z >> 29)) * _MIX[1]
     return z ^ (z >> 32)
@@ -87,55 +89,65 @@ def _checksum(h1, h2, depth, cost, guess, floor):
 
 @njit(cache=True, inline="always")
 def _held(shared, at):
-    """The words of the shared slot at ``at`` (key, cost, guess, floor) and whether they
-    agree with their checksum (not an empty slot, nor one torn by racing writers)."""
+    """The words of the shared slot at ``at`` (key, cost, guess, floor, the set's codes) and
+    whether they agree with their checksum (not an empty slot, nor one torn by racing
+    writers)."""
     h1, h2, depth = shared[at], shared[at + 1], shared[at + 2]
-    cost, guess, floor = shared[at + 3], shared[at + 4], shared[at + 5]
-    whole = shared[at + 6] == 0 and shared[at + 7] == _checksum(h1, h2, depth, cost, guess, floor)
-    return h1, h2, depth, cost, guess, floor, whole
+    cost, guess, floor, n = shared[at + 3], shared[at + 4], shared[at + 5], shared[at + 6]
+    whole = shared[at + 7] == _checksum(h1, h2, depth, cost, guess, floor, n)
+    return h1, h2, depth, cost, guess, floor, n, whole
+
+
+@njit(cache=True, inline="always")
+def _bucket(shared, key):
+    """Where the bucket of the set ``key`` (``WAYS`` slots) starts in ``shared``."""
+    return (key[0] & (len(shared) // (WAYS * SHARED_SLOT) - 1)) * (WAYS * SHARED_SLOT)
 
 
 @njit(cache=True)
 def shared_entry(shared, key):
     """What the shared table ``shared`` knows of the set ``key``: (cost or -1, guess or -1,
-    floor); a miss when another set holds its slot or the slot's words do not agree with their
-    checksum (another thread writing it: a torn write reads as a miss)."""
+    floor); a miss when neither slot of its bucket holds it whole (another set there, or the
+    slot's words do not agree with their checksum: another thread writing it, a torn write,
+    reads as a miss)."""
     if len(shared) == 0:
         return (np.int64(-1), np.int64(-1), np.int64(0))
-    h1, h2, depth, cost, guess, floor, whole = _held(shared, _at(shared, key))
-    if not whole or h1 != key[0] or h2 != key[1] or depth != key[2]:
-        return (np.int64(-1), np.int64(-1), np.int64(0))
-    return (cost, guess, floor)
-
-
-@njit(cache=True, inline="always")
-def _at(shared, key):
-    """Where the slot of the set ``key`` starts in ``shared``."""
-    return (key[0] & (len(shared) // SHARED_SLOT - 1)) * SHARED_SLOT
+    bucket = _bucket(shared, key)
+    for at in range(bucket, bucket + WAYS * SHARED_SLOT, SHARED_SLOT):
+        h1, h2, depth, cost, guess, floor, _, whole = _held(shared, at)
+        if whole and h1 == key[0] and h2 == key[1] and depth == key[2]:
+            return (cost, guess, floor)
+    return (np.int64(-1), np.int64(-1), np.int64(0))
 
 
 @njit(cache=True)
-def publish(shared, key, cost, guess, floor):
-    """Write what is known of the set ``key`` (its exact cost and guess, or -1 and a proven
-    floor) to its slot of ``shared``, unless the slot holds the set with as much known
-    already (an exact cost, or a floor as high); kept: an exact cost of the same set, and the
-    higher floor; the checksum last. No lock: a reader takes a slot whose words were mixed
-    by racing writers for a miss. Returns ``TRAFFIC_KEPT`` (nothing written),
+def publish(shared, key, n, cost, guess, floor):
+    """Write what is known of the set ``key`` of ``n`` codes (its exact cost and guess, or -1
+    and a proven floor) to its bucket of ``shared``: over its own slot, unless that holds as
+    much already (an exact cost, or a floor as high; kept: the exact cost and the higher
+    floor); else over an empty or torn slot, else over the smaller set's (the larger costs
+    more to search again). The checksum last. No lock: a reader takes a slot whose words
+    were mixed by racing writers for a miss. Returns ``TRAFFIC_KEPT`` (nothing written),
     ``TRAFFIC_WRITTEN``, or ``TRAFFIC_DISPLACED`` (written over another set's entry)."""
     if len(shared) == 0:
         return TRAFFIC_KEPT
-    at = _at(shared, key)
-    h1, h2, depth, held_cost, _, held_floor, whole = _held(shared, at)
-    done = TRAFFIC_WRITTEN
-    if whole and h1 == key[0] and h2 == key[1] and depth == key[2]:
-        if held_cost >= 0 or (cost < 0 and held_floor >= floor):
-            return TRAFFIC_KEPT  # a write would cost the other cores a miss, for nothing
-        floor = max(floor, held_floor)
-    elif whole:
-        done = TRAFFIC_DISPLACED
-    shared[at], shared[at + 1], shared[at + 2] = key[0], key[1], key[2]
-    shared[at + 3], shared[at + 4], shared[at + 5], shared[at + 6] = cost, guess, floor, 0
-    shared[at + 7] = _checksum(key[0], key[1], key[2], cost, guess, floor)
+    bucket = _bucket(shared, key)
+    to, done, least = -1, TRAFFIC_WRITTEN, np.int64(1) << 62
+    for at in range(bucket, bucket + WAYS * SHARED_SLOT, SHARED_SLOT):
+        h1, h2, depth, held_cost, _, held_floor, held_n, whole = _held(shared, at)
+        if whole and h1 == key[0] and h2 == key[1] and depth == key[2]:
+            if held_cost >= 0 or (cost < 0 and held_floor >= floor):
+                return TRAFFIC_KEPT  # a write would cost the other cores a miss, for nothing
+            floor = max(floor, held_floor)
+            to, done = at, TRAFFIC_WRITTEN
+            break
+        size = held_n if whole else np.int64(-1)  # an empty or torn slot first
+        if size < least:
+            to, least = at, size
+            done = TRAFFIC_DISPLACED if whole else TRAFFIC_WRITTEN
+    shared[to], shared[to + 1], shared[to + 2] = key[0], key[1], key[2]
+    shared[to + 3], shared[to + 4], shared[to + 5], shared[to + 6] = cost, guess, floor, n
+    shared[to + 7] = _checksum(key[0], key[1], key[2], cost, guess, floor, n)
     return done
 
 
@@ -159,6 +171,6 @@ def crowded(memo):
 
 
 __all__ = [
-    "FULL_SHARE", "SHARED_SLOT", "SLOT", "crowded", "entry", "grow", "publish", "shared_entry",
-    "store",
+    "FULL_SHARE", "SHARED_SLOT", "SLOT", "WAYS", "crowded", "entry", "grow", "publish",
+    "shared_entry", "store",
 ]  # fmt: skip
