@@ -115,7 +115,7 @@ def test_with_one_place_a_second_computation_waits_for_the_first(database: str) 
 def test_a_computation_waiting_past_its_budget_or_past_the_queue_is_refused(
     database: str, gate: Gate, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pool = Pool(size=1, seconds=3, inline_work=0, database=database)
+    pool = Pool(size=1, seconds=20, inline_work=0, database=database)  # far past any delay
     gate.enter()  # a request being answered: the first computation is paused meanwhile
     first = Call(pool, os.getpid)
     [(pid, _)] = wait_for(pool.gate.computing)
@@ -124,7 +124,7 @@ def test_a_computation_waiting_past_its_budget_or_past_the_queue_is_refused(
     wait_for(lambda: pool.gate.waiting == 1)
     with pytest.raises(Busy, match=r"^the server is busy with 1 other long computation; .*: x$"):
         pool.call(None, 1, spin, 0.0, command="x")  # a third: refused at once
-    # at once: before the second, asked before it, has waited its budget (3 s) for the place
+    # at once: before the second, asked before it, has waited its budget (20 s) for the place
     assert second.is_alive()
     second.join(ENDS)
     assert isinstance(second.result, Busy)  # it waited its budget for the place

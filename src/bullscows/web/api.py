@@ -124,6 +124,13 @@ BENCH_ANSWER: dict[str, Any] = {
 }
 
 
+def allowed(request: Request) -> list[str]:
+    """The methods the routes at ``request``'s address answer (for a 405's ``Allow``)."""
+    routes = [route for route in request.app.routes if isinstance(route, Route)]
+    matching = [route for route in routes if route.matches(request.scope)[0] is Match.PARTIAL]
+    return sorted({verb for route in matching for verb in route.methods or ()})
+
+
 def not_allowed(method: str, path: str, verbs: list[str]) -> str:
     """The words of a 405: the method refused and the ones ``path`` answers.
 
@@ -165,9 +172,7 @@ def install(app: FastAPI) -> None:
         headers = dict(getattr(error, "headers", None) or {})
         message = str(error.detail)
         if error.status_code == 405:
-            verbs = sorted({verb for route in request.app.routes if isinstance(route, Route)
-                            and route.matches(request.scope)[0] is Match.PARTIAL
-                            for verb in route.methods or ()})  # fmt: skip
+            verbs = allowed(request)
             headers = {"allow": ", ".join(verbs)}
             message = not_allowed(request.method, request.url.path, verbs)
         if not request.url.path.startswith("/api/"):

@@ -14,7 +14,6 @@ node has a permalink.
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
@@ -39,8 +38,6 @@ if TYPE_CHECKING:
 
 #: Strategies' trees are built on demand for variants of at most this many codes.
 MAX_BUILD_CODES = 5_040
-#: An uploaded file may unpack to at most this many bytes.
-MAX_UNPACKED = 64 * 1024 * 1024
 #: Trees kept in memory, least recently used dropped first.
 KEPT = 8
 #: A tree built scores about its depth times the pairs of codes of its variant.
@@ -141,20 +138,13 @@ def check_upload(raw: bytes, name: str = "") -> tuple[str, dict[str, Any]]:
     """An uploaded tree file (JSON, or gzip of it) named ``name`` checked as ``tree --check``
     checks it: its JSON text and the report; a tree that is not valid is refused with its
     problems, each refusal naming the file."""
-    named = f"tree file {quote_path(name or 'uploaded')}"
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            unpacker = zlib.decompressobj(wbits=31)
-            raw = unpacker.decompress(raw, MAX_UNPACKED)
-            if unpacker.unconsumed_tail:
-                raise BullsCowsError(f"{named} unpacks to more than {MAX_UNPACKED:,} bytes")
-        except zlib.error as error:
-            raise BullsCowsError(f"cannot read {named}: {error}") from None
-    tree = load_tree(raw, name=name or "uploaded")
+    name = name or "uploaded"
+    tree = load_tree(raw, name=name)  # gzip unpacked by ``readers.unpack``, within its cap
     check_size(tree.rules, MAX_GAME_CODES, "uploaded trees are checked here for variants")
     report = check_tree(tree)
     if not report.valid:
-        raise BullsCowsError(f"{named} is not valid: " + "; ".join(report.problems[:3]))
+        problems = "; ".join(report.problems[:3])
+        raise BullsCowsError(f"tree file {quote_path(name)} is not valid: {problems}")
     text = tree.to_json()
     return text, report.to_json()
 

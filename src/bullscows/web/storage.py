@@ -513,9 +513,9 @@ def sqlite_problem(path: Path) -> str | None:
     """
     if path.is_dir():
         return f"{path} is a folder: name a file in it, such as {path / 'games.sqlite3'}"
-    if path.parent.exists() and not path.parent.is_dir():
-        return f"{path.parent} is not a folder: name a file in a folder that exists"
-    if not path.parent.exists():
+    if not path.parent.is_dir():
+        if path.parent.exists():
+            return f"{path.parent} is not a folder: name a file in a folder that exists"
         return f"the folder {path.parent} does not exist: create it first, or name another"
     try:
         with os.fdopen(os.open(path, os.O_RDWR | os.O_CREAT, 0o644), "rb") as file:
