@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -16,6 +17,7 @@ from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
 from bullscows.executors import DaskTasks, workers
 from bullscows.rules import Rules
+from bullscows.search import distribute
 from bullscows.search.worker import solve_task
 from bullscows.universe import universe
 
@@ -31,10 +33,17 @@ def scheduler() -> Iterator[str]:
 
 
 def test_the_search_on_two_worker_processes_proves_the_optimum(
-    scheduler: str, tmp_path: Path
+    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "p4c6n.json"
     before = _computed(scheduler, "solve_task")
+    widths: list[int] = []  # how many tasks the search keeps under way on the cluster
+
+    def counted(executor: Any) -> int:
+        widths.append(workers(executor))
+        return widths[-1]
+
+    monkeypatch.setattr(distribute, "workers", counted)
     runner = CliRunner()
     built = runner.invoke(
         main,
@@ -46,6 +55,7 @@ def test_the_search_on_two_worker_processes_proves_the_optimum(
     # The search's parts were computed on the cluster (which of its two workers took each is
     # the scheduler's choice: on a loaded machine one may take them all).
     assert _computed(scheduler, "solve_task") > before
+    assert 2 in widths  # a task for each of the two worker processes at once
     checked = runner.invoke(main, ["tree", "--check", str(out), "--json"])
     assert checked.exit_code == 0, checked.output
     report = json.loads(checked.output)

@@ -407,7 +407,8 @@ def test_a_spent_budget_stops_the_tasks_on_threads(monkeypatch: pytest.MonkeyPat
         def noting(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
             future = submit(fn, *args, **kwargs)
             stopped.append(future)
-            deep.extend([True] if len(args) > 5 and len(args[5]) == 2 else [])
+            if len(args) > 5 and len(args[5]) == 2:  # the part's history: two guesses deep
+                deep.append(True)
             return future
 
         pool.submit = noting  # type: ignore[method-assign]

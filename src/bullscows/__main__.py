@@ -59,6 +59,7 @@ def _first(number: int, frame: "FrameType | None") -> None:
     import signal
 
     if _in_finalizer(frame) and hasattr(signal, "setitimer"):  # not on Windows
+        _stop_on_signals(first=False)  # a second one, meanwhile, ends the process at once
         signal.signal(signal.SIGALRM, _first)
         signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
         return

@@ -222,7 +222,7 @@ def _hooked(hook: str, *args: str, ignore_ctrl_c: bool = False) -> subprocess.Co
     source = hook + console_script()
     return subprocess.run(
         [sys.executable, "-c", source, *args], capture_output=True, text=True,
-        stdin=subprocess.DEVNULL, env=private_env(), timeout=120, check=False,
+        stdin=subprocess.DEVNULL, env=private_env(), timeout=LIMIT, check=False,
         preexec_fn=ignore_interrupt if ignore_ctrl_c else _default_interrupt,
     )  # fmt: skip
 
@@ -241,6 +241,15 @@ def test_sigterm_during_a_finalizer_stops_the_command_all_the_same() -> None:
     result = _hooked(FINALIZER, "play", "--seed", "1")
     assert "Traceback" not in result.stderr and "ignored" not in result.stderr, result.stderr
     assert result.stderr.strip() == "Interrupted.", result.stderr
+    assert (result.returncode, result.stdout) == (130, ""), result.stderr
+
+
+def test_a_second_signal_while_a_finalizer_runs_ends_at_once() -> None:
+    # The first stop is put off past the finalizer; the second, still inside it, ends the
+    # process there (before, it only put the first off again).
+    twice = "signal.raise_signal(signal.SIGTERM); signal.raise_signal(signal.SIGTERM)"
+    result = _hooked(FINALIZER.replace("signal.raise_signal(signal.SIGTERM)", twice, 1), "play")
+    assert result.stderr.strip() == "Stopped at once.", result.stderr
     assert (result.returncode, result.stdout) == (130, ""), result.stderr
 
 
