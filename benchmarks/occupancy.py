@@ -37,8 +37,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from typing import Any
+from unittest.mock import patch
 
 from scaling import timed
 
@@ -51,6 +53,7 @@ from bullscows.search.distribute import PartTasks
 from bullscows.search.engine import Search
 from bullscows.search.optimal import OBJECTIVES
 from bullscows.search.state import SearchState
+from bullscows.search.worker import prepare
 
 #: The histogram's bins of workers computing: (low, high) inclusive.
 Bins = list[tuple[int, int]]
@@ -175,16 +178,10 @@ def alone(spec: str, objective: Objective) -> Cost:
     return searched.wall, searched.cpu, searched.found.nodes
 
 
-@contextmanager
-def sharing(on: bool) -> Iterator[None]:
+def sharing(on: bool) -> Any:
     """While open, the threads of a search share a table of sets if ``on``, else each has
     only its memo (``search.state.SHARE``)."""
-    before = state.SHARE
-    state.SHARE = on
-    try:
-        yield
-    finally:
-        state.SHARE = before
+    return patch.object(state, "SHARE", on)
 
 
 @contextmanager
@@ -257,31 +254,6 @@ def counting() -> Iterator[Traffic]:
             total.kept += int(one.traffic[TRAFFIC_KEPT])
             total.written += int(one.traffic[TRAFFIC_WRITTEN])
             total.displaced += int(one.traffic[TRAFFIC_DISPLACED])
-
-
-@contextmanager
-def sharing_from(codes: int) -> Iterator[None]:
-    """While open, only sets of ``codes`` codes or more go to a shared table
-    (``search.state.SHARE_FROM``)."""
-    before = state.SHARE_FROM
-    state.SHARE_FROM = codes
-    try:
-        yield
-    finally:
-        state.SHARE_FROM = before
-
-
-@contextmanager
-def slots(count: int | None) -> Iterator[None]:
-    """While open, a shared table has ``count`` slots (a power of two; ``None``: as the search
-    sizes it, ``search_calls.shared_table``)."""
-    before = search_calls.SHARED_SLOTS
-    if count is not None:
-        search_calls.SHARED_SLOTS = (count, count)
-    try:
-        yield
-    finally:
-        search_calls.SHARED_SLOTS = before
 
 
 @contextmanager
@@ -427,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.exists("/proc/self/task"):
         raise SystemExit("occupancy: needs Linux's /proc/self/task")
     optimal_tree(Rules.parse("p3c6r"))  # load the compiled kernels
+    prepare()  # and a team's (once a process), outside the first run sampled on threads
     if args.beside is not None:
         print(f"{args.rules} {args.objective} on one thread, alone and beside {args.beside}:")
         compare_beside(args.rules, args.objective, args.beside, args.repeats)
@@ -441,10 +414,11 @@ def main(argv: list[str] | None = None) -> int:
     for jobs in args.jobs or [16]:
         for on, codes, way in ways:
             print(f"  with {way}:")
+            sized = patch.object(search_calls, "SHARED_SLOTS", (args.slots,) * 2)
             with (
                 sharing(on),
-                sharing_from(codes),
-                slots(args.slots),
+                patch.object(state, "SHARE_FROM", codes),  # only sets of this many codes or more
+                sized if args.slots else nullcontext(),
                 rounds_ahead(not args.no_rounds_ahead),
                 counting() as traffic,
             ):

@@ -106,6 +106,17 @@ def test_a_team_shares_one_table_a_search_of_other_options_another() -> None:
         assert shared_table(p3c4n, team) is not table
 
 
+@pytest.mark.parametrize("length", [8, 24, 48, 15])
+def test_a_table_of_broken_buckets_is_refused(length: int) -> None:
+    # the compiled calls index the table unchecked: a part of a bucket would be written past
+    options = SearchOptions(Rules.parse("p3c4n"))
+    with pytest.raises(ValueError, match=rf"^a shared table of {length} integers: give 0, or 16"):
+        SearchState(options, shared=np.zeros(length, dtype=np.int64))
+    with pytest.raises(ValueError, match=r"^a shared table"):
+        SearchState(options).share(np.zeros(length, dtype=np.int64))
+    SearchState(options).share(np.zeros(32, dtype=np.int64))  # two buckets
+
+
 @pytest.mark.parametrize(("spec", "depth", "consistent"), [("p4c6n", 9, False), ("p3c6r", 9, True)])
 def test_a_tree_reads_back_from_sets_another_memo_settled(
     spec: str, depth: int, consistent: bool

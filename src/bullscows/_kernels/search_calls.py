@@ -74,6 +74,22 @@ _SHARED_SLOT = 8
 _PAIR = 16
 
 
+def check_shared(table: IntArray) -> None:
+    """Refuse a shared table the compiled calls would index out of bounds (they check
+    nothing): its length must be 0, or 16 times a power of two (whole buckets).
+
+    >>> check_shared(np.zeros(24, dtype=np.int64))
+    Traceback (most recent call last):
+    ...
+    ValueError: a shared table of 24 integers: give 0, or 16 times a power of 2
+    """
+    buckets = len(table) // _PAIR
+    if len(table) % _PAIR or buckets & (buckets - 1):
+        raise ValueError(
+            f"a shared table of {len(table)} integers: give 0, or 16 times a power of 2"
+        )
+
+
 def shared_table(codes: int) -> IntArray:
     """An empty table for the threads of a search of ``codes`` codes to share
     (``search_memo.publish``): 128 slots a code, a power of two within ``SHARED_SLOTS``
@@ -215,6 +231,7 @@ def context(
             raise ValueError(
                 "the search's counters, stop flag and shared table are writeable int64 arrays"
             )
+    check_shared(shared)
     items = {
         CTX_SCORES: _array(scores, np.uint8), CTX_CAPS: _array(caps),
         CTX_VALID: _array(valid, np.uint8), CTX_WIN: int(win), CTX_KEYS: _array(keys),
@@ -368,7 +385,7 @@ def try_guess(
 
 
 __all__ = [
-    "Memo", "ahead", "aheads", "best_guess", "bounds", "code_keys",
-    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "shared_table",
+    "Memo", "ahead", "aheads", "best_guess", "bounds", "check_shared", "code_keys", "context",
+    "guess_order", "ideal_cost", "kernels", "parts", "perfect", "shared_table",
     "solve", "stopped", "try_guess",
 ]  # fmt: skip

@@ -114,6 +114,8 @@ def shared_entry(shared, key):
         return (np.int64(-1), np.int64(-1), np.int64(0))
     bucket = _bucket(shared, key)
     for at in range(bucket, bucket + WAYS * SHARED_SLOT, SHARED_SLOT):
+        if shared[at] != key[0] or shared[at + 1] != key[1] or shared[at + 2] != key[2]:
+            continue  # another set's slot (most reads): no checksum to compute
         h1, h2, depth, cost, guess, floor, _, whole = _held(shared, at)
         if whole and h1 == key[0] and h2 == key[1] and depth == key[2]:
             return (cost, guess, floor)

@@ -41,8 +41,9 @@ from bullscows.universe import IndexArray, universe
 #: Whether the threads of a search share a table (``shared_table``); benchmarks and tests
 #: turn it off to compare.
 SHARE = True
-#: The fewest codes a set has for the table to hold it: a smaller one costs less to search
-#: again than a read of another core's cache line (measured: docs/scaling.md).
+#: The fewest codes a set has for the table to hold it (0: every set). A threshold saves
+#: reads but searches small sets again; whether it pays on many cores is not yet measured
+#: (docs/scaling.md).
 SHARE_FROM = 0
 #: Each team's shared table, and the search options it is for.
 _TABLES: weakref.WeakKeyDictionary[Threads, tuple[SearchOptions, npt.NDArray[np.int64]]]
@@ -118,6 +119,7 @@ class SearchState:
         """Share ``table`` (``shared_table``) with the other searches given it; ``None``: no
         table."""
         table = np.zeros(0, dtype=np.int64) if table is None else table
+        search_calls.check_shared(table)
         self.ctx = (*self.ctx[:CTX_SHARED], table, *self.ctx[CTX_SHARED + 1 :])
 
     @property
