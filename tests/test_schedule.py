@@ -248,4 +248,4 @@ def test_the_first_guess_s_parts_go_to_idle_workers_before_one_is_searched_here(
         search.tasks.local = here
         with pytest.raises(Halt):
             search.solve(universe(RULES).secrets, search.state.unlimited, INFEASIBLE, ())
-    assert spare_then == [3]  # one worker of the four kept for this thread's tasks
+    assert spare_then == [3]  # one worker of the four kept free of spare parts

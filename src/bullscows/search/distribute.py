@@ -143,8 +143,6 @@ class PartTasks:
                 elif early is not None:
                     self._drop(early[0])
         self.spare.extend(spare.values())  # taken from the end (``_fill``)
-        if spare:  # to idle workers at once, not once this round's first part has tasks
-            self._fill()
         waiting = deque(
             i for i, answer in known.items() if answer is ... and i not in spare and i not in sent
         )
@@ -173,6 +171,8 @@ class PartTasks:
             self._fill()
 
         try:
+            if spare:  # to idle workers at once, not once this round's first part has tasks
+                self._fill()  # (inside the ``try``: its ``finally`` cancels what was sent)
             for i, (history, codes, window) in enumerate(requests):
                 answer = known.get(i, ...)
                 if answer is not ...:

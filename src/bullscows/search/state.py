@@ -239,4 +239,4 @@ def unwatched(call: Callable[[], int]) -> int:
     return cost
 
 
-__all__ = ["SearchState", "unwatched"]
+__all__ = ["SearchState"]
