@@ -115,8 +115,8 @@ def _last_kept() -> GameRecord:
     from bullscows.cli.record import MODE
     from bullscows.web.storage import Store, shown_url
 
-    store = Store()
-    kept = store.records(MODE)
+    with Store() as store:
+        kept = store.records(MODE)
     if not kept:
         raise BullsCowsError(f"no game kept in {shown_url(store.url)} yet: play one first")
     return kept[-1]

@@ -24,7 +24,8 @@ def keep(record: GameRecord) -> bool:
     from bullscows.web.storage import Store
 
     try:
-        Store().add(record, MODE)
+        with Store() as store:
+            store.add(record, MODE)
     except (BullsCowsError, SQLAlchemyError, OSError) as error:
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         warnings.warn(f"the game is not kept in your record: {reason}", BullsCowsWarning, 2)
@@ -46,8 +47,8 @@ def record(as_json: bool) -> None:
     from bullscows.standings import standings
     from bullscows.web.storage import Store, shown_url
 
-    store = Store()
-    rows = standings(store.records(MODE))
+    with Store() as store:
+        rows = standings(store.records(MODE))
     if as_json:
         for row in rows:
             row["distribution"] = {str(k): v for k, v in row["distribution"].items()}

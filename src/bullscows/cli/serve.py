@@ -109,7 +109,7 @@ def serve(
         limits = Limits(expire_hours, games_rate, uploads_rate, compute_seconds, pool)
         if workers > 1:
             shared_by(url, workers)
-        Store(url, durability).engine.dispose()  # reachable, and of a schema this program knows
+        Store(url, durability).close()  # reachable, and of a schema this program knows
     except BullsCowsError as error:
         raise click.ClickException(str(error)) from None
     listening = _listen(host, port)

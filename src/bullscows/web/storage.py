@@ -25,6 +25,7 @@ import secrets
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -218,7 +219,9 @@ def durability_of(name: str | None = None) -> str:
 
 class Store:
     """Games (and uploaded trees) by id; every write is committed before it returns, as
-    durable as ``durability`` says (``durability_of``)."""
+    durable as ``durability`` says (``durability_of``). ``close`` (or leaving ``with``) lets
+    go of its connections and its writer file, as dropping it does; used again, it opens them
+    anew (an in-memory database then starts empty)."""
 
     def __init__(self, url: str | None = None, durability: str | None = None) -> None:
         self.url = url or default_url()
@@ -236,9 +239,23 @@ class Store:
                     if attempt == 2:
                         raise
         except (SQLAlchemyError, OSError, ValueError, ImportError) as error:
+            self.close()
             if isinstance(error, BullsCowsError):
                 raise
             raise BullsCowsError(f"database {shown_url(self.url)!r}: {_refusal(error)}") from None
+
+    def close(self) -> None:
+        """Close the pooled connections and the writer file (``Writer``)."""
+        if getattr(self, "engine", None) is not None:
+            self.engine.dispose()
+        if self._writer is not None:
+            self._writer.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def _check_version(self) -> None:
         with self.engine.begin() as db:
@@ -446,20 +463,38 @@ class Writer:
 
     def __init__(self, url: str) -> None:
         self._threads = threading.Lock()
+        self._path = sqlite_path(url) if fcntl is not None else None
         self._file: int | None = None
-        path = sqlite_path(url)
-        if path is not None and fcntl is not None:
-            with contextlib.suppress(OSError):
-                self._file = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT, 0o600)
+        self._closer: weakref.finalize[[int], Writer] | None = None
+        self._open()
+
+    def _open(self) -> None:
+        """Open the writer file, closed again by ``close`` or when this Writer is dropped."""
+        if self._path is not None:
+            try:
+                self._file = os.open(f"{self._path}-writer", os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                self._path = None  # a folder that takes no such file: SQLite's handler
+            else:
+                self._closer = weakref.finalize(self, os.close, self._file)
+
+    def close(self) -> None:
+        """Close the writer file (after the write in progress); the next write opens it."""
+        with self._threads:
+            if self._closer is not None:
+                self._closer()
+            self._file = self._closer = None
 
     def __enter__(self) -> None:
         self._threads.acquire()
-        if self._file is not None and fcntl is not None:
-            try:
+        try:
+            if self._file is None:
+                self._open()
+            if self._file is not None and fcntl is not None:
                 fcntl.flock(self._file, fcntl.LOCK_EX)
-            except BaseException:
-                self._threads.release()
-                raise
+        except BaseException:
+            self._threads.release()
+            raise
 
     def __exit__(self, *_: object) -> None:
         if self._file is not None and fcntl is not None:
