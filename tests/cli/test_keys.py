@@ -4,8 +4,13 @@ a traceback (``Session.finish`` checks)."""
 
 from __future__ import annotations
 
+import signal
+import threading
+
 import pytest
 
+from bullscows._kernels import compiled
+from bullscows.cli.common import warm_up_in_background
 from bullscows.cli.streams import TYPE_HISTORY
 
 from .conftest import Spawn
@@ -57,3 +62,24 @@ def test_ctrl_d_at_a_prompt_ends_it_quietly(
         assert game.transcript.rstrip().endswith(said), game.transcript
     else:
         assert status == 0, game.transcript
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_warm_up_thread_leaves_ctrl_c_to_the_main_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Linux gives a Ctrl-C to any thread that does not block it: given to the thread that
+    compiles the kernels while a game starts, it left the main thread asleep in the prompt's
+    read (a duel's reply prompt under load: ``^C`` echoed, no end until the next key)."""
+    masks: list[set[signal.Signals]] = []
+    done = threading.Event()
+
+    def warm_up() -> None:
+        masks.append(signal.pthread_sigmask(signal.SIG_BLOCK, set()))
+        done.set()
+
+    monkeypatch.setattr(compiled, "warm_up", warm_up)
+    warm_up_in_background()
+    assert done.wait(60)
+    assert signal.SIGINT in masks[0]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -360,11 +361,16 @@ def computer_player_options(function: F) -> F:
 
 def warm_up_in_background() -> None:
     """Compile the scoring kernels on another thread while the game starts (see
-    ``_kernels.compiled.warm_up``): the first run on a machine then waits for nothing."""
+    ``_kernels.compiled.warm_up``): the first run on a machine then waits for nothing.
+    The thread (and the kernels' threads it starts) blocks SIGINT: the kernel may give a
+    Ctrl-C to any thread that takes it, and one given to this thread would leave the main
+    thread asleep in the prompt's read until the next key."""
 
     def warm() -> None:
         from bullscows._kernels import compiled
 
+        if hasattr(signal, "pthread_sigmask"):  # POSIX
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         compiled.warm_up()
 
     threading.Thread(target=warm, name="bullscows-warm-up", daemon=True).start()
