@@ -1,4 +1,5 @@
-"""A Store lets go of its writer file (``<database>-writer``) when closed or dropped."""
+"""A Store lets go of its writer file (``<database>-writer``) when closed or dropped, the
+web app's own when the app stops."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from bullscows.records import GameRecord
+from bullscows.web.app import create_app
 from bullscows.web.storage import Store
+
+from .conftest import TestClient, start
 
 pytest.importorskip("fcntl")  # the writer file is an flock
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
@@ -71,4 +75,12 @@ def test_a_refused_store_leaves_no_writer_file_open(database: Path) -> None:
     for _ in range(5):
         with pytest.raises(ValueError, match="schema version 999"):
             Store(f"sqlite:///{database}")
+    assert writer_files(database) == 0
+
+
+def test_the_app_closes_its_store_when_it_stops(database: Path) -> None:
+    app = create_app(f"sqlite:///{database}", warm=False)
+    with TestClient(app) as client:
+        start(client, mode="play", rules="bc")  # a game written: the writer file opened
+        assert writer_files(database) == 1
     assert writer_files(database) == 0

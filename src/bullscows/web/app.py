@@ -65,11 +65,14 @@ def create_app(
             threading.Thread(target=warm_up, name="bullscows-warm-up", daemon=True).start()
             pool.warm()  # on the main thread: the forkserver ignores Ctrl-C from its start
         sweeper = asyncio.create_task(_expire(store, limits))
-        yield
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
-        pool.gate.close()
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            pool.gate.close()
+            store.close()  # its connections and its writer file (``<database>-writer``)
 
     app = FastAPI(
         **QUIET,
