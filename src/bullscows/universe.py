@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import numpy.typing as npt
@@ -186,6 +188,9 @@ def built_aside(rules: Rules) -> Universe:
     """``Universe(rules)`` built on a thread of its own, ``BUILD_NICE`` lower than the caller
     (Linux: a thread's niceness is its own), while the caller waits: in a server, the requests
     its other threads answer meanwhile go first (the compiled builders let go of Python's lock).
+
+    The thread (and any thread it starts) blocks SIGINT, so that Ctrl-C reaches the caller,
+    which stops waiting at once; taken by the builder, it would wait for the build's end.
     """
     done: list[Universe | BaseException] = []
 
@@ -198,11 +203,26 @@ def built_aside(rules: Rules) -> Universe:
             done.append(error)
 
     thread = threading.Thread(target=build, name="bullscows-universe", daemon=True)
-    thread.start()
+    with sigint_blocked():  # the thread inherits the caller's mask
+        thread.start()
     thread.join()
     if isinstance(done[0], BaseException):
         raise done[0]
     return done[0]
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread (POSIX) while the block runs; a Ctrl-C sent meanwhile
+    waits, and is taken once it ends. The threads started meanwhile keep it blocked."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 #: Universes of at least this many codes are built by compiled loops that let go of Python's

@@ -7,12 +7,13 @@ import a given module, so each moment is hit on purpose rather than by timing.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
 import pytest
 
-from .conftest import _default_interrupt, console_script, private_env
+from .conftest import _default_interrupt, console_script, ctrl_c, job, private_env
 
 #: Sends this process SIGINT as it begins to import the module named ``{name}``.
 HOOK = """\
@@ -69,11 +70,65 @@ def test_a_command_stopped_in_this_process_leaves_ctrl_c_as_it_was(
     # A caller of the commands in its own process (a test, a notebook) keeps its Ctrl-C: only
     # the console command ends at once on a further one while its process ends
     # (bullscows.__main__).
-    import signal
-
     from bullscows.errors import interrupted
 
     before = signal.getsignal(signal.SIGINT)
     assert interrupted() == 130
     assert capsys.readouterr().err == "\nInterrupted.\n"
     assert signal.getsignal(signal.SIGINT) is before
+
+
+#: Makes every universe built aside wait for ever (a wide variant's build, made endless), after
+#: it says on stderr that it has begun.
+ENDLESS_BUILD = """\
+import sys, threading
+import bullscows.universe
+
+def endless(rules):
+    sys.stderr.write("building\\n")
+    sys.stderr.flush()
+    threading.Event().wait()
+
+bullscows.universe.Universe = endless
+"""
+
+
+def test_ctrl_c_during_a_universe_build_stops_at_once() -> None:
+    # p6c12r's 2,985,984 codes are built aside; the build never ends, so the command ends
+    # only because Ctrl-C reached the thread that waits for it.
+    source = ENDLESS_BUILD + console_script()
+    args = ["candidates", "--rules", "p6c12r", "012345 1 3"]
+    with job([sys.executable, "-c", source, *args], private_env()) as process:
+        assert process.stderr is not None
+        assert process.stderr.readline() == "building\n"
+        _, err = ctrl_c(process)
+    assert err.strip() == "Interrupted.", err
+    assert process.returncode == 130
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_the_universe_builder_blocks_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C goes to a thread that does not block it: taken by the builder (or a thread the
+    # builder starts), it would leave the caller waiting for the build's end.
+    import threading
+
+    from bullscows import Rules, universe
+
+    masks: dict[str, set[signal.Signals]] = {}
+
+    def record() -> None:
+        masks[threading.current_thread().name] = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+    def built(rules: Rules) -> str:
+        record()
+        helper = threading.Thread(target=record, name="helper")
+        helper.start()
+        helper.join()
+        return "built"
+
+    monkeypatch.setattr(universe, "Universe", built)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert universe.built_aside(Rules.parse("bc")) == "built"
+    assert signal.SIGINT in masks["bullscows-universe"]
+    assert signal.SIGINT in masks["helper"]
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # the caller's is its own

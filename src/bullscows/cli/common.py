@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import math
-import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -366,14 +365,15 @@ def warm_up_in_background() -> None:
     Ctrl-C to any thread that takes it, and one given to this thread would leave the main
     thread asleep in the prompt's read until the next key."""
 
+    from bullscows.universe import sigint_blocked
+
     def warm() -> None:
         from bullscows._kernels import compiled
 
-        if hasattr(signal, "pthread_sigmask"):  # POSIX
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         compiled.warm_up()
 
-    threading.Thread(target=warm, name="bullscows-warm-up", daemon=True).start()
+    with sigint_blocked():  # the thread inherits the caller's mask
+        threading.Thread(target=warm, name="bullscows-warm-up", daemon=True).start()
 
 
 class Terminal:
