@@ -93,3 +93,11 @@ def test_the_limits_a_worker_reads_refuse_an_expiry_out_of_range(hours: float) -
     with pytest.raises(BullsCowsError, match=r"expire_hours .*: give 0 to 876,600"):
         Limits.from_environment(environment)
     assert Limits(MAX_EXPIRE_HOURS).expire_hours == MAX_EXPIRE_HOURS
+
+
+@pytest.mark.parametrize("command", main.list_commands(click.Context(main)))
+def test_the_help_shows_no_range_an_option_does_not_have(command: str) -> None:
+    # A whole number with no bound (--seed) showed click's '[x<=None]'.
+    result = CliRunner().invoke(main, [command, "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    assert "None" not in result.output, result.output

@@ -41,6 +41,10 @@ class Whole(_Short, click.IntRange):
 
     name = "integer"
 
+    def _describe_range(self) -> str:
+        """No range in the help where the number has no bound (click shows ``x<=None``)."""
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
 
 class Number(_Short, click.FloatRange):
     """``click.FloatRange`` that calls what it wants a number, not a ``float range``, and
