@@ -38,6 +38,14 @@ P4C6N = Rules.parse("p4c6n")
         ("b", 1, 0),
         ("cc", 0, 2),
         ("b c c", 1, 2),
+        ("bull cow cow", 1, 2),  # words alone: one per symbol
+        ("Bull, cow", 1, 1),
+        ("black white", 1, 1),
+        ("cow", 0, 1),
+        ("one bull, two cows", 1, 2),  # counts as words
+        ("No bulls, three cows", 0, 3),
+        ("two cows and one bull", 1, 2),
+        ("zero", 0, 0),
         ("0", 0, 0),
         ("00", 0, 0),
         ("-", 0, 0),
@@ -70,6 +78,12 @@ def _rejected(text: str, rules: Rules = BC) -> str:
     ["x", "", "   ", "5", "123", "1 2 3", "1q", "1 bulls 2 goats", "1 2c", "1b 1b", "2c 1w", "bx"],
 )
 def test_rejects_garbage(text: str) -> None:
+    _rejected(text)
+
+
+@pytest.mark.parametrize("text", ["bulls cows", "one", "ten", "1 one", "one bull one bull"])
+def test_rejects_words_that_count_nothing(text: str) -> None:
+    # a count in words counts the word after it; a plural alone counts nothing
     _rejected(text)
 
 

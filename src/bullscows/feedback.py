@@ -39,9 +39,16 @@ NOTATIONS_HELP = (
 
 _BULL_WORDS = {"b", "bull", "bulls", "black", "blacks", "a"}
 _COW_WORDS = {"c", "cow", "cows", "w", "white", "whites"}
-_NOTHING = {"-", "none", "nothing", "0", "00", "0 0", "0,0", "0b0c", "0a0b", "0b0w"}
+_NOTHING = {"-", "none", "nothing", "zero", "0", "00", "0 0", "0,0", "0b0c", "0a0b", "0b0w"}
 #: A count in a reply has at most this many digits (a code has at most 10 positions).
 MAX_COUNT_DIGITS = 3
+#: Counts written as words before a word ("one bull, two cows", "no bulls"), read as digits.
+_NUMBER_WORDS = dict(
+    no=0, zero=0, one=1, two=2, three=3, four=4, five=5, six=6, seven=7, eight=8, nine=9, ten=10
+)
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s*[a-z])")
+#: A reply of words alone, one per symbol ("bull cow cow", "black white"), as letters.
+_ONE_EACH = {"bull": "b", "black": "b", "cow": "c", "white": "w"}
 _TOKEN = re.compile(r"(\d+)\s*([a-z]*)")
 _SEPARATORS = re.compile(r"[\s,;/+&-]+|\band\b")
 
@@ -175,7 +182,9 @@ def _read(text: str, length: int) -> Feedback:
     t = raw.lower()
     if t in _NOTHING:
         return Feedback(0, 0)
-    squeezed = re.sub(r"\s+", "", t)
+    t = _NUMBER_WORD.sub(lambda word: str(_NUMBER_WORDS[word.group(1)]), t)
+    words = [_ONE_EACH.get(word, word) for word in _SEPARATORS.split(t) if word]
+    squeezed = "".join(words)
     if squeezed and set(squeezed) <= set("bcw"):
         return Feedback(squeezed.count("b"), len(squeezed) - squeezed.count("b"))
     tokens = _TOKEN.findall(t)
@@ -188,7 +197,7 @@ def _read(text: str, length: int) -> Feedback:
     plain = [n for n, w in tokens if not w]
     if tagged and plain:
         raise FeedbackError(
-            f"reply {quote(raw)} mixes counts with and without letters; {NOTATIONS_HELP}"
+            f"reply {quote(raw)} mixes counts with and without letters; write it {NOTATIONS_HELP}"
         )
     if tagged:
         return _read_tagged(tagged, raw)
@@ -236,7 +245,8 @@ def _read_tagged(tagged: list[tuple[int, str]], raw: str) -> Feedback:
             kind = "cows"
         else:
             raise FeedbackError(
-                f"reply {quote(raw)}: {quote(word)} is neither bulls nor cows; {NOTATIONS_HELP}"
+                f"reply {quote(raw)}: {quote(word)} is neither bulls nor cows; "
+                f"write it {NOTATIONS_HELP}"
             )
         if kind in seen:
             raise FeedbackError(f"reply {quote(raw)} gives {kind} twice")
