@@ -327,3 +327,37 @@ def test_a_history_file_that_cannot_be_read_is_said_first(tmp_path: Path) -> Non
     assert result.exit_code == 1
     assert result.stdout == ""  # not even the game's announcement: nothing was assisted
     assert result.stderr == f"Error: cannot read file {str(missing)!r}: No such file or directory\n"
+
+
+def test_the_reply_prompt_of_a_guess_typed_alone_has_a_way_out(spawn: Spawn) -> None:
+    # A newcomer at 'Reply to 0123:' typed commands and the whole line again: each refusal
+    # says how to leave, 'undo' records nothing, and the guess typed again is left out.
+    game = spawn("assist", "--seed", "1")
+    game.expect_text("> ")
+    game.send("0123")
+    game.expect_text("Reply to 0123: ")
+    game.send("history")
+    game.expect_text("cannot read reply 'history'")
+    game.expect_text("; Enter alone, 'undo' or 'quit' records no reply")
+    game.expect_text("Reply to 0123: ")
+    game.send("undo")
+    game.expect_text("No reply: 0123 is not recorded.")
+    game.expect_text("> ")
+    game.send("0123")
+    game.expect_text("Reply to 0123: ")
+    game.send("0123 1 2")  # the whole line, as at the first prompt
+    game.expect_text("216 codes possible.")
+    game.expect_text("> ")
+    game.send("4567")
+    game.expect_text("Reply to 4567: ")
+    game.send("4567 cow")
+    game.expect_text("> ")
+    game.send("history")
+    game.expect_text("[2] 4567  0 bulls, 1 cow")
+    game.send("quit")
+    assert game.finish() == 0
+
+
+def test_a_game_solved_in_one_guess_says_guess() -> None:
+    result = CliRunner().invoke(main, ["assist"], input="0123 4 0\n")
+    assert "Solved in 1 guess: 0123." in result.output, result.output

@@ -19,6 +19,7 @@ from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_lines
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import (
     Candidates,
@@ -29,7 +30,7 @@ from bullscows.sessions import (
     as_feedback,
     read_move,
 )
-from bullscows.sessions.moves import FIX_HELP, REPLY_HELP
+from bullscows.sessions.moves import FIX_HELP, NO_REPLY_HELP, REPLY_HELP, reply_to
 from bullscows.sessions.question import read_history
 from bullscows.strategies import Strategy
 
@@ -134,23 +135,26 @@ def _with_reply(terminal: Terminal, breaker: Codebreaker, guess: str) -> Record 
 
 def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | None:
     """The reply to ``code``, asked until one can be read; ``None`` if none is given (Enter
-    alone, or 'quit')."""
+    alone, 'quit' or 'undo': a command that changes the game)."""
     while True:
-        text = terminal.ask(f"Reply to {code}: ")
-        if not text or read_move(breaker, text).stops:
+        asked = terminal.ask(f"Reply to {code}: ")
+        text = "" if asked is None else reply_to(code.text, asked)
+        move = read_move(breaker, text)
+        if not text or (move.command and move.changes):
             terminal.say(f"No reply: {code} is not recorded.")
             return None
         try:
             as_feedback(text, breaker.rules)
         except BullsCowsError as error:
-            terminal.warn(str(error))
+            terminal.warn(f"{error}; {NO_REPLY_HELP}")
             continue
         return text
 
 
 def _status(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
     if breaker.solved:
-        terminal.say(f"Solved in {len(breaker.history)} guesses: {breaker.history[-1].guess}.")
+        guesses = counted(len(breaker.history), "guess")
+        terminal.say(f"Solved in {guesses}: {breaker.history[-1].guess}.")
         return
     if breaker.contradiction is not None:
         show_contradiction(terminal, breaker, style)

@@ -170,6 +170,8 @@ FIX_HELP = "'fix N REPLY' replaces reply #N"
 REPLY_HELP = f"Replies are written {NOTATIONS_HELP}."
 #: What may be typed at a prompt for a reply to the computer's guess (solve, duel).
 REPLY_PROMPT_HELP = f"{REPLY_HELP} Commands: undo, {FIX_HELP}, quit."
+#: How to leave the prompt for the reply to a guess typed alone (assist).
+NO_REPLY_HELP = "Enter alone, 'undo' or 'quit' records no reply"
 #: The other command words; each is a move only in the games that accept it.
 WORDS: dict[str, type[Move]] = {
     "undo": Undo, "u": Undo, "hint": Hint, "history": History, "list": Candidates,
@@ -252,6 +254,18 @@ def check_move(game: Playable, move: Move) -> None:
             f"move #{move.number} does not answer the game as it is now (at move "
             f"#{game.move_number}): it was sent twice, or from an old page; nothing was done"
         )
+
+
+def reply_to(code: str, text: str) -> str:
+    """The reply in ``text``, typed at the prompt for the reply to ``code``: the guess typed
+    again before it (the whole line, as at the first prompt) is left out.
+
+    >>> reply_to("0123", "0123 1 2"), reply_to("0123", "1 2")
+    ('1 2', '1 2')
+    """
+    words = text.strip()
+    guess, _, reply = words.partition(" ")
+    return reply.strip() if guess == code and reply.strip() else words
 
 
 def given(value: str, what: str) -> str:
