@@ -126,6 +126,29 @@ def test_parse(spec: str, expected: Rules) -> None:
 
 
 @pytest.mark.parametrize(
+    ("spec", "same"),
+    [
+        ("MM", "mm"),  # a preset's name in any case, as a compact spec's
+        (" Bc-NoLead ", "bc-nolead"),
+        ("mm:symbols=RGBYOP", "mm-colours"),  # a preset with modifiers, as a compact spec
+        ("BC:nolead", "bc-nolead"),
+        ("bc-nolead:symbols=abcdefghij", "p4c10n:symbols=abcdefghij:allowed=bcdefghij/abcdefghij"
+                                         "/abcdefghij/abcdefghij"),
+        ("mm:guesses=MM", "mm"),
+    ],
+)  # fmt: skip
+def test_a_preset_is_read_in_any_case_and_with_modifiers(spec: str, same: str) -> None:
+    rules = Rules.parse(spec)
+    assert rules == Rules.parse(same)
+    assert Rules.parse(rules.spec) == rules
+
+
+def test_a_preset_renamed_with_too_few_symbols_says_how_many() -> None:
+    with pytest.raises(RulesError, match="rules spec 'mm:symbols=RGB': mm has 6 symbols but 3"):
+        Rules.parse("mm:symbols=RGB")
+
+
+@pytest.mark.parametrize(
     ("rules", "spec"),
     [
         (Rules(4, DIGITS, False), "bc"),

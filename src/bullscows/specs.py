@@ -174,12 +174,14 @@ def read_spec(spec: str, scoring: bool = False) -> list[Shape]:
         if GUESSES in guesses:
             raise RulesError(f"rules spec {spec!r}: give :guesses= once")
         return read_spec(secrets, scoring) + read_spec(guesses, scoring)
-    if text in PRESETS:
-        return [preset_shape(text)]
+    if text.lower() in PRESETS:
+        return [preset_shape(text.lower())]
     base, *modifiers = text.split(":")
     options = dict(_read_modifier(m, spec) for m in modifiers)
     symbols = options.get("symbols")
-    if base.lower().startswith("moo"):
+    if base.lower() in PRESETS:
+        shape = _read_preset(base.lower(), spec, symbols)
+    elif base.lower().startswith("moo"):
         shape = radix_shape(read_radix(base[3:], spec), symbols)
     else:
         shape = _read_compact(base, spec, symbols)
@@ -214,6 +216,24 @@ def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
         f"rules spec {quote(spec)}: cannot read {quote(modifier)}; modifiers are :nolead, "
         ":symbols=SYMBOLS, :allowed=SYMBOLS/SYMBOLS/... and, last, :guesses=SPEC"
     )
+
+
+def _read_preset(name: str, spec: str, symbols: str | None) -> Shape:
+    """A preset's shape with its symbols renamed ``symbols`` (one for one, in order).
+
+    >>> _read_preset("bc-nolead", "bc-nolead:symbols=abcdefghij", "abcdefghij")[1:]
+    ('abcdefghij', False, ('bcdefghij', 'abcdefghij', 'abcdefghij', 'abcdefghij'))
+    """
+    length, alphabet, repeats, allowed = preset_shape(name)
+    if symbols is None:
+        return length, alphabet, repeats, allowed
+    if len(symbols) != len(alphabet):
+        raise RulesError(
+            f"rules spec {quote(spec)}: {name} has {len(alphabet)} symbols but {len(symbols)} given"
+        )
+    renamed = str.maketrans(alphabet, symbols)
+    limits = None if allowed is None else tuple(a.translate(renamed) for a in allowed)
+    return length, symbols, repeats, limits
 
 
 def _read_compact(base: str, spec: str, symbols: str | None) -> Shape:
