@@ -402,16 +402,16 @@ def test_a_spent_budget_stops_the_tasks_on_threads(monkeypatch: pytest.MonkeyPat
         make_executor(None, 2, None, threads=True) as pool,
     ):
         assert isinstance(pool, Threads)
-        submit = pool.submit
+        submit = pool.submit_at
 
-        def noting(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-            future = submit(fn, *args, **kwargs)
+        def noting(priority: int, fn: Callable[..., Any], /, *args: Any) -> Future[Any]:
+            future = submit(priority, fn, *args)
             stopped.append(future)
             if len(args) > 5 and len(args[5]) == 2:  # the part's history: two guesses deep
                 deep.append(True)
             return future
 
-        pool.submit = noting  # type: ignore[method-assign]
+        pool.submit_at = noting  # type: ignore[method-assign]
         optimal_tree(Rules.parse("bc"), "total", executor=pool, progress=budget)
     assert raised.value.standing.reason == "the budget of 100 sets"
     assert raised.value.standing.lower == 24575  # the root's bound: no part settled yet

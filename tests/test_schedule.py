@@ -1,8 +1,9 @@
 """The schedule of a search on ``executors.Threads``: the rounds of a set's next guesses are
 searched by idle workers while a round waits (``PartTasks.ahead``, ``settle.rounds_ahead``),
 with the same tree, and stopped when no round will ask them; a task cancelled before it
-started holds no worker; a tree read back from another thread's sets is searched under the
-search's watch."""
+started holds no worker; a thread come free takes the most urgent task waiting
+(``distribute.ROUND`` first, ``AHEAD`` last); a tree read back from another thread's sets is
+searched under the search's watch."""
 
 from __future__ import annotations
 
@@ -19,13 +20,22 @@ from bullscows.executors import TaskStopped, Threads, stop_flag
 from bullscows.rules import Rules
 from bullscows.search import reporting
 from bullscows.search.checkpoint import Found, History
-from bullscows.search.distribute import LATER, Request
+from bullscows.search.distribute import (
+    AHEAD,
+    HELP,
+    LATER,
+    ROUND,
+    SPARE,
+    SPARE_ROUND,
+    Request,
+)
 from bullscows.search.engine import Search
 from bullscows.search.options import Run, SearchOptions
 from bullscows.search.progress import BudgetSpent, SearchReport
 from bullscows.search.settle import Candidate, rounds_ahead
+from bullscows.search.worker import solve_task
 from bullscows.tree.model import Node
-from bullscows.universe import universe
+from bullscows.universe import IndexArray, universe
 
 #: Generous: how long a task waits for what the schedule should bring, however slow the machine.
 WAIT = 60.0
@@ -34,17 +44,27 @@ WAIT = 60.0
 RULES = Rules.parse("p3c10n")
 
 
-def test_the_next_guesses_are_searched_while_a_round_waits() -> None:
-    # The largest part one guess deep, searched on 4 threads; each task solved by a search of
-    # its own. The first task of the second guess tried (the best tree found by then) holds
-    # its round until a task of a later guess has started: only idle workers searching the
-    # rounds to come start one.
+def largest_part() -> tuple[IndexArray, int, History, Found]:
+    """The largest part one guess deep: its codes, depth and history, and its optimum."""
     search = Search(SearchOptions(RULES))
     every, depth = universe(RULES).secrets, search.state.unlimited
     parts = search.state.scores.parts(search.state.ctx, every, 0)
     reply, part = max(parts, key=lambda p: len(p[1]))
     history = ((0, reply),)
-    alone = Search(SearchOptions(RULES)).solve(part, depth, INFEASIBLE, history)
+    return (
+        part,
+        depth,
+        history,
+        Search(SearchOptions(RULES)).solve(part, depth, INFEASIBLE, history),
+    )
+
+
+def test_the_next_guesses_are_searched_while_a_round_waits() -> None:
+    # The largest part one guess deep, searched on 4 threads; each task solved by a search of
+    # its own. The first task of the second guess tried (the best tree found by then) holds
+    # its round until a task of a later guess has started: only idle workers searching the
+    # rounds to come start one.
+    part, depth, history, alone = largest_part()
     guesses: list[int] = []  # the guesses, in the order their first task started
     later, lock = threading.Event(), threading.Lock()
     held: list[bool] = []
@@ -232,13 +252,13 @@ def test_the_first_guess_s_parts_go_to_idle_workers_before_one_is_searched_here(
     sent: list[History] = []
     spare_then: list[int] = []
     with Threads(4) as team:
-        submit = team.submit
+        submit = team.submit_at
 
-        def noted(fn: Any, /, *arguments: Any) -> Any:
+        def noted(priority: int, fn: Any, /, *arguments: Any) -> Any:
             sent.append(arguments[5])  # a task's history
-            return submit(fn, *arguments)
+            return submit(priority, fn, *arguments)
 
-        team.submit = noted  # type: ignore[method-assign]
+        team.submit_at = noted  # type: ignore[method-assign]
         search = Search(SearchOptions(RULES), Run(executor=team, task=lambda *_: (None, 0)))
 
         def here(history: History, *_: Any) -> Found:
@@ -249,3 +269,81 @@ def test_the_first_guess_s_parts_go_to_idle_workers_before_one_is_searched_here(
         with pytest.raises(Halt):
             search.solve(universe(RULES).secrets, search.state.unlimited, INFEASIBLE, ())
     assert spare_then == [3]  # one worker of the four kept free of spare parts
+
+
+def test_a_free_thread_takes_the_most_urgent_task_waiting() -> None:
+    # One thread, held busy while a task of each priority is queued, the least urgent first
+    # (first come, first served would run them in that order): once free, it takes the
+    # round's task first and the task sent ahead last.
+    began, release, order = threading.Event(), threading.Event(), []
+
+    def hold() -> None:
+        began.set()
+        release.wait(WAIT)
+
+    priorities = [AHEAD, HELP, SPARE, SPARE_ROUND, ROUND, ROUND]
+    with Threads(1) as team:
+        held = team.submit(hold)
+        assert began.wait(WAIT)
+        queued = [team.submit_at(p, order.append, (p, i)) for i, p in enumerate(priorities)]
+        # what a split's helper gives way to: the tasks more urgent than a helper
+        assert (team.waiting(), team.waiting(HELP), team.waiting(ROUND)) == (6, 4, 0)
+        release.set()
+        held.result(WAIT)
+        for future in queued:
+            future.result(WAIT)
+    assert order == [(ROUND, 4), (ROUND, 5), (SPARE_ROUND, 3), (SPARE, 2), (HELP, 1), (AHEAD, 0)]
+
+
+class Noting(Threads):
+    """``Threads`` that note each task's priority, who sent it (the searching thread or a
+    worker of the team) and, for a task of the search, the guesses of its history (-1 for a
+    split's helper)."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.sent: list[tuple[int, str, int]] = []
+
+    def submit_at(self, priority: int, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        who = "searching" if threading.current_thread() is threading.main_thread() else "team"
+        self.sent.append((priority, who, len(args[5]) if fn is solve_task else -1))
+        return super().submit_at(priority, fn, *args, **kwargs)
+
+    def priorities(self) -> set[tuple[int, str, int]]:
+        return set(self.sent)
+
+
+#: The priorities each task of a search may be sent at, by who sent it and its depth.
+ALLOWED = {
+    ("searching", 1): {SPARE},  # a spare part
+    ("searching", 2): {ROUND, AHEAD},
+    ("team", 2): {SPARE_ROUND, AHEAD},  # a spare part's rounds
+    ("searching", -1): {HELP},
+    ("team", -1): {HELP},
+}
+
+
+def test_a_search_sends_each_task_at_its_priority() -> None:
+    # The whole search on 4 threads: the searching thread's rounds at ROUND, the spare
+    # parts at SPARE, their own rounds (asked on a worker) at SPARE_ROUND, a split's helpers
+    # at HELP, and only the rounds sent ahead at AHEAD; the same tree.
+    every = universe(RULES).secrets
+    alone = Search(SearchOptions(RULES)).solve(every, 9, INFEASIBLE, ())
+    with Noting(4) as team:
+        search = Search(SearchOptions(RULES), Run(executor=team, task=solve_task))
+        found = search.solve(every, 9, INFEASIBLE, ())
+    assert found == alone
+    assert all(priority in ALLOWED[who, deep] for priority, who, deep in team.sent)
+    assert {(ROUND, "searching", 2), (SPARE, "searching", 1)} <= team.priorities()
+
+
+def test_a_spare_part_s_rounds_come_after_the_searching_thread_s() -> None:
+    # A spare part on a worker, two workers idle: its rounds' tasks go to them at
+    # SPARE_ROUND, behind any round of the searching thread.
+    part, depth, history, alone = largest_part()
+    with Noting(3) as team:
+        task = (RULES, "total", None, False, 1, history, part, depth, INFEASIBLE)
+        found, _ = team.submit_at(SPARE, solve_task, *task).result()
+    assert found == alone
+    assert all(priority in ALLOWED[who, deep] for priority, who, deep in team.sent)
+    assert (SPARE_ROUND, "team", 2) in team.priorities()

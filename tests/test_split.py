@@ -190,10 +190,10 @@ class Counting(Threads):
         super().__init__(workers)
         self.histories: list[tuple[tuple[int, int], ...]] = []
 
-    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+    def submit_at(self, priority: int, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
         if fn is solve_task:
             self.histories.append(args[5])
-        return super().submit(fn, *args, **kwargs)
+        return super().submit_at(priority, fn, *args, **kwargs)
 
 
 def test_a_spare_part_sends_its_rounds_to_the_workers() -> None:

@@ -14,8 +14,9 @@ start at once; the others (the benchmark's strategies, much of them Python) on p
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import os
-import queue
 import re
 import socket
 import sys
@@ -215,7 +216,9 @@ class Threads(Executor):
     GIL. Unlike ``ThreadPoolExecutor``, a task under way can be stopped: cancelling its future
     sets the task's ``stop_flag`` (``cancel`` still answers ``False``: the task ends, with
     ``TaskStopped``, when it next looks at the flag), and so does ``shutdown`` with
-    ``cancel_futures``. Its threads never hold up the interpreter's exit.
+    ``cancel_futures``. A thread come free takes the waiting task of the lowest priority
+    (``submit_at``), the first sent among equals. Its threads never hold up the
+    interpreter's exit.
 
     >>> with Threads(2) as team:
     ...     sorted(team.submit(abs, n).result() for n in (-2, 3))
@@ -224,13 +227,16 @@ class Threads(Executor):
 
     def __init__(self, workers: int) -> None:
         self._max_workers = workers
-        # The tasks not started, each a future and its call; ``None`` ends a thread.
-        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]] | None]
-        self._queue = queue.SimpleQueue()
         self._lock = threading.Lock()
-        # The tasks in the queue that a thread will run: neither started nor cancelled (a
-        # cancelled one stays in the queue until a thread takes it, and runs nothing).
-        self._pending: set[Future[Any]] = set()
+        self._ready = threading.Condition(self._lock)  # a task, or an end, was queued
+        # The tasks not started, a heap of (priority, sequence, future, call): the lowest
+        # priority first, the first sent among equals; an end (``_END``) ends a thread.
+        self._queue: list[tuple[int, int, Future[Any] | None, Callable[[], Any] | None]] = []
+        self._sequence = itertools.count()
+        # The tasks in the queue that a thread will run, with their priorities: neither
+        # started nor cancelled (a cancelled one stays in the queue until a thread takes it,
+        # and runs nothing).
+        self._pending: dict[Future[Any], int] = {}
         self._closed = False
         # Each task under way: its stop flag, and what counts its progress (``count_progress``).
         self._running: dict[Future[Any], tuple[npt.NDArray[np.int64], _Counter]] = {}
@@ -250,12 +256,32 @@ class Threads(Executor):
                 ) from None
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        """``fn(*args, **kwargs)`` queued at priority 0 (``submit_at``)."""
+        return self.submit_at(0, fn, *args, **kwargs)
+
+    def submit_at(
+        self, priority: int, fn: Callable[..., T], /, *args: Any, **kwargs: Any
+    ) -> Future[T]:
+        """``fn(*args, **kwargs)`` queued at ``priority``: a thread come free takes the task
+        waiting of the lowest priority, the first sent among equals.
+
+        >>> import threading
+        >>> began, order = threading.Event(), []
+        >>> with Threads(1) as team:
+        ...     held = team.submit(began.wait)
+        ...     later = [team.submit_at(p, order.append, p) for p in (2, 1, 0, 1)]
+        ...     _ = began.set(), [future.result() for future in later]
+        >>> order
+        [0, 1, 1, 2]
+        """
         future: Future[T] = _StoppableFuture(self)
-        with self._lock:
+        with self._ready:
             if self._closed:
                 raise RuntimeError("cannot schedule new tasks after shutdown")
-            self._queue.put((future, lambda: fn(*args, **kwargs)))
-            self._pending.add(future)
+            task = (priority, next(self._sequence), future, lambda: fn(*args, **kwargs))
+            heapq.heappush(self._queue, task)
+            self._pending[future] = priority
+            self._ready.notify()
         return future
 
     def idle(self) -> int:
@@ -268,9 +294,13 @@ class Threads(Executor):
         """Tasks under way (each on one thread; it may be waiting for other tasks)."""
         return len(self._running)
 
-    def waiting(self) -> int:
-        """Tasks not started yet, and not cancelled."""
-        return len(self._pending)
+    def waiting(self, before: int | None = None) -> int:
+        """Tasks not started yet, and not cancelled; with ``before``, those of a lower
+        priority only (which a thread come free takes first)."""
+        with self._lock:
+            if before is None:
+                return len(self._pending)
+            return sum(priority < before for priority in self._pending.values())
 
     def native_ids(self) -> list[int]:
         """The operating system's ids of the threads (Linux: ``/proc/self/task/ID``)."""
@@ -293,23 +323,19 @@ class Threads(Executor):
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Take no more tasks; with ``cancel_futures``, cancel those not started and stop those
         under way; with ``wait``, wait for the threads to end."""
-        with self._lock:
+        with self._ready:
             first, self._closed = not self._closed, True
+            waiting: list[Future[Any]] = []
             if cancel_futures:
                 for flag, _ in self._running.values():
                     flag[0] = 1
-        ends = len(self._threads) if first else 0
-        while cancel_futures:
-            try:
-                waiting = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if waiting is None:
-                ends += 1  # put back: a thread still needs it
-            else:
-                waiting[0].cancel()
-        for _ in range(ends):
-            self._queue.put(None)
+                waiting = [future for _, _, future, _ in self._queue if future is not None]
+                self._queue = [task for task in self._queue if task[2] is None]  # the ends
+            for _ in range(len(self._threads) if first else 0):
+                heapq.heappush(self._queue, (_END, next(self._sequence), None, None))
+            self._ready.notify_all()
+        for future in waiting:
+            future.cancel()
         if wait:
             for thread in self._threads:
                 thread.join()
@@ -319,12 +345,13 @@ class Threads(Executor):
         counter: _Counter = [None]
         _CURRENT.flag, _CURRENT.counter, _CURRENT.team = flag, counter, self
         while True:
-            task = self._queue.get()
-            if task is None:
-                return
-            future, call = task
-            with self._lock:
-                self._pending.discard(future)
+            with self._ready:
+                while not self._queue:
+                    self._ready.wait()
+                _, _, future, call = heapq.heappop(self._queue)
+                if future is None or call is None:
+                    return  # an end: after every task queued before the shutdown
+                self._pending.pop(future, None)
                 if not future.set_running_or_notify_cancel():
                     continue
                 flag[0], counter[0] = 0, None
@@ -345,7 +372,11 @@ class Threads(Executor):
     def _forget(self, future: Future[Any]) -> None:
         """``future`` was cancelled before it started: no thread waits for it."""
         with self._lock:
-            self._pending.discard(future)
+            self._pending.pop(future, None)
+
+
+#: The priority of the ends queued by ``Threads.shutdown``: after every task.
+_END = sys.maxsize
 
 
 class _StoppableFuture(Future[T]):

@@ -42,6 +42,12 @@ Local = Callable[[History, IndexArray, int, int], Found]
 Upcoming = Callable[[], Iterable[Request]]
 #: ``PartTasks.known``'s answer for a part too small to be a task, not solved yet.
 LATER: Any = object()
+#: The priorities of a search's tasks on ``executors.Threads``, where a thread come free takes
+#: the lowest first: a round's tasks that the searching thread waits for; those of a spare
+#: part's round, which its worker waits for; whole spare parts, the longest chains of rounds,
+#: not waited for yet; a split's helpers (``search.split``), which only hasten a task under
+#: way; and the rounds sent ahead (``PartTasks.ahead``), which a round may never ask.
+ROUND, SPARE_ROUND, SPARE, HELP, AHEAD = range(5)
 
 
 def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
@@ -67,6 +73,14 @@ def start_workers(executor: Executor, prepare: Callable[[], None]) -> None:
             executor.submit(prepare)
         except RuntimeError:  # a broken pool, or one shut down: the tasks will say so
             return
+
+
+def submit_at(executor: Executor, priority: int, task: Task, *arguments: Any) -> Future[Any]:
+    """``task(*arguments)`` sent to ``executor``, at ``priority`` on ``Threads`` (the others
+    keep their own order)."""
+    if isinstance(executor, Threads):
+        return executor.submit_at(priority, task, *arguments)
+    return executor.submit(task, *arguments)
 
 
 class PartTasks:
@@ -154,8 +168,10 @@ class PartTasks:
             sent.pop(i, None)
             history, codes, window = requests[i]
             arguments = (*self.options, history, codes, depth, window)
+            # A spare part's worker (on the team) asks its own rounds: after the searching thread's.
+            priority = SPARE_ROUND if current_team() is self.executor else ROUND
             try:
-                futures[i] = self.executor.submit(self.task, *arguments)
+                futures[i] = submit_at(self.executor, priority, self.task, *arguments)
                 self.active.add(futures[i])
                 self.uncounted.add(futures[i])
             except RuntimeError:  # a broken pool (BrokenExecutor), or one shut down
@@ -244,7 +260,7 @@ class PartTasks:
                 return
             entry = self.spare.pop()
             try:
-                entry.future = self.executor.submit(self.task, *entry.arguments)
+                entry.future = submit_at(self.executor, SPARE, self.task, *entry.arguments)
             except RuntimeError:  # a broken pool: this process solves it when it gets there
                 self.executor = None
                 return
@@ -301,7 +317,8 @@ class PartTasks:
             if history in self.early or not self.is_task(history, codes):
                 continue
             try:
-                future = team.submit(self.task, *self.options, history, codes, depth, window)
+                arguments = (*self.options, history, codes, depth, window)
+                future = team.submit_at(AHEAD, self.task, *arguments)
             except RuntimeError:  # shut down: the rounds solve them as they come
                 return
             self.early[history] = (future, window)

@@ -30,6 +30,7 @@ import numpy as np
 from bullscows._kernels import search_calls
 from bullscows._kernels.tables import FAIL, STOPPED, beat
 from bullscows.executors import TaskStopped, Threads
+from bullscows.search.distribute import HELP
 from bullscows.search.engine import Search
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray
@@ -107,7 +108,7 @@ class Split:
                 if team is not None and helper is not None and late:
                     asked = [future for future in asked if not (future.running() or future.done())]
                     for _ in range(self.wanted(team.idle(), len(asked))):
-                        asked.append(team.submit(helper, self))
+                        asked.append(team.submit_at(HELP, helper, self))
                         helpers.append(asked[-1])
         except BaseException:  # stopped, or failed: so are the helpers
             self.close(helpers, stop=True)
@@ -187,9 +188,10 @@ class Split:
 
 def help_split(search: Search, split: Split, team: Threads | None) -> int:
     """Try ``split``'s guesses with this thread's ``search`` until none is left or a task
-    waits for this worker; the sets searched."""
+    that comes before a helper (``distribute.HELP``) waits for this worker; the sets
+    searched."""
     before = search.nodes
     search.state.ready(split.codes)  # once: every guess is tried at the same codes
-    while split.work(search, lambda: team is not None and team.waiting() > 0):
+    while split.work(search, lambda: team is not None and team.waiting(HELP) > 0):
         pass
     return search.nodes - before
