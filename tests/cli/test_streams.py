@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from .conftest import BULLSCOWS, ENV, TIMEOUT
+from .conftest import BULLSCOWS, TIMEOUT, private_env
 
 
 def bullscows(
@@ -22,15 +22,15 @@ def bullscows(
     stdin_file: object = None,
     **options: object,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run the real command (stdin the bytes ``stdin``, or ``stdin_file``); fail on any
-    traceback."""
+    """Run the real command (stdin the bytes ``stdin``, or ``stdin_file``) with the test
+    run's own record and cache (``private_env``); fail on any traceback."""
     if stdin_file is not None:
         options["stdin"] = stdin_file
     result = subprocess.run(
         [str(BULLSCOWS), *args],
         input=stdin,
         capture_output="stdout" not in options,
-        env={**ENV, **(env or {})},
+        env={**private_env(), **(env or {})},
         timeout=120,
         check=False,
         **options,  # type: ignore[call-overload]
@@ -54,14 +54,22 @@ def test_a_full_disk_is_a_one_line_error() -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [["rules"], ["tree", "--rules", "mm", "--format", "text"], ["solve", "--plain"]]
+    ("args", "stdin"),
+    [
+        (["rules"], b""),
+        (["tree", "--rules", "mm", "--format", "text"], b""),
+        (["solve", "--plain"], b""),
+        (["record"], b""),  # printed by rich, which ended with status 1
+        (["analyse", "0123 1 2"], b""),
+        (["play", "--seed", "1"], b"0123\nquit\n"),
+    ],
 )
-def test_a_broken_pipe_ends_quietly(args: list[str]) -> None:
+def test_a_broken_pipe_ends_quietly(args: list[str], stdin: bytes) -> None:
     """As with ``| head -1``: the reader has gone (here before the first write)."""
     read, write = os.pipe()
     os.close(read)
     try:
-        result = bullscows(*args, stdout=write, stderr=subprocess.PIPE)
+        result = bullscows(*args, stdin=stdin, stdout=write, stderr=subprocess.PIPE)
     finally:
         os.close(write)
     assert result.stderr == b""
@@ -81,7 +89,7 @@ def test_a_closed_stream_is_a_one_line_error(
 ) -> None:
     shell = f"'{BULLSCOWS}' {' '.join(args)} {redirect}"
     result = subprocess.run(
-        ["bash", "-c", shell], capture_output=True, env=ENV, timeout=120, check=False
+        ["bash", "-c", shell], capture_output=True, env=private_env(), timeout=120, check=False
     )
     assert result.returncode == 1
     assert b"Traceback" not in result.stderr
@@ -192,7 +200,9 @@ def test_list_in_assist_is_bounded_on_a_huge_variant() -> None:
 
 def test_a_line_that_is_not_utf8_at_a_terminal_is_asked_again() -> None:
     # A bytes session (the terminal echoes the bad bytes back, which text could not hold).
-    child = pexpect.spawn(str(BULLSCOWS), ["play", "--seed", "1"], env=ENV, timeout=TIMEOUT)
+    child = pexpect.spawn(
+        str(BULLSCOWS), ["play", "--seed", "1"], env=private_env(), timeout=TIMEOUT
+    )
     try:
         child.expect_exact(b"[1] Your guess: ")
         child.send(b"\xff\xfe12\r")

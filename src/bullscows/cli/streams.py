@@ -104,7 +104,15 @@ def console(stderr: bool = False) -> Console:
     """
     from rich.console import Console  # loaded by the commands that print with it only
 
-    made = Console(stderr=stderr, highlight=False, markup=False, emoji=False)
+    class Quiet(Console):
+        """Ends on a broken pipe as every command does (rich's own ends with status 1)."""
+
+        def on_broken_pipe(self) -> None:
+            with contextlib.suppress(SystemExit):  # it points stdout at the null device
+                super().on_broken_pipe()
+            sys.exit(BROKEN_PIPE_STATUS)
+
+    made = Quiet(stderr=stderr, highlight=False, markup=False, emoji=False)
     if not made.is_terminal:
         made.width = WIDE
     return made
