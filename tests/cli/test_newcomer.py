@@ -197,3 +197,10 @@ def test_a_history_typed_at_a_terminal_is_asked_for(terminal: Spawn) -> None:
     game.send_eof()
     game.expect_text("Undetermined: 360 codes possible.")
     assert game.finish() == 0
+
+
+def test_a_depth_no_tree_reaches_counts_its_guesses_in_words() -> None:
+    # 'within 1 guesses' read as a typo; the error names the depth as a person would.
+    result = run("bullscows solve --rules mm --strategy optimal --max-depth 1")
+    assert result.exit_code == 1
+    assert result.stderr.strip().endswith("repeats allowed within 1 guess"), result.stderr

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.errors import SearchError
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint
 from bullscows.search.distribute import start_workers
@@ -206,7 +207,8 @@ def _run(
     running.append(search)
     found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
-        raise SearchError(f"no tree settles {rules.describe()} within {max_depth} guesses")
+        within = counted(max_depth, "guess")
+        raise SearchError(f"no tree settles {rules.describe()} within {within}")
     tree = found[1]
     scores, win = search.state.scores, search.state.win
     by_count = distribution(scores, win, tree, everything)
