@@ -204,3 +204,18 @@ def test_a_depth_no_tree_reaches_counts_its_guesses_in_words() -> None:
     result = run("bullscows solve --rules mm --strategy optimal --max-depth 1")
     assert result.exit_code == 1
     assert result.stderr.strip().endswith("repeats allowed within 1 guess"), result.stderr
+
+
+@pytest.mark.parametrize("args", [["help"], ["help", "play"], ["help", "tree"]])
+def test_help_as_a_word_shows_the_help(args: list[str]) -> None:
+    # 'bullscows help' was 'No such command'; it is --help, and 'help play' is 'play --help'.
+    result = CliRunner().invoke(main, args, env=ENV)
+    assert result.exit_code == 0, result.output
+    wanted = CliRunner().invoke(main, [*args[1:], "--help"], env=ENV)
+    assert result.stdout == wanted.stdout
+
+
+def test_help_of_no_command_says_which_it_may_have_meant() -> None:
+    result = CliRunner().invoke(main, ["help", "plya"], env=ENV)
+    assert result.exit_code == 2
+    assert "No such command 'plya'. Did you mean 'play'?" in result.stderr

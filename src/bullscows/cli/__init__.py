@@ -112,8 +112,14 @@ class LazyGroup(click.Group):
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
-        """The command ``args`` names; a name that is none says which it may have meant."""
+        """The command ``args`` names; a name that is none says which it may have meant.
+        ``help`` and ``help COMMAND`` are read as ``--help`` and ``COMMAND --help``."""
         name = args[0] if args else ""
+        if name == "help" and not ctx.resilient_parsing:
+            if len(args) == 1:
+                click.echo(ctx.get_help())
+                ctx.exit()
+            return self.resolve_command(ctx, [args[1], "--help"])
         if name in COMMANDS or name.startswith("-") or ctx.resilient_parsing:
             return super().resolve_command(ctx, args)
         import difflib
@@ -173,5 +179,6 @@ class LazyGroup(click.Group):
 def main() -> None:
     """Bulls & Cows (MOO), Mastermind and their whole family: play, solve, duel, assist.
 
-    Every command takes --rules (bc, bc-nolead, mm, logik, p4c10n, moo5,5,5, ...) and --help.
+    Every command takes --rules (bc, bc-nolead, mm, logik, p4c10n, moo5,5,5, ...) and --help
+    (also `bullscows help COMMAND`).
     """
