@@ -238,3 +238,29 @@ def test_the_record_counts_a_game_played_without_script(
     expect(section.locator("svg rect")).to_have_count(1)
     page.locator("#forget").click()
     expect(page.locator("#no-record")).to_be_visible()
+
+
+@pytest.mark.parametrize("script", ["script", "no-script"])
+def test_a_refused_line_says_why_beside_the_box_on_a_phone(
+    browser: Browser, base: str, script: str
+) -> None:
+    """Under a contradiction's fixes the box is far down a phone's page: the reason a line
+    was refused shows where the box and the eyes are, not off the screen above the board."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=script == "script")
+    page = context.new_page()
+    page.goto(f"{base}/new/assist")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    for number, line in enumerate(["0123 0 2", "4567 1 1", "0123 0 0"], 1):  # no code fits
+        page.locator("#say").fill(line)
+        page.locator("#say").press("Enter")
+        expect(page.locator(ROWS)).to_have_count(number)
+    expect(page.locator(".contradiction")).to_be_visible()
+    page.locator("#say").fill("0123 many")
+    page.locator("#say").press("Enter")
+    error = page.locator(".error")
+    expect(error).to_contain_text("'many'")
+    expect(page.locator("#say")).to_be_focused()
+    expect(error).to_be_in_viewport(ratio=1)  # all of it
+    expect(page.locator("#say")).to_have_attribute("aria-describedby", "error")
+    context.close()
