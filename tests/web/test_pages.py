@@ -68,6 +68,25 @@ def test_play_by_the_prompt(client: TestClient) -> None:
     assert "The secret was" in over and 'id="say"' not in over
 
 
+def test_a_hint_is_answered_by_a_redirect_and_shown_until_the_next_move(
+    client: TestClient,
+) -> None:
+    """A post answered by a page is posted again by a reload (refused as stale: the hint
+    gone, an error instead); the hint's page is a plain address, so it is read again."""
+    page = new(client, "play", hints="true")
+    say(client, page, "0123")
+    asked = submit(client, page, {"do": "hint"})
+    assert asked.status_code == 303 and asked.headers["location"] == page
+    shown = [client.get(page).text for _ in range(3)]  # read again: a reload, another tab
+    hints = [re.findall(r'id="hint">(.*?)</section>', text) for text in shown]
+    assert hints[0] and hints[0] == hints[1] == hints[2] and "Try " in hints[0][0]
+    assert all('class="error"' not in text for text in shown)
+    game_id = page.rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").json()["state"]["hints_given"] == 1
+    after = say(client, page, "4567")
+    assert 'id="hint"' not in after and 'id="hint"' not in client.get(page).text
+
+
 def test_custom_variant_with_no_leading_zero(client: TestClient) -> None:
     page = new(client, "play", length="3", symbols="01234", no_leading_zero="true")
     text = client.get(page).text

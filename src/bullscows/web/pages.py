@@ -5,6 +5,8 @@ Each game page has one text box that reads what the terminal reads at its prompt
 (``sessions.read_move``): a guess or a reply in any notation, ``undo``, ``fix N REPLY``,
 ``hint``, ``quit``; buttons name the same moves (``do``). Every form carries the number of
 the move it answers (``move``): a form sent twice is refused (409), never applied twice.
+A move is answered by a redirect to the game's page, which shows the hint while the last move
+asked for one: a reload, the back button or another tab shows what the post did.
 """
 
 from __future__ import annotations
@@ -124,7 +126,27 @@ def install(app: FastAPI) -> None:
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str) -> HTMLResponse:
-        return page(request, game_id, games_of(request).view(request, game_id)[1].shown)
+        """The game; while its last move is a hint, the hint too (asked again: it counts
+        once), so that a reload, the back button or another tab shows what the post did."""
+        games = games_of(request)
+        game, _ = games.load(game_id)
+        if hinted(game):
+
+            def again(game: Game, mode: str) -> Move:
+                if not hinted(game):  # a move came meanwhile: a new hint would count
+                    raise BullsCowsError("the hint was answered by a later move")
+                return named_move("hint", game.move_number)
+
+            try:
+                _, played = games.play(request, game_id, again)
+            except BullsCowsError as error:
+                if isinstance(error, NotFound | Unavailable):
+                    raise
+            else:
+                hint = played.told.hint
+                return page(request, game_id, played.shown,
+                            hint=None if hint is None else hint.model_dump())  # fmt: skip
+        return page(request, game_id, games.view(request, game_id)[1].shown)
 
     @app.post("/game/{game_id}", include_in_schema=False)
     def act(
@@ -146,16 +168,13 @@ def install(app: FastAPI) -> None:
 
         games = games_of(request)
         try:
-            _, played = games.play(request, game_id, choose)
+            games.play(request, game_id, choose)
         except BullsCowsError as error:
             if isinstance(error, NotFound | Unavailable):
                 raise
             view = games.view(request, game_id)[1].shown
             return page(request, game_id, view, status_of(error), error=str(error), said=say)
-        hint = played.told.hint
-        if hint is not None:
-            return page(request, game_id, played.shown, hint=hint.model_dump())
-        return RedirectResponse(f"/game/{game_id}", status_code=303)
+        return RedirectResponse(f"/game/{game_id}", status_code=303)  # a hint shown there too
 
     @app.post("/game/{game_id}/challenge", include_in_schema=False)
     def challenge(request: Request, game_id: str) -> HTMLResponse:
@@ -263,3 +282,8 @@ def install(app: FastAPI) -> None:
     @app.get("/about", response_class=HTMLResponse, include_in_schema=False)
     def about(request: Request) -> HTMLResponse:
         return render(request, "about.html", title="How to play")
+
+
+def hinted(game: Game) -> bool:
+    """Whether the game's last move asked for a hint (the page shows it until the next)."""
+    return bool(game.log) and game.log[-1].action == "hint"
