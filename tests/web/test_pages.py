@@ -221,8 +221,15 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     over = say(client, page, "quit")
     assert 'id="grid"' in over and "bullscows mm: given up" in over and 'id="outcome"' in over
     game_id = page.rsplit("/", 1)[-1]
-    shared = client.post(f"/game/{game_id}/challenge").text
+    made = client.post(f"/game/{game_id}/challenge")  # answered by the game's page
+    assert made.status_code == 303 and made.headers["location"].startswith(f"{page}?")
+    shared = client.get(made.headers["location"]).text
     link = re.search(r'id="challenge-link" href="([^"]+)"', shared).group(1)  # type: ignore[union-attr]
+    assert client.get(made.headers["location"]).text == shared  # a reload makes no other
+    other = new(client, "play")  # bc: never the secret of an mm challenge
+    say(client, other, "quit")
+    for shown in (f"{other}?challenge={link.rsplit('/', 1)[-1]}", f"{page}?challenge=nothing"):
+        assert 'id="challenge-link"' not in client.get(shown).text  # no link but its own
     told = client.get(link).text.split('class="howto"')[1].split("</section>")[0]
     words = re.sub(r"<[^>]+>", "", told)  # Mastermind's replies are pegs, black and white
     assert "black" in words and "white" in words and not re.search(r"\b(bull|cow)s?\b", words)

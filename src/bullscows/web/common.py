@@ -89,6 +89,16 @@ class Games:
         game, _ = self.load(game_id)
         return self.store.add(challenge_of(game).to_record(), CHALLENGE)
 
+    def challenges(self, game: Game, challenge_id: str) -> bool:
+        """Whether ``challenge_id`` is a challenge of ``game``'s secret (in its variant)."""
+        try:
+            template, _ = self.load(challenge_id, template=True)
+        except NotFound:
+            return False
+        made = template.to_record()
+        record = game.to_record()
+        return (made.rules, made.secret) == (record.rules, record.secret) and game.over
+
     def accept(self, challenge_id: str, player: str | None = None) -> tuple[str, Game]:
         """A new game of the challenge's secret, for ``player``: its id, and the game."""
         game, _ = self.load(challenge_id, template=True)

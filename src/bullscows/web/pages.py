@@ -125,11 +125,15 @@ def install(app: FastAPI) -> None:
                       game=shown.model_dump(exclude_unset=True), moves=moves)  # fmt: skip
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
-    def show(request: Request, game_id: str) -> HTMLResponse:
+    def show(request: Request, game_id: str, challenge: str = "") -> HTMLResponse:
         """The game; while its last move is a hint, the hint too (asked again: it counts
-        once), so that a reload, the back button or another tab shows what the post did."""
+        once), so that a reload, the back button or another tab shows what the post did;
+        the link to ``challenge`` if it is a challenge of this game's secret."""
         games = games_of(request)
         game, _ = games.load(game_id)
+        if challenge and games.challenges(game, challenge[:40]):
+            return page(request, game_id, games.view(request, game_id)[1].shown,
+                        challenge=challenge[:40])  # fmt: skip
         if hinted(game):
 
             def again(game: Game, mode: str) -> Move:
@@ -177,11 +181,12 @@ def install(app: FastAPI) -> None:
         return RedirectResponse(f"/game/{game_id}", status_code=303)  # a hint shown there too
 
     @app.post("/game/{game_id}/challenge", include_in_schema=False)
-    def challenge(request: Request, game_id: str) -> HTMLResponse:
-        games = games_of(request)
-        challenge_id = games.challenge(game_id)
-        return page(request, game_id, games.view(request, game_id)[1].shown,
-                    challenge=challenge_id)  # fmt: skip
+    def challenge(request: Request, game_id: str) -> Response:
+        """A challenge of the game's secret, shown by the game's page (so that a reload reads
+        it again instead of making another)."""
+        challenge_id = games_of(request).challenge(game_id)
+        return RedirectResponse(f"/game/{game_id}?{urlencode({'challenge': challenge_id})}",
+                                status_code=303)  # fmt: skip
 
     @app.get("/challenge/{challenge_id}", response_class=HTMLResponse, include_in_schema=False)
     def challenged(request: Request, challenge_id: str) -> HTMLResponse:
