@@ -45,7 +45,17 @@ from unittest.mock import patch
 from scaling import timed
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import TRAFFIC_DISPLACED, TRAFFIC_KEPT, TRAFFIC_READ, TRAFFIC_WRITTEN
+from bullscows._kernels.tables import (
+    TRAFFIC_AGAIN,
+    TRAFFIC_BESIDE,
+    TRAFFIC_BESIDE_AHEAD,
+    TRAFFIC_DISPLACED,
+    TRAFFIC_FLOORED,
+    TRAFFIC_KEPT,
+    TRAFFIC_LOOKED,
+    TRAFFIC_READ,
+    TRAFFIC_WRITTEN,
+)
 from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree, split, state
@@ -214,22 +224,54 @@ def memos(count: int) -> Iterator[None]:
         split.Split.work = original  # type: ignore[method-assign]
 
 
+#: The ``Traffic`` fields counted in ``ctx[CTX_TRAFFIC]``, and their places there.
+COUNTED = {
+    "reads": TRAFFIC_READ, "kept": TRAFFIC_KEPT, "written": TRAFFIC_WRITTEN,
+    "displaced": TRAFFIC_DISPLACED, "beside": TRAFFIC_BESIDE,
+    "beside_ahead": TRAFFIC_BESIDE_AHEAD, "floored": TRAFFIC_FLOORED, "again": TRAFFIC_AGAIN,
+    "looked": TRAFFIC_LOOKED,
+}  # fmt: skip
+
+
 @dataclass
 class Traffic:
-    """The shared table's traffic in a run, summed over its searches (``tables.TRAFFIC_*``)."""
+    """The shared table's traffic in a run, summed over its searches (``tables.TRAFFIC_*``),
+    and the sets searched twice at once, or with a floor that did not settle them."""
 
     reads: int = 0
     hits: int = 0
     kept: int = 0
     written: int = 0
     displaced: int = 0
+    beside: int = 0
+    beside_ahead: int = 0
+    floored: int = 0
+    again: int = 0
+    looked: int = 0
+    branched: int = 0
+    ahead: int = 0
+
+    def add(self, state: SearchState) -> None:
+        """Add one search's counters."""
+        for name, place in COUNTED.items():
+            setattr(self, name, getattr(self, name) + int(state.traffic[place]))
+        self.hits += state.shared_hits
+        self.branched += int(state.stats[0])  # sets searched: branched on, looked ahead at
+        self.ahead += int(state.stats[1])
 
     def line(self, nodes: int) -> str:
-        """One line of what the run asked of the table, against its ``nodes`` sets."""
+        """What the run asked of the table, against its ``nodes`` sets, and the sets it
+        searched twice at once or again."""
         writes = self.written + self.displaced
         return (f"  shared table: {self.reads:,} reads ({self.reads / max(1, nodes):.2f} a set"
                 f" searched), {self.hits:,} hits; {writes:,} writes ({self.displaced:,} over "
-                f"another set), {self.kept:,} left out (the slot held as much)")  # fmt: skip
+                f"another set), {self.kept:,} left out (the slot held as much); "
+                f"{self.looked:,} sets it said were looked ahead at\n"
+                f"  {self.beside + self.beside_ahead:,} sets searched while another thread "
+                f"searched them ({self.beside:,} branched on, {self.beside_ahead:,} looked "
+                f"ahead at); sets branched on with a floor that did not settle them: "
+                f"{self.floored:,} just read from the table, {self.again:,} from the "
+                f"memo")  # fmt: skip
 
 
 @contextmanager
@@ -249,11 +291,7 @@ def counting() -> Iterator[Traffic]:
     finally:
         SearchState.__init__ = original  # type: ignore[method-assign]
         for one in made:
-            total.reads += int(one.traffic[TRAFFIC_READ])
-            total.hits += one.shared_hits
-            total.kept += int(one.traffic[TRAFFIC_KEPT])
-            total.written += int(one.traffic[TRAFFIC_WRITTEN])
-            total.displaced += int(one.traffic[TRAFFIC_DISPLACED])
+            total.add(one)
 
 
 @contextmanager
@@ -405,9 +443,11 @@ def main(argv: list[str] | None = None) -> int:
         compare_beside(args.rules, args.objective, args.beside, args.repeats)
         if args.jobs is None:
             return 0
-    one = (0.0, args.one_thread, 0) if args.one_thread else alone(args.rules, args.objective)
+    with counting() as single:
+        one = (0.0, args.one_thread, 0) if args.one_thread else alone(args.rules, args.objective)
     print(f"{args.rules} {args.objective}: one thread {one[0]:.2f} s, {one[1]:.2f} s CPU, "
-          f"{one[2]:,} sets searched")  # fmt: skip
+          f"{one[2]:,} sets searched ({single.again:,} branched on again: their memo's floor, "
+          f"from a narrower window, did not settle them)")  # fmt: skip
     froms = args.share_from or [state.SHARE_FROM]
     ways = [(True, f, "a shared table" + (f", sets from {f} codes" if args.share_from else ""))
             for f in froms] + [(False, 0, "memos alone")] * args.private  # fmt: skip

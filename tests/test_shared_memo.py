@@ -1,6 +1,8 @@
 """The table of sets that the threads of a search share (``search_memo.publish``,
 ``search.state.shared_table``): what it keeps, a torn slot read as a miss, a tree read back
-from a memo that took its sets from the table, and fewer sets searched for the same trees."""
+from a memo that took its sets from the table, and fewer sets searched for the same trees;
+the sets its threads have in flight (``search_memo.board``), a part in flight elsewhere put
+off to the end of its round for the same tree, and the counts of sets searched twice."""
 
 from __future__ import annotations
 
@@ -11,11 +13,27 @@ import pytest
 
 from bench_scripts import load
 from bullscows._kernels import search_calls
-from bullscows._kernels.search_memo import SHARED_SLOT, WAYS, publish, shared_entry
+from bullscows._kernels.search_memo import (
+    SHARED_SLOT,
+    WAYS,
+    board,
+    flying,
+    land,
+    publish,
+    shared_entry,
+)
 from bullscows._kernels.tables import (
+    CTX_KEYS,
+    FLIGHT,
     INFEASIBLE,
+    STOPPED,
+    TRAFFIC_AGAIN,
+    TRAFFIC_BESIDE,
+    TRAFFIC_BESIDE_AHEAD,
     TRAFFIC_DISPLACED,
+    TRAFFIC_FLOORED,
     TRAFFIC_KEPT,
+    TRAFFIC_LOOKED,
     TRAFFIC_READ,
     TRAFFIC_WRITTEN,
 )
@@ -33,7 +51,7 @@ MISS = (-1, -1, 0)
 
 
 def slot_of(table: np.ndarray, key: tuple[np.int64, ...], way: int = 0) -> slice:
-    bucket = int(key[0]) & (len(table) // (WAYS * SHARED_SLOT) - 1)
+    bucket = int(key[0]) & ((len(table) - FLIGHT) // (WAYS * SHARED_SLOT) - 1)
     at = (bucket * WAYS + way) * SHARED_SLOT
     return slice(at, at + SHARED_SLOT)
 
@@ -106,7 +124,7 @@ def test_a_team_shares_one_table_a_search_of_other_options_another() -> None:
         assert shared_table(p3c4n, team) is not table
 
 
-@pytest.mark.parametrize("length", [8, 24, 48, 15])
+@pytest.mark.parametrize("length", [8, 24, 48, 15, 32, FLIGHT + 48])
 def test_a_table_of_broken_buckets_is_refused(length: int) -> None:
     # the compiled calls index the table unchecked: a part of a bucket would be written past
     options = SearchOptions(Rules.parse("p3c4n"))
@@ -114,7 +132,7 @@ def test_a_table_of_broken_buckets_is_refused(length: int) -> None:
         SearchState(options, shared=np.zeros(length, dtype=np.int64))
     with pytest.raises(ValueError, match=r"^a shared table"):
         SearchState(options).share(np.zeros(length, dtype=np.int64))
-    SearchState(options).share(np.zeros(32, dtype=np.int64))  # two buckets
+    SearchState(options).share(np.zeros(32 + FLIGHT, dtype=np.int64))  # two buckets
 
 
 @pytest.mark.parametrize(("spec", "depth", "consistent"), [("p4c6n", 9, False), ("p3c6r", 9, True)])
@@ -167,7 +185,9 @@ def test_only_sets_of_a_size_go_through_the_table(
     assert tree_cost(b.scores, b.win, tree, every, 9, b.penalty, 1, False) == cost
     held = table.reshape(-1, SHARED_SLOT)  # a slot in use ends with its checksum
     if share_from > len(every):  # nothing shared: B searched what A did
-        assert not np.any(table) and b.sets == a.sets and not np.any(b.traffic)
+        assert not np.any(table[:-FLIGHT]) and b.sets == a.sets
+        again = b.traffic[TRAFFIC_AGAIN]  # sets branched on again, as on one thread
+        assert again == a.traffic[TRAFFIC_AGAIN] and not np.any(np.delete(b.traffic, TRAFFIC_AGAIN))
         return
     assert b.traffic[TRAFFIC_READ] >= 1 and b.shared_hits >= 1
     writes = a.traffic[TRAFFIC_WRITTEN] + a.traffic[TRAFFIC_DISPLACED]
@@ -206,3 +226,103 @@ def test_threads_sharing_a_table_find_the_tree_of_one_thread(
             found = optimal_tree(rules, objective=objective, executor=team)  # type: ignore[arg-type]
         assert (found.total, found.worst) == (alone.total, alone.worst)
         assert found.tree == alone.tree
+
+
+def test_a_set_in_flight_is_seen_until_its_mark_is_cleared() -> None:
+    table = search_calls.shared_table(10)
+    other = (KEY[0] + 1, KEY[1], KEY[2])  # the same bucket of sets in flight
+    assert not flying(table, KEY)
+    mark = board(table, KEY)
+    assert mark > len(table) - FLIGHT and flying(table, KEY) and not flying(table, other)
+    assert not flying(table, (KEY[0], KEY[1], KEY[2] - 1))  # another depth
+    marks = [board(table, other) for _ in range(7)]  # the bucket, one cache line, fills
+    assert 0 not in marks and board(table, other) == 0
+    land(table, mark, KEY)
+    assert not flying(table, KEY) and flying(table, other)
+    table[marks[0] - 1] = 99  # another search wrote over the mark: left alone
+    land(table, marks[0], other)
+    assert table[marks[0] - 1] == 99
+    for at in marks[1:]:
+        land(table, at, other)
+    assert not flying(table, other) and not np.any(table[:-FLIGHT])
+    assert board(np.zeros(0, dtype=np.int64), KEY) == 0  # no table: nothing marked
+    assert not flying(np.zeros(0, dtype=np.int64), KEY)
+
+
+def first_parts(state: SearchState, depth: int, guesses: int) -> list[tuple[np.int64, ...]]:
+    """The keys of the parts of the first ``guesses`` guesses the compiled search tries at
+    every code."""
+    every = state.everything
+    order, _, _ = search_calls.guess_order(state.ctx, every, every, depth, INFEASIBLE)
+    keys = state.ctx[CTX_KEYS]
+    found = []
+    for guess in every[order[:guesses]]:
+        for _, part in state.scores.parts(state.ctx, every, int(guess)):
+            if len(part) > 2:
+                found.append((keys[0, part].sum(), keys[1, part].sum(), np.int64(depth)))
+    return found
+
+
+@pytest.mark.parametrize("spec", ["p4c6n", "p3c6r"])
+def test_sets_in_flight_elsewhere_are_counted_and_searched_alike(spec: str) -> None:
+    # another thread has the whole set and the parts of the first guesses in flight: the
+    # search counts them, finds the tree and cost of a search with no table, and clears
+    # its own marks
+    rules = Rules.parse(spec)
+    options = SearchOptions(rules)
+    alone = SearchState(options)
+    every = alone.everything
+    cost = alone.solve(every, 9, INFEASIBLE, every)
+    table = search_calls.shared_table(len(universe(rules)))
+    state = SearchState(options, shared=table)
+    keys = state.ctx[CTX_KEYS]
+    root = (keys[0].sum(), keys[1].sum(), np.int64(9))
+    for key in [root, *first_parts(state, 9, 3)]:
+        assert board(table, key)
+    planted = table[-FLIGHT:].copy()
+    assert state.solve(every, 9, INFEASIBLE, every) == cost
+    assert 1 < state.traffic[TRAFFIC_BESIDE] <= state.stats[0]  # the root and some parts
+    assert state.traffic[TRAFFIC_BESIDE_AHEAD] <= state.stats[1]
+    assert state.rebuild(every, 9) == alone.rebuild(every, 9)
+    assert np.array_equal(table[-FLIGHT:], planted)  # its own marks all cleared
+    assert alone.traffic[TRAFFIC_BESIDE] == alone.traffic[TRAFFIC_FLOORED] == 0
+
+
+def test_a_set_looked_ahead_at_by_another_thread_is_not_again() -> None:
+    options = SearchOptions(Rules.parse("p4c6n"))
+    table = search_calls.shared_table(1296)
+    a, b = SearchState(options, shared=table), SearchState(options, shared=table)
+    every = a.everything
+    bound = a.ideal(len(every), 9)
+    for guess in (0, 7, 35):  # the parts of three guesses, looked ahead at by A
+        total, _, bounds = search_calls.ahead(a.ctx, a.memo, every, guess, bound, 9)
+        again, _, taken = search_calls.ahead(b.ctx, b.memo, every, guess, bound, 9)
+        assert (again, taken) == (total, bounds)
+    assert a.stats[1] > 0 and b.stats[1] == 0  # B took every lookahead from the table
+    assert b.traffic[TRAFFIC_LOOKED] > 0 and a.traffic[TRAFFIC_LOOKED] == 0
+
+
+def test_a_stopped_search_leaves_no_set_in_flight() -> None:
+    table = search_calls.shared_table(1296)
+    state = SearchState(SearchOptions(Rules.parse("p4c6n")), shared=table)
+    state.stop[0] = 1  # told to stop once its first frame is open
+    every = state.everything
+    assert state.solve(every, 9, INFEASIBLE, every) == STOPPED
+    assert state.stats[0] == 1 and not np.any(table[-FLIGHT:])
+
+
+@pytest.mark.parametrize(("objective", "jobs"), [("total", 4), ("worst-count", 3)])
+def test_the_sets_a_team_searched_twice_are_counted(
+    objective: str, jobs: int, occupancy: ModuleType
+) -> None:
+    rules = Rules.parse("p4c6n")
+    with occupancy.counting() as single:
+        alone = optimal_tree(rules, objective=objective)  # type: ignore[arg-type]
+    assert single.beside == single.beside_ahead == single.floored == single.looked == 0
+    with Threads(jobs) as team, occupancy.counting() as counted:
+        found = optimal_tree(rules, objective=objective, executor=team)  # type: ignore[arg-type]
+        _, table = state._TABLES[team]  # the last search's
+    assert found.tree == alone.tree
+    assert counted.beside <= counted.branched and counted.beside_ahead <= counted.ahead
+    assert counted.floored + counted.again <= counted.branched
+    assert not np.any(table[-FLIGHT:])  # every mark cleared

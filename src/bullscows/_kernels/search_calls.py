@@ -43,6 +43,7 @@ from bullscows._kernels.tables import (
     CTX_VALID,
     CTX_WEIGHT,
     CTX_WIN,
+    FLIGHT,
     INFEASIBLE,
     MEMO_FULL,
     QUESTIONS,
@@ -76,32 +77,38 @@ _PAIR = 16
 
 def check_shared(table: IntArray) -> None:
     """Refuse a shared table the compiled calls would index out of bounds (they check
-    nothing): its length must be 0, or 16 times a power of two (whole buckets).
+    nothing): its length must be 0, or 16 times a power of two (whole buckets) and
+    ``FLIGHT`` (the sets in flight, ``search_memo.board``).
 
     >>> check_shared(np.zeros(24, dtype=np.int64))
     Traceback (most recent call last):
     ...
-    ValueError: a shared table of 24 integers: give 0, or 16 times a power of 2
+    ValueError: a shared table of 24 integers: give 0, or 16 times a power of 2, plus 4096
     """
-    buckets = len(table) // _PAIR
-    if len(table) % _PAIR or buckets & (buckets - 1):
+    buckets = (len(table) - FLIGHT) // _PAIR
+    if len(table) and (
+        len(table) < FLIGHT + _PAIR or len(table) % _PAIR or buckets & (buckets - 1)
+    ):
         raise ValueError(
-            f"a shared table of {len(table)} integers: give 0, or 16 times a power of 2"
+            f"a shared table of {len(table)} integers: give 0, or 16 times a power of 2, "
+            f"plus {FLIGHT}"
         )
 
 
 def shared_table(codes: int) -> IntArray:
     """An empty table for the threads of a search of ``codes`` codes to share
-    (``search_memo.publish``): 128 slots a code, a power of two within ``SHARED_SLOTS``
-    (its pages are the system's zeros until written).
+    (``search_memo.publish``): 128 slots a code, a power of two within ``SHARED_SLOTS``,
+    then ``FLIGHT`` integers for the sets in flight (its pages are the system's zeros until
+    written).
 
     >>> table = shared_table(5040)
-    >>> len(shared_table(120)) // 8, len(table) // 8, table.ctypes.data % 128
+    >>> (len(shared_table(120)) - FLIGHT) // 8, (len(table) - FLIGHT) // 8, table.ctypes.data % 128
     (65536, 1048576, 0)
     """
     low, high = SHARED_SLOTS
     slots = min(max(low, 1 << (128 * codes - 1).bit_length()), high)
-    return counters(slots * _SHARED_SLOT)  # each slot in one cache line, each bucket in two
+    # each slot in one cache line, each bucket in two; the sets in flight from a pair's first
+    return counters(slots * _SHARED_SLOT + FLIGHT)
 
 
 def counters(count: int) -> IntArray:

@@ -19,7 +19,15 @@ from bullscows._kernels.search_kernels import (
     replies_to,
     scan,
 )
-from bullscows._kernels.search_memo import crowded, publish, shared_entry, store
+from bullscows._kernels.search_memo import (
+    board,
+    crowded,
+    flying,
+    land,
+    publish,
+    shared_entry,
+    store,
+)
 from bullscows._kernels.search_memo import entry as _private
 from bullscows._kernels.tables import (
     CTX_CAPPED,
@@ -43,6 +51,11 @@ from bullscows._kernels.tables import (
     INFEASIBLE,
     MEMO_FULL,
     STOPPED,
+    TRAFFIC_AGAIN,
+    TRAFFIC_BESIDE,
+    TRAFFIC_BESIDE_AHEAD,
+    TRAFFIC_FLOORED,
+    TRAFFIC_LOOKED,
     TRAFFIC_READ,
 )
 
@@ -50,6 +63,8 @@ from bullscows._kernels.tables import (
 _FLOOR_CODES = 255
 #: Room for the sort key of a guess: bound, then sum of squared part sizes, then "may win".
 _SQUARES_BITS = 28
+#: Whether a set the table says was looked ahead at is not looked ahead at again (``_shared``).
+SHARE_LOOKED = True
 
 
 @njit(cache=True)
@@ -66,39 +81,49 @@ def _key(keys, codes, depth):
 def _entry(ctx, memo, key, limit, n):
     """What the search knows of the set ``key`` of ``n`` codes (``search_memo.entry``): its
     memo's entry, or on a miss (or a lower floor) what the table the threads share holds
-    (``_shared``). The table is not read when the memo's floor already reaches ``limit``
-    (the set fails), nor for a set of fewer than ``ctx[CTX_SHARE_FROM]`` codes."""
+    (``_shared``); and whether the table bettered the memo's. The table is not read when the
+    memo's floor already reaches ``limit`` (the set fails), nor for a set of fewer than
+    ``ctx[CTX_SHARE_FROM]`` codes."""
     entry = _private(memo, key)
     shared = ctx[CTX_SHARED]
     if entry[0] >= 0 or entry[2] >= limit or len(shared) == 0 or n < ctx[CTX_SHARE_FROM]:
-        return entry
+        return entry, False
     ctx[CTX_TRAFFIC][TRAFFIC_READ] += 1
-    return _shared(memo, shared, ctx[CTX_STATS], key, entry)
+    return _shared(memo, shared, ctx[CTX_STATS], ctx[CTX_TRAFFIC], key, entry)
 
 
 @njit(cache=True)
-def _shared(memo, shared, stats, key, entry):
+def _shared(memo, shared, stats, traffic, key, entry):
     """``entry``, the memo's, bettered by what ``shared`` knows of the set ``key``: a cost or
     a higher floor found there is copied into the memo (``stats[2]`` counts these); the set's
-    parts are then in the memos of other threads (``search.state`` reads its tree back)."""
+    parts are then in the memos of other threads (``search.state`` reads its tree back). And
+    whether the table bettered it. A floor whose guess is -2 was looked ahead at
+    (``_keep``): the set need not be again (``traffic`` counts these)."""
     cost, guess, floor = shared_entry(shared, key)
-    if cost < 0 and floor <= entry[2]:
-        return entry
+    looked = entry[3]
+    if cost < 0:
+        looked = max(looked, -1 - guess) if SHARE_LOOKED else looked
+        guess = -1
+        if floor <= entry[2] and looked == entry[3]:
+            return entry, False
+        traffic[TRAFFIC_LOOKED] += looked - entry[3]
     stats[2] += 1
-    known = (cost, guess, max(floor, entry[2]), entry[3])
+    known = (cost, guess, max(floor, entry[2]), looked)
     store(memo, key, known)
-    return known
+    return known, True
 
 
 @njit(cache=True, inline="always")
 def _keep(ctx, memo, key, value, n):
     """Store ``value`` (cost or -1, guess or -1, floor, looked) for the set ``key`` of ``n``
     codes in the memo and publish its cost, or a floor above 0, to the table the threads
-    share (sets of ``ctx[CTX_SHARE_FROM]`` codes or more; ``ctx[CTX_TRAFFIC]`` counts it)."""
+    share (sets of ``ctx[CTX_SHARE_FROM]`` codes or more; ``ctx[CTX_TRAFFIC]`` counts it):
+    a floor with guess -2 once the set was looked ahead at."""
     store(memo, key, value)
     shared = ctx[CTX_SHARED]
     if len(shared) and n >= ctx[CTX_SHARE_FROM] and (value[0] >= 0 or value[2] > 0):
-        ctx[CTX_TRAFFIC][publish(shared, key, n, value[0], value[1], value[2])] += 1
+        guess = value[1] if value[0] >= 0 else -1 - value[3]
+        ctx[CTX_TRAFFIC][publish(shared, key, n, value[0], guess, value[2])] += 1
 
 
 @njit(cache=True)
@@ -149,12 +174,14 @@ def lookahead(ctx, memo, codes, depth, guesses):
     most two codes each (they cost exactly their bound, and no guess bounds lower)."""
     key = _key(ctx[CTX_KEYS], codes, depth)
     n = len(codes)
-    entry = _entry(ctx, memo, key, INFEASIBLE, n)
+    entry, _ = _entry(ctx, memo, key, INFEASIBLE, n)
     if entry[0] >= 0:
         return entry[0]
     if entry[3]:
         return entry[2]
     ctx[CTX_STATS][1] += 1
+    if flying(ctx[CTX_SHARED], key):
+        ctx[CTX_TRAFFIC][TRAFFIC_BESIDE_AHEAD] += 1
     at = _perfect(ctx, codes)
     cost = ideal_of(ctx, n, depth)  # what a perfect candidate costs
     if at >= 0 and cost < INFEASIBLE:
@@ -230,10 +257,11 @@ def _parts(ctx, codes, guess):
 # ``_first_split``) and how far it got; the best so far; and the guess being tried: its
 # parts (codes in ``_ORDERED``; starts, sizes, bounds and settled flags at ``_PARTS``), the
 # part being solved, the running total, how many parts were open when the round began and
-# the window the part was given (``_settle_part``).
+# the window the part was given (``_settle_part``); and the frame's mark in the team's sets
+# in flight (``search_memo.board``).
 (_CODES, _N, _DEPTH, _LIMIT, _H1, _H2, _FLOOR, _LOOKED, _CHILD, _ORDER, _K, _POS, _BEST,
  _BEST_GUESS, _ORDERED, _PARTS, _NPARTS, _PART, _TOTAL, _TRYING, _TRIED, _GUESS, _FREE, _OPEN,
- _SHARE, _FIELDS) = range(26)  # fmt: skip
+ _SHARE, _MARK, _FIELDS) = range(27)  # fmt: skip
 #: ``_open``'s answer when it pushed a frame instead of settling the set at once.
 _PENDING = -2
 
@@ -261,10 +289,9 @@ def solve(ctx, memo, codes, depth, limit, guesses):
     settled = _PENDING  # the cost (or FAIL) of the part the top frame is waiting for
     stop = ctx[CTX_STOP]
     while True:
-        if stop[0]:
-            return STOPPED
-        if crowded(memo):
-            return MEMO_FULL
+        if stop[0] or crowded(memo):
+            _land_all(ctx, frames, stacked)
+            return STOPPED if stop[0] else MEMO_FULL
         top = stacked - 1
         if settled != _PENDING:
             _settle_part(arena, frames[top], slots, settled)
@@ -279,6 +306,14 @@ def solve(ctx, memo, codes, depth, limit, guesses):
         if stacked == 0:
             return _answer(memo, value)
         settled = value
+
+
+@njit(cache=True)
+def _land_all(ctx, frames, stacked):
+    """Clear the marks in flight of the ``stacked`` frames left open (the search stops)."""
+    for level in range(stacked):
+        f = frames[level]
+        land(ctx[CTX_SHARED], f[_MARK], (f[_H1], f[_H2], f[_DEPTH]))
 
 
 @njit(cache=True)
@@ -351,9 +386,11 @@ def _step(ctx, memo, arena, frames, level):
     key = (f[_H1], f[_H2], f[_DEPTH])
     if f[_BEST_GUESS] >= 0:
         _keep(ctx, memo, key, (f[_BEST], f[_BEST_GUESS], f[_FLOOR], f[_LOOKED]), f[_N])
+        land(ctx[CTX_SHARED], f[_MARK], key)  # once the table holds it
         return f[_BEST]
     floor = max(f[_FLOOR], f[_LIMIT])
     _keep(ctx, memo, key, (np.int64(-1), np.int64(-1), floor, f[_LOOKED]), f[_N])
+    land(ctx[CTX_SHARED], f[_MARK], key)
     return FAIL
 
 
@@ -376,8 +413,10 @@ def _push_part(ctx, memo, arena, frames, level):
 @njit(cache=True)
 def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses):
     """Settle the set ``arena[start:start + n]`` at once if the memo or a shortcut can (its
-    cost, or FAIL), else push its frame at ``level`` (arrays from ``free`` on) and say
-    ``_PENDING``. Returns the answer with the arena and frames (reallocated when they grew)."""
+    cost, or FAIL), else push its frame at ``level`` (arrays from ``free`` on), mark it in
+    flight and say ``_PENDING``. Returns the answer with the arena and frames (reallocated
+    when they grew). ``ctx[CTX_TRAFFIC]`` counts the sets searched while another thread of
+    the team searched them, and those whose floor did not settle them."""
     codes = arena[start : start + n]
     perfect = ideal_of(ctx, n, depth)  # exact for one or two codes
     if perfect >= limit:
@@ -385,12 +424,17 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     if n <= 2:
         return perfect, arena, frames
     key = _key(ctx[CTX_KEYS], codes, depth)
-    entry = _entry(ctx, memo, key, limit, n)
+    entry, told = _entry(ctx, memo, key, limit, n)
     if entry[0] >= 0:
         return (entry[0] if entry[0] < limit else FAIL), arena, frames
     if entry[2] >= limit:
         return FAIL, arena, frames
     ctx[CTX_STATS][0] += 1
+    traffic = ctx[CTX_TRAFFIC]
+    if flying(ctx[CTX_SHARED], key):
+        traffic[TRAFFIC_BESIDE] += 1
+    if entry[2] > 0:
+        traffic[TRAFFIC_FLOORED if told else TRAFFIC_AGAIN] += 1
     at = _perfect(ctx, codes)
     if at >= 0:  # it costs the ideal: optimal
         _keep(ctx, memo, key, (perfect, codes[at], entry[2], entry[3]), n)
@@ -427,6 +471,7 @@ def _open(ctx, memo, arena, frames, level, free, start, n, depth, limit, guesses
     f[_CHILD], f[_ORDER], f[_K], f[_BEST], f[_BEST_GUESS] = child, free, k, limit, -1
     f[_ORDERED], f[_PARTS], f[_FREE] = free + 2 * k + table, free + 2 * k + table + n, end
     f[_TRIED] = table
+    f[_MARK] = board(ctx[CTX_SHARED], key)
     return _PENDING, arena, frames
 
 
@@ -526,7 +571,7 @@ def _known(ctx, memo, codes, depth, own):
     set no wider than the second level it is one more than the ideal when no candidate
     splits the others into single codes; wider, it charges candidates their splits and
     other guesses a code they cannot win."""
-    entry = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth), INFEASIBLE, len(codes))
+    entry, _ = _entry(ctx, memo, _key(ctx[CTX_KEYS], codes, depth), INFEASIBLE, len(codes))
     if entry[0] >= 0:
         return entry[0], True
     if entry[3]:

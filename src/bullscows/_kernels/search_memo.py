@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bullscows._kernels.tables import TRAFFIC_DISPLACED, TRAFFIC_KEPT, TRAFFIC_WRITTEN
+from bullscows._kernels.tables import FLIGHT, TRAFFIC_DISPLACED, TRAFFIC_KEPT, TRAFFIC_WRITTEN
 
 #: Integers a slot: the key (``_H1``, ``_H2``, ``_DEPTH``), then cost, guess, floor, looked.
 SLOT = 7
@@ -100,8 +100,10 @@ def _held(shared, at):
 
 @njit(cache=True, inline="always")
 def _bucket(shared, key):
-    """Where the bucket of the set ``key`` (``WAYS`` slots) starts in ``shared``."""
-    return (key[0] & (len(shared) // (WAYS * SHARED_SLOT) - 1)) * (WAYS * SHARED_SLOT)
+    """Where the bucket of the set ``key`` (``WAYS`` slots) starts in ``shared`` (its
+    buckets, then ``FLIGHT`` integers of sets in flight)."""
+    buckets = (len(shared) - FLIGHT) // (WAYS * SHARED_SLOT)
+    return (key[0] & (buckets - 1)) * (WAYS * SHARED_SLOT)
 
 
 @njit(cache=True)
@@ -125,22 +127,26 @@ def shared_entry(shared, key):
 @njit(cache=True)
 def publish(shared, key, n, cost, guess, floor):
     """Write what is known of the set ``key`` of ``n`` codes (its exact cost and guess, or -1
-    and a proven floor) to its bucket of ``shared``: over its own slot, unless that holds as
-    much already (an exact cost, or a floor as high; kept: the exact cost and the higher
-    floor); else over an empty or torn slot, else over the smaller set's (the larger costs
-    more to search again). The checksum last. No lock: a reader takes a slot whose words
-    were mixed by racing writers for a miss. Returns ``TRAFFIC_KEPT`` (nothing written),
-    ``TRAFFIC_WRITTEN``, or ``TRAFFIC_DISPLACED`` (written over another set's entry)."""
+    and a proven floor, the guess then -2 once the set was looked ahead at: the floor is at
+    least its lookahead's bound) to its bucket of ``shared``: over its own slot, unless that
+    holds as much already (an exact cost, or a floor as high, looked ahead at if this one
+    is; kept: the exact cost, the higher floor, and -2); else over an empty or torn slot,
+    else over the smaller set's (the larger costs more to search again). The checksum last.
+    No lock: a reader takes a slot whose words were mixed by racing writers for a miss.
+    Returns ``TRAFFIC_KEPT`` (nothing written), ``TRAFFIC_WRITTEN``, or
+    ``TRAFFIC_DISPLACED`` (written over another set's entry)."""
     if len(shared) == 0:
         return TRAFFIC_KEPT
     bucket = _bucket(shared, key)
     to, done, least = -1, TRAFFIC_WRITTEN, np.int64(1) << 62
     for at in range(bucket, bucket + WAYS * SHARED_SLOT, SHARED_SLOT):
-        h1, h2, depth, held_cost, _, held_floor, held_n, whole = _held(shared, at)
+        h1, h2, depth, held_cost, held_guess, held_floor, held_n, whole = _held(shared, at)
         if whole and h1 == key[0] and h2 == key[1] and depth == key[2]:
-            if held_cost >= 0 or (cost < 0 and held_floor >= floor):
+            if held_cost >= 0 or (cost < 0 and held_floor >= floor and held_guess <= guess):
                 return TRAFFIC_KEPT  # a write would cost the other cores a miss, for nothing
             floor = max(floor, held_floor)
+            if cost < 0:
+                guess = min(guess, held_guess)  # -2: looked ahead at
             to, done = at, TRAFFIC_WRITTEN
             break
         size = held_n if whole else np.int64(-1)  # an empty or torn slot first
@@ -151,6 +157,55 @@ def publish(shared, key, n, cost, guess, floor):
     shared[to + 3], shared[to + 4], shared[to + 5], shared[to + 6] = cost, guess, floor, n
     shared[to + 7] = _checksum(key[0], key[1], key[2], cost, guess, floor, n)
     return done
+
+
+#: Integers a bucket of the sets in flight: one cache line.
+_FLIGHT_WAYS = 8
+
+
+@njit(cache=True, inline="always")
+def _tag(key):
+    """The word marking the set ``key`` in flight (never 0, an empty word)."""
+    tag = key[0] ^ (key[2] * _MIX[0])
+    return tag if tag != 0 else np.int64(1)
+
+
+@njit(cache=True)
+def flying(shared, key):
+    """Whether a search sharing ``shared`` has the set ``key``'s frame open (``board``)."""
+    if len(shared) == 0:
+        return False
+    tag = _tag(key)
+    bucket = len(shared) - FLIGHT + (key[1] & (FLIGHT // _FLIGHT_WAYS - 1)) * _FLIGHT_WAYS
+    seen = False
+    for at in range(bucket, bucket + _FLIGHT_WAYS):  # one cache line
+        seen |= shared[at] == tag
+    return seen
+
+
+@njit(cache=True)
+def board(shared, key):
+    """Mark the set ``key`` in flight in ``shared``'s last ``FLIGHT`` integers: its frame is
+    open. Returns the mark for ``land`` (0: its bucket was full, nothing marked). No lock:
+    two searches racing for one word may lose a mark (a set then reads as not in flight),
+    never leave one behind; what the marks say only counts sets and orders a round's parts
+    (``search_dfs``), never what a set costs."""
+    if len(shared) == 0:
+        return np.int64(0)
+    bucket = len(shared) - FLIGHT + (key[1] & (FLIGHT // _FLIGHT_WAYS - 1)) * _FLIGHT_WAYS
+    for at in range(bucket, bucket + _FLIGHT_WAYS):
+        if shared[at] == 0:
+            shared[at] = _tag(key)
+            return np.int64(at + 1)
+    return np.int64(0)
+
+
+@njit(cache=True)
+def land(shared, mark, key):
+    """Clear ``board``'s ``mark`` of the set ``key`` (the set's frame is closed), unless
+    another search wrote over it since."""
+    if mark > 0 and shared[mark - 1] == _tag(key):
+        shared[mark - 1] = 0
 
 
 @njit(cache=True)
@@ -173,6 +228,6 @@ def crowded(memo):
 
 
 __all__ = [
-    "FULL_SHARE", "SHARED_SLOT", "SLOT", "WAYS", "crowded", "entry", "grow", "publish",
-    "shared_entry", "store",
+    "FULL_SHARE", "SHARED_SLOT", "SLOT", "WAYS", "board", "crowded", "entry", "flying", "grow",
+    "land", "publish", "shared_entry", "store",
 ]  # fmt: skip

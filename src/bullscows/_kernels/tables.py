@@ -68,8 +68,20 @@ def beat(incumbent: npt.NDArray[np.int64], rank: int) -> int:
 # What ``ctx[CTX_TRAFFIC]`` counts: the writes to the shared table left out (its slot held
 # the set with as much known), the writes over the same set or an empty slot, the writes
 # over another set (lost to the table), and the reads (on a miss in the search's memo).
-# The first three are what ``search_memo.publish`` returns.
-(TRAFFIC_KEPT, TRAFFIC_WRITTEN, TRAFFIC_DISPLACED, TRAFFIC_READ, TRAFFIC) = range(5)
+# The first three are what ``search_memo.publish`` returns. Then the sets searched twice
+# at once: branched on (``TRAFFIC_BESIDE``) or looked ahead at (``TRAFFIC_BESIDE_AHEAD``)
+# while another thread of the team had the set's frame open (``search_memo.board``); the
+# sets branched on whose floor, just read from the table, did not settle them
+# (``TRAFFIC_FLOORED``: proven under another window), those whose memo's own floor did not
+# (``TRAFFIC_AGAIN``: a wider window, as on one thread); and the sets the table said were
+# looked ahead at where the memo did not (``TRAFFIC_LOOKED``: not looked ahead at again).
+(TRAFFIC_KEPT, TRAFFIC_WRITTEN, TRAFFIC_DISPLACED, TRAFFIC_READ, TRAFFIC_BESIDE,
+ TRAFFIC_BESIDE_AHEAD, TRAFFIC_FLOORED, TRAFFIC_AGAIN, TRAFFIC_LOOKED,
+ TRAFFIC) = range(10)  # fmt: skip
+#: Integers at the end of a table the threads of a search share (after its buckets): the
+#: sets whose frames its threads have open, in buckets of one cache line
+#: (``search_memo.board``).
+FLIGHT = 1 << 12
 
 #: The questions the compiled search answers besides ``solve``: one compiled entry point each,
 #: named so in ``search_queries``, in the modules compiled ahead of time and in
