@@ -84,3 +84,14 @@ def test_the_app_closes_its_store_when_it_stops(database: Path) -> None:
         start(client, mode="play", rules="bc")  # a game written: the writer file opened
         assert writer_files(database) == 1
     assert writer_files(database) == 0
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", "file"])
+def test_an_app_started_again_finds_its_games(database: Path, url: str) -> None:
+    """A stop closes the app's store; an app started again on it finds the games it kept,
+    in a file or in memory (the one connection that holds them is kept open)."""
+    app = create_app(f"sqlite:///{database}" if url == "file" else url, warm=False)
+    with TestClient(app) as client:
+        first, _ = start(client, mode="play", rules="bc")
+    with TestClient(app) as client:
+        assert client.get(f"/api/games/{first}").status_code == 200

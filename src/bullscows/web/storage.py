@@ -221,7 +221,8 @@ class Store:
     """Games (and uploaded trees) by id; every write is committed before it returns, as
     durable as ``durability`` says (``durability_of``). ``close`` (or leaving ``with``) lets
     go of its connections and its writer file, as dropping it does; used again, it opens them
-    anew (an in-memory database then starts empty)."""
+    anew. An in-memory database lives in its one connection: ``close`` keeps it (an app
+    started again on it finds its games), and dropping the store frees it."""
 
     def __init__(self, url: str | None = None, durability: str | None = None) -> None:
         self.url = url or default_url()
@@ -245,8 +246,10 @@ class Store:
             raise BullsCowsError(f"database {shown_url(self.url)!r}: {_refusal(error)}") from None
 
     def close(self) -> None:
-        """Close the pooled connections and the writer file (``Writer``)."""
-        if getattr(self, "engine", None) is not None:
+        """Close the pooled connections (but an in-memory database's, which holds its games)
+        and the writer file (``Writer``)."""
+        in_memory = self.url.startswith("sqlite") and sqlite_path(self.url) is None
+        if getattr(self, "engine", None) is not None and not in_memory:
             self.engine.dispose()
         if self._writer is not None:
             self._writer.close()
