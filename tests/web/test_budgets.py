@@ -31,12 +31,14 @@ LOGIK_TREE = Path(__file__).resolve().parents[2] / "docs" / "trees" / "logik-ent
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server giving a request 0.3 s: its base URL and its database."""
     folder = tmp_path_factory.mktemp("budgets")
+    database = f"sqlite:///{folder / 'games.sqlite3'}"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BULLSCOWS_CACHE", str(folder / "cache"))  # no tree searched before
-        with server(f"sqlite:///{folder / 'games.sqlite3'}", "--compute-seconds", "0.3") as url:
-            yield url
+        with server(database, "--compute-seconds", "0.3") as url:
+            yield url, database
 
 
 def too_large(answer: httpx.Response, command: str) -> None:
@@ -46,9 +48,10 @@ def too_large(answer: httpx.Response, command: str) -> None:
                               f"yourself with: {command}"), message  # fmt: skip
 
 
-def test_each_large_request_is_stopped_at_its_budget(base: str, tmp_path: Path) -> None:
+def test_each_large_request_is_stopped_at_its_budget(served: tuple[str, str]) -> None:
+    base, database = served
     with httpx.Client(base_url=base, timeout=60) as http:
-        game_id = wide_game(http)  # its analysis: minutes, hundreds of times the budget
+        game_id = wide_game(database)  # its analysis: minutes, hundreds of times the budget
         analyse = f"bullscows analyse --rules {WIDE} --strategy minimax '1234567 "
         too_large(http.get(f"/api/games/{game_id}/analysis"), analyse)
         # A minimax hint there takes 0.05 s (a guess per symmetry class): an optimal one
@@ -103,9 +106,10 @@ def test_the_bench_is_stopped_at_its_budget(database: str) -> None:
 
 
 def test_a_client_that_leaves_stops_its_computation(tmp_path: Path) -> None:
-    with server(f"sqlite:///{tmp_path / 'games.sqlite3'}", "--compute-seconds", "300") as url:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with server(database, "--compute-seconds", "300") as url:
         http = httpx.Client(base_url=url, timeout=60)
-        game_id = wide_game(http)
+        game_id = wide_game(database)
         with pytest.raises(httpx.ReadTimeout):  # the client gives up after a second
             http.get(f"/api/games/{game_id}/analysis", timeout=1)
         other = http.post("/api/games", json={"mode": "play", "rules": "bc"}).json()["id"]
@@ -162,11 +166,12 @@ def test_a_pooled_computation_runs_to_its_budget_not_to_a_crash(tmp_path: Path) 
     """The process computations fork from holds no OpenMP threads (a child forked after
     GNU OpenMP started is terminated at once): the wide analysis runs in its process until
     its budget and is answered 422, never "the computation's process died"."""
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     with (
-        server(f"sqlite:///{tmp_path / 'games.sqlite3'}", "--compute-seconds", "6") as base,
+        server(database, "--compute-seconds", "6") as base,
         httpx.Client(base_url=base, timeout=60) as http,
     ):
-        game_id = wide_game(http)
+        game_id = wide_game(database)
         for _ in range(2):  # the second forks from a forkserver surely started and warm
             answer = http.get(f"/api/games/{game_id}/analysis")
             assert answer.status_code == 422, answer.text

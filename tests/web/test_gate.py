@@ -229,8 +229,8 @@ def test_the_server_s_workers_run_one_computation_at_a_time(tmp_path: Path) -> N
     (422) or refused after waiting as long (503)."""
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     options = ("--workers", "2", "--pool", "1", "--compute-seconds", "2")
-    with server(database, *options) as base, httpx.Client(base_url=base, timeout=60) as http:
-        game_id = wide_game(http)
+    with server(database, *options) as base:
+        game_id = wide_game(database)
         watching = Gate(database, 1)
         statuses: list[int] = []
 
