@@ -408,6 +408,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=float, default=0.005, help="seconds between samples")
     parser.add_argument("--one-thread", type=float,
                         help="CPU seconds of the search on one thread (not run then)")  # fmt: skip
+    parser.add_argument("--one-thread-sets", type=int, default=0, metavar="SETS",
+                        help="with --one-thread: the sets it searches, for the estimate by "
+                             "sets searched")  # fmt: skip
     parser.add_argument("--memos", type=int, nargs="*", default=[],
                         help="also on one thread, each shared set's guesses over this many "
                              "memos in turn")  # fmt: skip
@@ -430,6 +433,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=1, help="pairs of --beside runs")
     parser.add_argument("--busy", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.one_thread_sets and not args.one_thread:
+        parser.error("--one-thread-sets goes with --one-thread (else one thread's run counts them)")
     if args.slots is not None and (args.slots < 2 or args.slots & (args.slots - 1)):
         parser.error(f"--slots {args.slots}: give a power of two, as 1048576")
     if args.busy:
@@ -444,7 +449,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.jobs is None:
             return 0
     with counting() as single:
-        one = (0.0, args.one_thread, 0) if args.one_thread else alone(args.rules, args.objective)
+        one = ((0.0, args.one_thread, args.one_thread_sets) if args.one_thread
+               else alone(args.rules, args.objective))  # fmt: skip
     print(f"{args.rules} {args.objective}: one thread {one[0]:.2f} s, {one[1]:.2f} s CPU, "
           f"{one[2]:,} sets searched ({single.again:,} branched on again: their memo's floor, "
           f"from a narrower window, did not settle them)")  # fmt: skip
