@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import re
 from datetime import date
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 from bullscows import Code, Rules, score
 from bullscows.outcomes import build_tree
 from bullscows.strategies import get_strategy
+from bullscows.web.app import create_app
 
 from .conftest import submit
 
@@ -83,8 +85,60 @@ def test_a_hint_is_answered_by_a_redirect_and_shown_until_the_next_move(
     assert all('class="error"' not in text for text in shown)
     game_id = page.rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").json()["state"]["hints_given"] == 1
+    refused = say(client, page, "01234", 400)  # a refused line leaves the hint beside it
+    assert re.findall(r'id="hint">(.*?)</section>', refused) == hints[0]
     after = say(client, page, "4567")
     assert 'id="hint"' not in after and 'id="hint"' not in client.get(page).text
+
+
+def test_a_hint_is_kept_and_asked_again_only_by_a_process_that_did_not_give_it(
+    database: str, client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reload shows the hint given without computing it again; another process (which
+    did not give it) asks again, counted once, and says why when it cannot."""
+    import bullscows.sessions.making as making
+    from bullscows.web.compute import Busy
+
+    given: list[int] = []
+    give = making.give_hint
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        given.append(1)
+        return give(*args, **kwargs)
+
+    def busy(*args: Any, **kwargs: Any) -> Any:
+        raise Busy("the server is busy: try again in a moment")
+
+    monkeypatch.setattr(making, "give_hint", counted)
+    page = new(client, "play", rules="mm", hints="true")
+    say(client, page, "1122")
+    submit(client, page, {"do": "hint"})
+    hint = re.findall(r'id="hint">(.*?)</section>', client.get(page).text)
+    assert hint and len(given) == 1 and client.get(page).status_code == 200 and len(given) == 1
+    with TestClient(create_app(database, warm=False)) as other:
+        monkeypatch.setattr(making, "give_hint", busy)
+        failed = other.get(page)
+        assert failed.status_code == 503 and "the server is busy" in failed.text
+        assert 'id="hint"' not in failed.text
+        monkeypatch.setattr(making, "give_hint", counted)
+        assert re.findall(r'id="hint">(.*?)</section>', other.get(page).text) == hint
+        assert len(given) == 2 and other.get(page).status_code == 200 and len(given) == 2
+    game_id = page.rsplit("/", 1)[1]
+    assert client.get(f"/api/games/{game_id}").json()["state"]["hints_given"] == 1
+
+
+def test_a_page_loads_its_game_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bullscows.web.common import Games
+
+    page, loads = new(client, "play"), []
+    load = Games.load
+
+    def counted(self: Games, *args: Any, **kwargs: Any) -> Any:
+        loads.append(1)
+        return load(self, *args, **kwargs)
+
+    monkeypatch.setattr(Games, "load", counted)
+    assert client.get(page).status_code == 200 and len(loads) == 1
 
 
 def test_custom_variant_with_no_leading_zero(client: TestClient) -> None:

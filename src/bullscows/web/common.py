@@ -18,6 +18,7 @@ from fastapi import Query, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from bullscows.caching import Kept
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.records import GameRecord
 from bullscows.sessions import Game, Move
@@ -34,7 +35,7 @@ from bullscows.web.games import (
     restored,
     state,
 )
-from bullscows.web.models import StateOut
+from bullscows.web.models import HintOut, StateOut
 from bullscows.web.storage import Store, Unavailable
 
 #: Reads a game (and its mode) and names the move to make.
@@ -45,6 +46,8 @@ ATTEMPTS = 50
 Known = tuple[GameRecord, str, int, Game]
 #: The games kept so (``Games._keep``) hold at most this many codes in all (mm: 1,296 each).
 KNOWN_CODES = 2_000_000
+#: The last hints given here are kept (``Games.hint``) for this many games.
+HINTS_KEPT = 1000
 
 HERE = Path(__file__).parent
 #: The mode under which a challenge's template is stored.
@@ -74,6 +77,7 @@ class Games:
         self._guard = threading.Lock()
         self._known: OrderedDict[str, Known] = OrderedDict()
         self._known_codes = 0
+        self._hints: Kept[str, tuple[GameRecord, HintOut]] = Kept(HINTS_KEPT)
 
     def add(self, game: Game, mode: str, player: str | None = None) -> str:
         return self.store.add(game.to_record(), mode, player)
@@ -124,16 +128,24 @@ class Games:
                     if known is None or isinstance(error, TooLarge | Busy | Gone):
                         raise
                     continue  # the game kept here may be behind the stored one: try that
-                if after == record and known is not None:
-                    continue  # nothing to write, so nothing says the game kept here is current
+                if after == record and known is not None and self.read(game_id)[2] != version:
+                    continue  # nothing to write, and the game kept here is behind the stored one
                 if after == record or self.store.put(game_id, after, version):
                     self._keep(game_id, (after, mode, version + (after != record), game))
+                    if told.hint is not None:
+                        self._hints.put(game_id, (after, told.hint))
                     return game, Played(mode, shown, told)
                 time.sleep(min(0.001 * 2**attempt, 0.05) * random.random())
         raise Conflict(
             f"game {game_id[:40]!r} changed {ATTEMPTS} times while this move was made; "
             "reload it and play again"
         )
+
+    def hint(self, game_id: str, game: Game) -> HintOut | None:
+        """The hint this process gave last on the game, if the game is still as that hint
+        left it (else ``None``: another process may have given it, or a move came since)."""
+        kept = self._hints.get(game_id)
+        return kept[1] if kept is not None and kept[0] == game.to_record() else None
 
     def _move(self, client: Client | None, game: Game, record: GameRecord, mode: str,
               choose: Chooser) -> tuple[Game, StateOut, Told, GameRecord]:  # fmt: skip

@@ -11,6 +11,7 @@ asked for one: a reload, the back button or another tab shows what the post did.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -25,6 +26,7 @@ from bullscows.web import benching, explorer
 from bullscows.web.common import (
     BENCH_STRATEGIES,
     PLAYER_COOKIE,
+    Games,
     NotFound,
     for_player,
     games_of,
@@ -32,6 +34,7 @@ from bullscows.web.common import (
     render,
     status_of,
 )
+from bullscows.web.compute import Client
 from bullscows.web.games import (
     Setup,
     check_mode,
@@ -39,7 +42,7 @@ from bullscows.web.games import (
     strategy_names,
     variant,
 )
-from bullscows.web.models import StateOut
+from bullscows.web.models import HintOut, StateOut
 from bullscows.web.storage import Unavailable, new_id
 
 UPLOAD = File(...)
@@ -126,31 +129,26 @@ def install(app: FastAPI) -> None:
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str, challenge: str = "") -> HTMLResponse:
-        """The game; while its last move is a hint, the hint too (asked again: it counts
-        once), so that a reload, the back button or another tab shows what the post did;
-        the link to ``challenge`` if it is a challenge of this game's secret."""
+        """The game; while its last move is a hint, the hint too (kept from when it was given,
+        or asked again: it counts once), so that a reload, the back button or another tab
+        shows what the post did; the link to ``challenge`` if it is a challenge of this
+        game's secret."""
         games = games_of(request)
-        game, _ = games.load(game_id)
+        game, mode = games.load(game_id)
+        shown = games.shown(request, game, mode)
         if challenge and games.challenges(game, challenge[:40]):
-            return page(request, game_id, games.view(request, game_id)[1].shown,
-                        challenge=challenge[:40])  # fmt: skip
-        if hinted(game):
-
-            def again(game: Game, mode: str) -> Move:
-                if not hinted(game):  # a move came meanwhile: a new hint would count
-                    raise BullsCowsError("the hint was answered by a later move")
-                return named_move("hint", game.move_number)
-
-            try:
-                _, played = games.play(request, game_id, again)
-            except BullsCowsError as error:
-                if isinstance(error, NotFound | Unavailable):
-                    raise
-            else:
-                hint = played.told.hint
-                return page(request, game_id, played.shown,
-                            hint=None if hint is None else hint.model_dump())  # fmt: skip
-        return page(request, game_id, games.view(request, game_id)[1].shown)
+            return page(request, game_id, shown, challenge=challenge[:40])
+        if not hinted(game):
+            return page(request, game_id, shown)
+        try:
+            hint = last_hint(request, games, game_id, game)
+        except Answered:  # a move came meanwhile: show the game as it is now
+            return page(request, game_id, games.view(request, game_id)[1].shown)
+        except BullsCowsError as error:
+            if isinstance(error, NotFound | Unavailable):
+                raise
+            return page(request, game_id, shown, status_of(error), error=str(error))
+        return page(request, game_id, shown, hint=hint.model_dump() if hint else None)
 
     @app.post("/game/{game_id}", include_in_schema=False)
     def act(
@@ -176,8 +174,13 @@ def install(app: FastAPI) -> None:
         except BullsCowsError as error:
             if isinstance(error, NotFound | Unavailable):
                 raise
-            view = games.view(request, game_id)[1].shown
-            return page(request, game_id, view, status_of(error), error=str(error), said=say)
+            game, played = games.view(request, game_id)
+            hint = None
+            if hinted(game):  # the hint stays beside the refused line, as a reload shows it
+                with suppress(BullsCowsError):  # the page says why the line was refused
+                    hint = last_hint(request, games, game_id, game)
+            return page(request, game_id, played.shown, status_of(error), error=str(error),
+                        said=say, hint=hint.model_dump() if hint else None)  # fmt: skip
         return RedirectResponse(f"/game/{game_id}", status_code=303)  # a hint shown there too
 
     @app.post("/game/{game_id}/challenge", include_in_schema=False)
@@ -292,3 +295,23 @@ def install(app: FastAPI) -> None:
 def hinted(game: Game) -> bool:
     """Whether the game's last move asked for a hint (the page shows it until the next)."""
     return bool(game.log) and game.log[-1].action == "hint"
+
+
+class Answered(BullsCowsError):
+    """The hint asked again was answered meanwhile by a later move (a new one would count)."""
+
+
+def last_hint(client: Client | None, games: Games, game_id: str, game: Game) -> HintOut | None:
+    """The hint that the game's last move asked for: as this process gave it, or asked
+    again (a hint asked again counts once) when another process gave it or it was dropped;
+    ``Answered`` if a move came meanwhile."""
+    kept = games.hint(game_id, game)
+    if kept is not None:
+        return kept
+
+    def again(game: Game, mode: str) -> Move:
+        if not hinted(game):
+            raise Answered("the hint was answered by a later move")
+        return named_move("hint", game.move_number)
+
+    return games.play(client, game_id, again)[1].told.hint
