@@ -282,8 +282,19 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     assert client.get(made.headers["location"]).text == shared  # a reload makes no other
     other = new(client, "play")  # bc: never the secret of an mm challenge
     say(client, other, "quit")
-    for shown in (f"{other}?challenge={link.rsplit('/', 1)[-1]}", f"{page}?challenge=nothing"):
+    secret = client.get(f"/api/games/{game_id}").json()["state"]["secret"]
+    same = new(client, "play", rules="mm")  # mm and finished, but another secret: no link
+    say(client, same, "quit")
+    while client.get(f"/api/games/{same.rsplit('/', 1)[-1]}").json()["state"]["secret"] == secret:
+        same = new(client, "play", rules="mm")
+        say(client, same, "quit")
+    accepted = client.post(link).headers["location"]  # its secret, but still being played
+    made_id = link.rsplit("/", 1)[-1]
+    for shown in (f"{other}?challenge={made_id}", f"{page}?challenge=nothing",
+                  f"{same}?challenge={made_id}", f"{accepted}?challenge={made_id}"):  # fmt: skip
         assert 'id="challenge-link"' not in client.get(shown).text  # no link but its own
+    games = client.app.state.games  # type: ignore[attr-defined]  # the page hides it anyway
+    assert not games.challenges(games.load(accepted.rsplit("/", 1)[-1])[0], made_id)
     told = client.get(link).text.split('class="howto"')[1].split("</section>")[0]
     words = re.sub(r"<[^>]+>", "", told)  # Mastermind's replies are pegs, black and white
     assert "black" in words and "white" in words and not re.search(r"\b(bull|cow)s?\b", words)
