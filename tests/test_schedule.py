@@ -347,3 +347,75 @@ def test_a_spare_part_s_rounds_come_after_the_searching_thread_s() -> None:
     assert found == alone
     assert all(priority in ALLOWED[who, deep] for priority, who, deep in team.sent)
     assert (SPARE_ROUND, "team", 2) in team.priorities()
+
+
+def test_a_round_sends_a_task_sent_ahead_and_not_started_at_its_own_priority() -> None:
+    # One thread, held busy while a split's helper and a spare part wait, and then a task
+    # sent ahead: a round that asks it takes it back and sends it again as its own, so it
+    # runs before them, not after (at AHEAD, behind every other task).
+    began, release, order = threading.Event(), threading.Event(), []
+
+    def hold() -> None:
+        began.set()
+        release.wait(WAIT)
+
+    def task(*arguments: Any) -> tuple[Found, int]:
+        order.append(("task", arguments[-1]))  # its window
+        return None, 1
+
+    history, codes = ((0, 1), (5, 2)), universe(RULES).secrets[:40]
+    with Threads(1) as team:
+        search = Search(SearchOptions(RULES), Run(executor=team, task=task))
+        held = team.submit(hold)
+        assert began.wait(WAIT)
+        others = [team.submit_at(p, order.append, p) for p in (HELP, SPARE)]
+        # what ``send_ahead`` does while a worker is idle
+        arguments = (*search.tasks.options, history, codes, 9, 20)
+        search.tasks.early[history] = (team.submit_at(AHEAD, task, *arguments), 20)
+        answers: list[Found] = []
+        asking = threading.Thread(
+            target=lambda: answers.extend(search.tasks.round(9, [(history, codes, 15)]))
+        )
+        asking.start()
+        try:
+            deadline = time.monotonic() + WAIT
+            while history in search.tasks.early or team.waiting() < 3:  # the round has it
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.01)
+            queued = team.waiting(), team.waiting(SPARE)
+        finally:
+            release.set()
+        asking.join(WAIT)
+        held.result(WAIT)
+        for future in others:
+            future.result(WAIT)
+    assert queued == (3, 1)  # the task once, as the round's (before a spare part)
+    assert answers == [None]
+    assert order == [("task", 15), SPARE, HELP]  # sent again, with the round's window
+
+
+def test_a_spare_part_s_worker_takes_back_only_a_task_not_started() -> None:
+    # A spare part's worker solves itself a part of its round that no worker started; one
+    # under way is left to run (told to stop, it would count as a lost worker, sent again).
+    began, finish = threading.Event(), threading.Event()
+
+    def task() -> int:  # told to stop?
+        began.set()
+        finish.wait(WAIT)
+        flag = stop_flag()
+        return -1 if flag is None else int(flag[0])
+
+    with Threads(2) as team:
+        tasks = Search(SearchOptions(RULES), Run(executor=team, task=solve_task)).tasks
+        running = team.submit(task)
+        assert began.wait(WAIT)
+        queued = team.submit_at(AHEAD, abs, -1)  # after the worker's own
+        try:
+            worker = team.submit(lambda: (tasks._take_back(running), tasks._take_back(queued)))
+            taken = worker.result(WAIT)
+        finally:
+            finish.set()
+        told = running.result(WAIT)
+    assert (taken, told) == ((False, True), 0)
+    assert queued.cancelled()

@@ -387,11 +387,41 @@ class _StoppableFuture(Future[T]):
         self._team = team
 
     def cancel(self) -> bool:
-        if super().cancel():
-            self._team._forget(self)
+        if self.withdraw():
             return True
         self._team.stop(self)
         return False
+
+    def withdraw(self) -> bool:
+        """Cancel the task if it has not started; one under way is left to run."""
+        if super().cancel():
+            self._team._forget(self)
+            return True
+        return False
+
+
+def withdraw(future: Future[Any]) -> bool:
+    """Cancel ``future``'s task if it has not started (``True``), and leave one under way to
+    run, where ``Threads``' own ``cancel`` would stop it.
+
+    >>> import threading
+    >>> began, finish = threading.Event(), threading.Event()
+    >>> def task() -> int:  # told to stop?
+    ...     began.set()
+    ...     finish.wait()
+    ...     return int(stop_flag()[0])
+    >>> with Threads(1) as team:
+    ...     running, queued = team.submit(task), team.submit(task)
+    ...     _ = began.wait()
+    ...     withdrawn = withdraw(running), withdraw(queued), team.waiting()
+    ...     finish.set()
+    ...     told = running.result()
+    >>> withdrawn, told
+    ((False, True, 0), 0)
+    """
+    if isinstance(future, _StoppableFuture):
+        return future.withdraw()
+    return future.cancel()
 
 
 def scheduler_address(text: str) -> tuple[str, int] | None:

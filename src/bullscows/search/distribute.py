@@ -17,7 +17,15 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 from bullscows.errors import BullsCowsError
-from bullscows.executors import DaskTasks, TaskStopped, Threads, current_team, stop_flag, workers
+from bullscows.executors import (
+    DaskTasks,
+    TaskStopped,
+    Threads,
+    current_team,
+    stop_flag,
+    withdraw,
+    workers,
+)
 from bullscows.search.checkpoint import Check, Checkpoint, Found, History
 from bullscows.tree.model import Node
 from bullscows.universe import IndexArray
@@ -46,7 +54,8 @@ LATER: Any = object()
 #: the lowest first: a round's tasks that the searching thread waits for; those of a spare
 #: part's round, which its worker waits for; whole spare parts, the longest chains of rounds,
 #: not waited for yet; a split's helpers (``search.split``), which only hasten a task under
-#: way; and the rounds sent ahead (``PartTasks.ahead``), which a round may never ask.
+#: way; and the rounds sent ahead (``PartTasks.ahead``), which no round waits for while they
+#: wait (a round that asks one not started yet takes it back and sends it at its own priority).
 ROUND, SPARE_ROUND, SPARE, HELP, AHEAD = range(5)
 
 
@@ -330,9 +339,10 @@ class PartTasks:
         self, history: History, depth: int, window: int
     ) -> tuple[Future[tuple[Found, int]], int] | None:
         """The task sent early for the part ``history`` (``send_ahead``), no longer early:
-        its future and window if still under way and sent with at least ``window`` (its
-        answer then answers ``window`` too); once finished, its answer kept in the
-        checkpoint instead; else ``None``."""
+        its future and window if under way and sent with at least ``window`` (its answer
+        then answers ``window`` too); once finished, its answer kept in the checkpoint
+        instead; else ``None``: one not started is taken back, for the round that asks it
+        to send it again at its own priority, not wait for it behind every other task."""
         entry = self.early.pop(history, None)
         if entry is None:
             return None
@@ -341,6 +351,9 @@ class PartTasks:
             answer = ... if future.cancelled() else self._result(future)
             if answer is not ...:
                 self.checkpoint.record(self.weight, history, depth, sent, answer)
+            self.uncounted.discard(future)
+            return None
+        if withdraw(future):  # not started: it would wait at ``AHEAD``
             self.uncounted.discard(future)
             return None
         if sent < window:
@@ -415,8 +428,9 @@ class PartTasks:
     def _take_back(self, future: Future[tuple[Found, int]]) -> bool:
         """On a worker of the executor (a spare part's rounds, ``search.worker``): whether
         ``future``'s task, not started yet, was taken back, to be solved on this thread
-        rather than waited for (no worker then waits for a task that no idle one takes)."""
-        if current_team() is not self.executor or not future.cancel():
+        rather than waited for (no worker then waits for a task that no idle one takes); one
+        under way is left to run."""
+        if current_team() is not self.executor or not withdraw(future):
             return False
         self.uncounted.discard(future)
         self.active.discard(future)

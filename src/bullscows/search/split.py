@@ -29,7 +29,7 @@ import numpy as np
 
 from bullscows._kernels import search_calls
 from bullscows._kernels.tables import FAIL, STOPPED, beat
-from bullscows.executors import TaskStopped, Threads
+from bullscows.executors import TaskStopped, Threads, withdraw
 from bullscows.search.distribute import HELP
 from bullscows.search.engine import Search
 from bullscows.tree.model import Node
@@ -181,7 +181,7 @@ class Split:
         with self.lock:
             self.next = len(self.guesses)
         for future in helpers:
-            if not (future.cancel() if stop else Future.cancel(future)):
+            if not (future.cancel() if stop else withdraw(future)):
                 with contextlib.suppress(TaskStopped):  # stopped with this task
                     self.helped += future.result()
 
