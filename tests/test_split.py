@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 
 from bullscows._kernels import search_calls
-from bullscows._kernels.tables import INFEASIBLE
+from bullscows._kernels.tables import FAIL, INFEASIBLE
 from bullscows.executors import Threads, stop_flag
 from bullscows.rules import Rules
 from bullscows.search import optimal_tree, split
+from bullscows.search.distribute import AHEAD, ROUND
 from bullscows.search.engine import Search
 from bullscows.search.options import Objective, SearchOptions
-from bullscows.search.split import Split
+from bullscows.search.split import Split, help_split
 from bullscows.search.worker import help_task, solve_task
 from bullscows.universe import universe
 
@@ -181,6 +182,55 @@ def test_a_helper_under_way_when_the_guesses_run_out_is_waited_for(
         found = shared.solve(team, lambda split: help_task(options, split))
     assert told == [0]  # under way, not stopped
     assert found is None
+
+
+def test_a_helper_gives_way_to_a_round_not_to_a_task_sent_ahead(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two threads, one held busy: the other helps a split of 40 guesses, one guess at a
+    # time as the test lets it. A task sent ahead queued meanwhile waits for the helper,
+    # which takes the next guess; a round's task queued makes it return after its guess
+    # under way, guesses left, and the round's task runs.
+    codes = next(sets(P4C6N, 1, 150))
+    shared = Split(Search(SearchOptions(P4C6N)), codes, 9, INFEASIBLE, ((0, 3),))
+    shared.guesses, shared.bounds = np.arange(40), np.zeros(40, dtype=np.int64)
+    shared.incumbent[:] = (INFEASIBLE * 40, 40)
+    tried: list[int] = []
+    step = threading.Semaphore(0)  # one guess more for each release
+
+    def guess(*arguments: Any) -> int:
+        tried.append(arguments[-1])  # its rank
+        assert step.acquire(timeout=60)
+        return FAIL
+
+    def until(done: Any) -> None:
+        deadline = time.monotonic() + 60
+        while not done() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    monkeypatch.setattr(search_calls, "try_guess", guess)
+    began, release, order = threading.Event(), threading.Event(), []
+    with Threads(2) as team:
+        held = team.submit(lambda: began.set() or release.wait(60))
+        assert began.wait(60)
+        try:
+            helper = team.submit(help_split, Search(SearchOptions(P4C6N)), shared, team)
+            until(lambda: len(tried) == 1)
+            team.submit_at(AHEAD, order.append, AHEAD)
+            step.release()
+            until(lambda: len(tried) == 2 or helper.done())
+            kept = (len(tried), helper.done())
+            queued = team.submit_at(ROUND, order.append, ROUND)
+            step.release()
+            queued.result(60)
+        finally:
+            release.set()
+            for _ in range(40):
+                step.release()
+        assert held.result(60)
+    assert kept == (2, False)  # the helper took the next guess, still under way
+    assert helper.result() == 0 and tried == [0, 1] and shared.next == 2
+    assert order == [ROUND, AHEAD]
 
 
 class Counting(Threads):
