@@ -207,7 +207,7 @@ def _run(
     running.append(search)
     found = None if depth is None else search.solve(everything, depth, INFEASIBLE, ())
     if found is None:
-        within = counted(max_depth, "guess")
+        within = counted(deepest, "guess")
         raise SearchError(f"no tree settles {rules.describe()} within {within}")
     tree = found[1]
     scores, win = search.state.scores, search.state.win
