@@ -73,12 +73,20 @@ def _rejected(text: str, rules: Rules = BC) -> str:
     return message
 
 
-@pytest.mark.parametrize(
-    "text",
-    ["x", "", "   ", "5", "123", "1 2 3", "1q", "1 bulls 2 goats", "1 2c", "1b 1b", "2c 1w", "bx"],
-)
+#: Replies that cannot be read; those with a minus sign give a count below zero.
+GARBAGE = ["x", "", "   ", "5", "123", "1 2 3", "1q", "1 bulls 2 goats", "1 2c", "1b 1b", "2c 1w"]
+NEGATIVE = ["-1 2", "1 -2", "-12", "1, -2", "-1b 2c"]
+
+
+@pytest.mark.parametrize("text", [*GARBAGE, "bx", *NEGATIVE])
 def test_rejects_garbage(text: str) -> None:
-    _rejected(text)
+    message = _rejected(text)
+    assert ("-" in text) == ("a count cannot be negative" in message)
+
+
+def test_a_dash_between_counts_separates_them() -> None:
+    assert Feedback.parse("1-2", BC) == Feedback(1, 2)
+    assert Feedback.parse("-", BC) == Feedback(0, 0)
 
 
 @pytest.mark.parametrize("text", ["bulls cows", "one", "ten", "1 one", "one bull one bull"])

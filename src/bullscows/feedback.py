@@ -51,6 +51,8 @@ _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s*[a-z])")
 _ONE_EACH = {"bull": "b", "black": "b", "cow": "c", "white": "w"}
 _TOKEN = re.compile(r"(\d+)\s*([a-z]*)")
 _SEPARATORS = re.compile(r"[\s,;/+&-]+|\band\b")
+#: A minus sign before a count ("-1 2", "1 -2"); '1-2' is a separator.
+_NEGATIVE = re.compile(r"(?:^|[\s,;/+&])-\d")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -182,6 +184,10 @@ def _read(text: str, length: int) -> Feedback:
     t = raw.lower()
     if t in _NOTHING:
         return Feedback(0, 0)
+    if _NEGATIVE.search(t):
+        raise FeedbackError(
+            f"cannot read reply {quote(raw)}: a count cannot be negative; write it {NOTATIONS_HELP}"
+        )
     t = _NUMBER_WORD.sub(lambda word: str(_NUMBER_WORDS[word.group(1)]), t)
     words = [_ONE_EACH.get(word, word) for word in _SEPARATORS.split(t) if word]
     squeezed = "".join(words)
