@@ -331,7 +331,8 @@ def test_a_history_file_that_cannot_be_read_is_said_first(tmp_path: Path) -> Non
 
 def test_the_reply_prompt_of_a_guess_typed_alone_has_a_way_out(spawn: Spawn) -> None:
     # A newcomer at 'Reply to 0123:' typed commands and the whole line again: each refusal
-    # says how to leave, 'undo' records nothing, and the guess typed again is left out.
+    # says how to leave, 'undo' records nothing, a fix is applied, and the guess typed again
+    # is left out.
     game = spawn("assist", "--seed", "1")
     game.expect_text("> ")
     game.send("0123")
@@ -352,8 +353,14 @@ def test_the_reply_prompt_of_a_guess_typed_alone_has_a_way_out(spawn: Spawn) -> 
     game.expect_text("Reply to 4567: ")
     game.send("4567 cow")
     game.expect_text("> ")
+    game.send("5678")
+    game.expect_text("Reply to 5678: ")
+    game.send("fix 2 0 2")  # a fix typed here is applied, as at '>': the guess is dropped
+    game.expect_text("No reply: 5678 is not recorded.")
+    game.expect_text("#2 4567: 0 bulls, 1 cow is now 0 bulls, 2 cows")
+    game.expect_text("> ")
     game.send("history")
-    game.expect_text("[2] 4567  0 bulls, 1 cow")
+    game.expect_text("[2] 4567  0 bulls, 2 cows")
     game.send("quit")
     assert game.finish() == 0
 
@@ -361,3 +368,17 @@ def test_the_reply_prompt_of_a_guess_typed_alone_has_a_way_out(spawn: Spawn) -> 
 def test_a_game_solved_in_one_guess_says_guess() -> None:
     result = CliRunner().invoke(main, ["assist"], input="0123 4 0\n")
     assert "Solved in 1 guess: 0123." in result.output, result.output
+
+
+def test_the_guess_typed_again_is_left_out_in_any_spelling(spawn: Spawn) -> None:
+    game = spawn("assist", "--rules", "mm-colours", "--seed", "1")
+    game.expect_text("> ")
+    game.send("rgby")
+    game.expect_text("Reply to RGBY: ")
+    game.send("rgby 1 2")  # the code as typed, not as the game spells it
+    game.expect_text("codes possible.")
+    game.expect_text("> ")
+    game.send("history")
+    game.expect_text("[1] RGBY  1B2W")
+    game.send("quit")
+    assert game.finish() == 0

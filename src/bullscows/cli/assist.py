@@ -17,13 +17,14 @@ from bullscows.cli.breaking import (
 from bullscows.cli.common import Terminal, computer_player_options
 from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_lines
-from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import (
     Candidates,
     Codebreaker,
+    Fix,
+    Move,
     Record,
     Suggest,
     as_code,
@@ -90,7 +91,7 @@ def assist(
             asked = _with_reply(terminal, breaker, guess)
             if asked is None:
                 continue
-            move = asked
+            move = asked  # the guess with its reply, or a fix typed instead of the reply
         outcome = apply_move(terminal, breaker, move)
         if outcome is None:
             continue
@@ -121,34 +122,28 @@ def _read_history(
     _status(terminal, breaker, style)
 
 
-def _with_reply(terminal: Terminal, breaker: Codebreaker, guess: str) -> Record | None:
-    """``guess``, typed without its reply, with the reply asked for; ``None`` if the guess is
-    no code or no reply is given."""
+def _with_reply(terminal: Terminal, breaker: Codebreaker, guess: str) -> Move | None:
+    """``guess``, typed without its reply, with the reply asked for: the ``Record`` to apply,
+    a ``Fix`` typed instead of the reply (the guess is then dropped), or ``None`` if the
+    guess is no code or no reply is given."""
     try:
         code = as_code(guess, breaker.rules)
     except BullsCowsError as error:
         terminal.refuse(str(error))
         return None
-    reply = _ask_reply(terminal, breaker, code)
-    return None if reply is None else Record(guess, reply)
-
-
-def _ask_reply(terminal: Terminal, breaker: Codebreaker, code: Code) -> str | None:
-    """The reply to ``code``, asked until one can be read; ``None`` if none is given (Enter
-    alone, 'quit' or 'undo': a command that changes the game)."""
     while True:
         asked = terminal.ask(f"Reply to {code}: ")
-        text = "" if asked is None else reply_to(code.text, asked)
+        text = "" if asked is None else reply_to(code, asked)
         move = read_move(breaker, text)
         if not text or (move.command and move.changes):
             terminal.say(f"No reply: {code} is not recorded.")
-            return None
+            return move if isinstance(move, Fix) else None
         try:
             as_feedback(text, breaker.rules)
         except BullsCowsError as error:
             terminal.warn(f"{error}; {NO_REPLY_HELP}")
             continue
-        return text
+        return Record(guess, text)
 
 
 def _status(terminal: Terminal, breaker: Codebreaker, style: str) -> None:

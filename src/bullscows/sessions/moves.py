@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
+from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.feedback import NOTATIONS_HELP
 
@@ -256,16 +257,24 @@ def check_move(game: Playable, move: Move) -> None:
         )
 
 
-def reply_to(code: str, text: str) -> str:
+def reply_to(code: Code, text: str) -> str:
     """The reply in ``text``, typed at the prompt for the reply to ``code``: the guess typed
-    again before it (the whole line, as at the first prompt) is left out.
+    again before it (the whole line, as at the first prompt, in any spelling of the code) is
+    left out.
 
-    >>> reply_to("0123", "0123 1 2"), reply_to("0123", "1 2")
+    >>> from bullscows.codes import Code
+    >>> reply_to(Code("0123"), "0123 1 2"), reply_to(Code("0123"), "1 2")
     ('1 2', '1 2')
     """
     words = text.strip()
     guess, _, reply = words.partition(" ")
-    return reply.strip() if guess == code and reply.strip() else words
+    if not reply.strip():
+        return words
+    try:
+        same = Code(guess, code.rules) == code
+    except BullsCowsError:
+        same = False
+    return reply.strip() if same else words
 
 
 def given(value: str, what: str) -> str:
