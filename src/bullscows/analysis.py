@@ -25,7 +25,7 @@ from typing import Any
 
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, counted
 from bullscows.hints import Hint, explain_guess, give_hint
 from bullscows.knowledge import Knowledge, Step
 from bullscows.outcomes import walk
@@ -294,7 +294,7 @@ def share_text(game: Codemaker | Adversary, day: int | None = None, limit: int |
     if game.solved:
         outcome = f"broken in {out_of} guess{'es' if count != 1 else ''}"
     elif limit and count >= limit:
-        outcome = f"not broken in {limit} guesses"
+        outcome = f"not broken in {counted(limit, 'guess')}"
     else:
         outcome = f"given up after {count} guess{'es' if count != 1 else ''}"
     extras = [outcome]

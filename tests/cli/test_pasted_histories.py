@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from bullscows import Rules
 from bullscows.cli import main
+from bullscows.feedback import counted
 
 from .conftest import all_codes, bulls_cows, narrow
 
@@ -85,9 +86,8 @@ def test_pasted_history_matches_brute_force(entries: list[Entry]) -> None:
             return
         last = answer
         if entry.reply == (4, 0):
-            assert answer.strip() == f"Solved in {number - _refused(entries, number)} guesses: " + (
-                f"{entry.guess}."
-            )
+            guesses = counted(number - _refused(entries, number), "guess")
+            assert answer.strip() == f"Solved in {guesses}: {entry.guess}."
             return
     assert result.exit_code == (1 if refused else 0)
     assert len(answers) == len(entries) + 1  # the end of input
