@@ -135,6 +135,9 @@ def test_parse(spec: str, expected: Rules) -> None:
         ("bc-nolead:symbols=abcdefghij", "p4c10n:symbols=abcdefghij:allowed=bcdefghij/abcdefghij"
                                          "/abcdefghij/abcdefghij"),
         ("mm:guesses=MM", "mm"),
+        ("MM:NOLEAD", "mm:nolead"),  # a modifier's key in any case too; symbols keep theirs
+        ("P4C6R:SYMBOLS=RGBYOP", "p4c6r:symbols=RGBYOP"),
+        ("bc:GUESSES=P4C10R", "bc:guesses=p4c10r"),
     ],
 )  # fmt: skip
 def test_a_preset_is_read_in_any_case_and_with_modifiers(spec: str, same: str) -> None:

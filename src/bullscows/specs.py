@@ -169,9 +169,10 @@ def read_spec(spec: str, scoring: bool = False) -> list[Shape]:
     text = spec.strip()
     if not text:
         raise RulesError(f"empty rules spec; expected {SPEC_HELP}")
-    if GUESSES in text:
-        secrets, _, guesses = text.partition(GUESSES)
-        if GUESSES in guesses:
+    at = text.lower().find(GUESSES)  # keys in any case; symbols keep theirs
+    if at >= 0:
+        secrets, guesses = text[:at], text[at + len(GUESSES) :]
+        if GUESSES in guesses.lower():
             raise RulesError(f"rules spec {spec!r}: give :guesses= once")
         return read_spec(secrets, scoring) + read_spec(guesses, scoring)
     if text.lower() in PRESETS:
@@ -208,6 +209,7 @@ def read_radix(text: str, spec: str) -> list[int]:
 
 def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
     key, _, value = modifier.partition("=")
+    key = key.lower()
     if key == "nolead" and not value:
         return key, ""
     if key in ("symbols", "allowed") and value:
