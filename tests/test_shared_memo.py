@@ -1,8 +1,8 @@
 """The table of sets that the threads of a search share (``search_memo.publish``,
 ``search.state.shared_table``): what it keeps, a torn slot read as a miss, a tree read back
 from a memo that took its sets from the table, and fewer sets searched for the same trees;
-the sets its threads have in flight (``search_memo.board``), a part in flight elsewhere put
-off to the end of its round for the same tree, and the counts of sets searched twice."""
+the sets its threads have in flight (``search_memo.board``), a set in flight elsewhere
+searched alike for the same tree, and the counts of sets searched twice or floored."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from bullscows._kernels.search_memo import (
     land,
     publish,
     shared_entry,
+    store,
 )
 from bullscows._kernels.tables import (
     CTX_KEYS,
@@ -249,25 +250,31 @@ def test_a_set_in_flight_is_seen_until_its_mark_is_cleared() -> None:
     assert not flying(np.zeros(0, dtype=np.int64), KEY)
 
 
-def first_parts(state: SearchState, depth: int, guesses: int) -> list[tuple[np.int64, ...]]:
-    """The keys of the parts of the first ``guesses`` guesses the compiled search tries at
-    every code."""
-    every = state.everything
-    order, _, _ = search_calls.guess_order(state.ctx, every, every, depth, INFEASIBLE)
-    keys = state.ctx[CTX_KEYS]
+def first_parts(
+    state: SearchState, codes: np.ndarray, depth: int, guesses: int
+) -> list[np.ndarray]:
+    """The parts (of more than two codes) of the first ``guesses`` guesses the compiled
+    search tries at ``codes``."""
+    order, _, _ = search_calls.guess_order(state.ctx, codes, codes, depth, INFEASIBLE)
     found = []
-    for guess in every[order[:guesses]]:
-        for _, part in state.scores.parts(state.ctx, every, int(guess)):
+    for guess in codes[order[:guesses]]:
+        for _, part in state.scores.parts(state.ctx, codes, int(guess)):
             if len(part) > 2:
-                found.append((keys[0, part].sum(), keys[1, part].sum(), np.int64(depth)))
+                found.append(part)
     return found
+
+
+def key_of(state: SearchState, codes: np.ndarray, depth: int) -> tuple[np.int64, ...]:
+    """The key of the set ``codes`` at ``depth`` in the memo and the table."""
+    keys = state.ctx[CTX_KEYS]
+    return (keys[0, codes].sum(), keys[1, codes].sum(), np.int64(depth))
 
 
 @pytest.mark.parametrize("spec", ["p4c6n", "p3c6r"])
 def test_sets_in_flight_elsewhere_are_counted_and_searched_alike(spec: str) -> None:
-    # another thread has the whole set and the parts of the first guesses in flight: the
-    # search counts them, finds the tree and cost of a search with no table, and clears
-    # its own marks
+    # another thread has the whole set, the parts of the first guesses and theirs in
+    # flight: the search counts them (branched on, and looked ahead at one level down),
+    # finds the tree and cost of a search with no table, and clears its own marks
     rules = Rules.parse(spec)
     options = SearchOptions(rules)
     alone = SearchState(options)
@@ -275,14 +282,16 @@ def test_sets_in_flight_elsewhere_are_counted_and_searched_alike(spec: str) -> N
     cost = alone.solve(every, 9, INFEASIBLE, every)
     table = search_calls.shared_table(len(universe(rules)))
     state = SearchState(options, shared=table)
-    keys = state.ctx[CTX_KEYS]
-    root = (keys[0].sum(), keys[1].sum(), np.int64(9))
-    for key in [root, *first_parts(state, 9, 3)]:
-        assert board(table, key)
+    parts = first_parts(state, every, 9, 3)
+    for part in [every, *parts]:
+        assert board(table, key_of(state, part, 9))
+    for part in parts:  # one level down: a bucket may be full, then a set is not marked
+        for below in first_parts(state, part, 9, 3):
+            board(table, key_of(state, below, 9))
     planted = table[-FLIGHT:].copy()
     assert state.solve(every, 9, INFEASIBLE, every) == cost
     assert 1 < state.traffic[TRAFFIC_BESIDE] <= state.stats[0]  # the root and some parts
-    assert state.traffic[TRAFFIC_BESIDE_AHEAD] <= state.stats[1]
+    assert 1 <= state.traffic[TRAFFIC_BESIDE_AHEAD] <= state.stats[1]
     assert state.rebuild(every, 9) == alone.rebuild(every, 9)
     assert np.array_equal(table[-FLIGHT:], planted)  # its own marks all cleared
     assert alone.traffic[TRAFFIC_BESIDE] == alone.traffic[TRAFFIC_FLOORED] == 0
@@ -300,6 +309,31 @@ def test_a_set_looked_ahead_at_by_another_thread_is_not_again() -> None:
         assert (again, taken) == (total, bounds)
     assert a.stats[1] > 0 and b.stats[1] == 0  # B took every lookahead from the table
     assert b.traffic[TRAFFIC_LOOKED] > 0 and a.traffic[TRAFFIC_LOOKED] == 0
+
+
+def test_a_floor_is_counted_as_from_the_table_only_when_it_is_higher() -> None:
+    # the root's floor read from the table counts as floored; a table entry adding only the
+    # flag "looked ahead at" to the memo's higher floor counts as the memo's (again)
+    rules = Rules.parse("p4c6n")
+    options = SearchOptions(rules)
+    alone = SearchState(options)
+    every = alone.everything
+    cost = alone.solve(every, 9, INFEASIBLE, every)
+    table = search_calls.shared_table(len(universe(rules)))
+    floored = SearchState(options, shared=table)
+    root = key_of(floored, every, 9)
+    publish(table, root, np.int64(len(every)), np.int64(-1), np.int64(-1), np.int64(3))
+    assert floored.solve(every, 9, INFEASIBLE, every) == cost
+    assert floored.traffic[TRAFFIC_FLOORED] == 1
+    table = search_calls.shared_table(len(universe(rules)))
+    again = SearchState(options, shared=table)
+    store(again.memo.arrays, root, (np.int64(-1), np.int64(-1), np.int64(5), np.int64(0)))
+    publish(table, root, np.int64(len(every)), np.int64(-1), np.int64(-2), np.int64(3))
+    assert again.solve(every, 9, INFEASIBLE, every) == cost
+    assert again.stats[0] == floored.stats[0]  # the same sets branched on
+    assert again.traffic[TRAFFIC_FLOORED] == 0  # the root's floor counts as the memo's
+    assert again.traffic[TRAFFIC_AGAIN] == floored.traffic[TRAFFIC_AGAIN] + 1
+    assert again.traffic[TRAFFIC_LOOKED] == 1
 
 
 def test_a_stopped_search_leaves_no_set_in_flight() -> None:

@@ -97,8 +97,9 @@ def _shared(memo, shared, stats, traffic, key, entry):
     """``entry``, the memo's, bettered by what ``shared`` knows of the set ``key``: a cost or
     a higher floor found there is copied into the memo (``stats[2]`` counts these); the set's
     parts are then in the memos of other threads (``search.state`` reads its tree back). And
-    whether the table bettered it. A floor whose guess is -2 was looked ahead at
-    (``_keep``): the set need not be again (``traffic`` counts these)."""
+    whether the table bettered it with a cost or a floor. A floor whose guess is -2 was
+    looked ahead at (``_keep``): the set need not be again; a read adding only that flag is
+    counted by ``traffic`` (TRAFFIC_LOOKED), not by ``stats[2]``."""
     cost, guess, floor = shared_entry(shared, key)
     looked = entry[3]
     if cost < 0:
@@ -107,10 +108,12 @@ def _shared(memo, shared, stats, traffic, key, entry):
         if floor <= entry[2] and looked == entry[3]:
             return entry, False
         traffic[TRAFFIC_LOOKED] += looked - entry[3]
-    stats[2] += 1
+    told = cost >= 0 or floor > entry[2]
+    if told:
+        stats[2] += 1
     known = (cost, guess, max(floor, entry[2]), looked)
     store(memo, key, known)
-    return known, True
+    return known, told
 
 
 @njit(cache=True, inline="always")

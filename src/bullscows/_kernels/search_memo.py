@@ -188,8 +188,8 @@ def board(shared, key):
     """Mark the set ``key`` in flight in ``shared``'s last ``FLIGHT`` integers: its frame is
     open. Returns the mark for ``land`` (0: its bucket was full, nothing marked). No lock:
     two searches racing for one word may lose a mark (a set then reads as not in flight),
-    never leave one behind; what the marks say only counts sets and orders a round's parts
-    (``search_dfs``), never what a set costs."""
+    never leave one behind; what the marks say only counts the sets searched twice at once
+    (``search_dfs``), never what a set costs or the order sets are searched in."""
     if len(shared) == 0:
         return np.int64(0)
     bucket = len(shared) - FLIGHT + (key[1] & (FLIGHT // _FLIGHT_WAYS - 1)) * _FLIGHT_WAYS
