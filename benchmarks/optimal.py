@@ -133,7 +133,9 @@ class Accounted(Threads):
         #: Each task run: its thread, and the moments it started and ended.
         self.spans: list[tuple[int, float, float]] = []
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+    def submit_at(
+        self, priority: int, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> Future[Any]:
         note: list[Any] = [0.0, False]  # CPU seconds, unwanted
 
         def timed() -> Any:
@@ -144,7 +146,7 @@ class Accounted(Threads):
                 note[0] = time.thread_time() - start
                 self.spans.append((threading.get_ident(), began, time.perf_counter()))
 
-        future = super().submit(timed)
+        future = super().submit_at(priority, timed)
         cancel = future.cancel
 
         def unwanted() -> bool:

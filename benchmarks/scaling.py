@@ -160,7 +160,9 @@ class Recorder(Threads):
         if task is not None and task.history == history:
             task.guesses.append(seconds)
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+    def submit_at(
+        self, priority: int, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> Future[Any]:
         task = Task(tuple(args[-4]), len(args[-3])) if len(args) >= 4 else Task(())
         if task.history:
             with self.lock:
@@ -182,7 +184,7 @@ class Recorder(Threads):
                     task.seconds, task.ran = time.thread_time() - began, True
 
         self.recording.tasks.append(task)
-        return super().submit(timed)
+        return super().submit_at(priority, timed)
 
 
 def part_tasks() -> Any:
