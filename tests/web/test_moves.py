@@ -81,7 +81,7 @@ def test_a_guess_limit_through_the_api(client: TestClient) -> None:
     assert state["over"]
     if state["status"] != "solved":  # one secret in 5,040 is 0123
         assert state["status"] == "lost" and state["over"] and len(state["secret"]) == 4
-        assert state["grid"].startswith("bullscows bc: not broken in 1 guesses")
+        assert state["grid"].startswith("bullscows bc: not broken in 1 guess\n")
     assert "max_guesses" in refused(client, "/api/games", {"max_guesses": 0})
 
 
