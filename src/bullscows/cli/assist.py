@@ -23,7 +23,6 @@ from bullscows.rules import Rules
 from bullscows.sessions import (
     Candidates,
     Codebreaker,
-    Fix,
     Move,
     Record,
     Suggest,
@@ -31,7 +30,13 @@ from bullscows.sessions import (
     as_feedback,
     read_move,
 )
-from bullscows.sessions.moves import FIX_HELP, NO_REPLY_HELP, REPLY_HELP, reply_to
+from bullscows.sessions.moves import (
+    FIX_HELP,
+    NO_REPLY_HELP,
+    REPLY_HELP,
+    instead_of_reply,
+    reply_to,
+)
 from bullscows.sessions.question import read_history
 from bullscows.strategies import Strategy
 
@@ -137,7 +142,7 @@ def _with_reply(terminal: Terminal, breaker: Codebreaker, guess: str) -> Move | 
         move = read_move(breaker, text)
         if not text or (move.command and move.changes):
             terminal.say(f"No reply: {code} is not recorded.")
-            return move if isinstance(move, Fix) else None
+            return instead_of_reply(move)
         try:
             as_feedback(text, breaker.rules)
         except BullsCowsError as error:

@@ -277,6 +277,17 @@ def reply_to(code: Code, text: str) -> str:
     return reply.strip() if same else words
 
 
+def instead_of_reply(move: Move) -> Move | None:
+    """What to carry out when ``move``, a command typed at the prompt for a guess's reply,
+    leaves that prompt (the guess is not recorded): a fix still corrects its reply; undo,
+    quit and the like only leave it (``None``).
+
+    >>> instead_of_reply(Fix(1, "1 2")) is not None, instead_of_reply(Undo())
+    (True, None)
+    """
+    return move if isinstance(move, Fix) else None
+
+
 def given(value: str, what: str) -> str:
     """``value`` stripped, or a ``BullsCowsError`` if there is nothing to read."""
     text = value.strip() if isinstance(value, str) else ""
