@@ -183,7 +183,7 @@ def test_a_cached_tree_of_other_options_is_refused(tmp_path: Path) -> None:
     consistent = (rules, "optimal (consistent only)", "optimal-total")
     relabelled = DecisionTree(rules, consistent[1], free.objective, free.root, free.summary())
     # after 012 and '2 0' the free optimum guesses 023, which cannot be the secret
-    assert "guesses cannot be the secret: 012 '2 0' 023" in str(
+    assert "2 guesses cannot be the secret: 012 '2 0' 023" in str(
         cache_problem(relabelled, consistent, True, None)
     )
     keyed = replace(free, key=cache_key(free, False, None))

@@ -124,8 +124,8 @@ def test_the_trace_names_lost_secrets_and_unreached_branches() -> None:
     assert problems == [
         "2 replies leave the tree: after 012 '1 1' 023, reply '1 1' (secrets 031, 213) has no "
         "branch, after 012 '0 3' 120, reply '0 3' (secrets 201) has no branch",
-        "1 branches no secret reaches: after 012 '0 3' 120, reply '1 1'",
-        "1 guesses cannot be the secret: 012 '2 0' 023",
+        "1 branch no secret reaches: after 012 '0 3' 120, reply '1 1'",
+        "1 guess cannot be the secret: 012 '2 0' 023",
     ]
     u = universe(P3C4N)
     lost = [u.text(int(s)) for s in u.secrets[counts == 0]]

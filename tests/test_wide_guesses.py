@@ -198,7 +198,7 @@ def test_the_checker_refuses_a_leaf_no_secret_can_be() -> None:
             "objective": "strategy", "summary": None, "tree": root}  # fmt: skip
     report = check_tree(load_tree(json.dumps(data)))
     assert report.problems == [
-        "1 replies leave the tree: after 00 '1 0' 01 '1 0' 22, reply '1 0' (secrets 02) "
+        "1 reply leaves the tree: after 00 '1 0' 01 '1 0' 22, reply '1 0' (secrets 02) "
         "has no branch"
     ]
     after_01["1 0"] = leaf("02")

@@ -174,8 +174,15 @@ def default_style(rules: Rules) -> str:
 
 
 def counted(n: int, word: str) -> str:
-    """``n`` and ``word``, plural unless ``n`` is 1: ``counted(2, "guess")`` is '2 guesses'."""
-    plural = word + ("es" if word.endswith("s") else "s")
+    """``n`` and ``word``, plural unless ``n`` is 1: ``counted(2, "guess")`` is '2 guesses'.
+
+    >>> counted(1, "reply"), counted(3, "reply"), counted(2, "branch"), counted(2, "code")
+    ('1 reply', '3 replies', '2 branches', '2 codes')
+    """
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
+        plural = word[:-1] + "ies"
+    else:
+        plural = word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
     return f"{n} {word}" if n == 1 else f"{n} {plural}"
 
 

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from bullscows.atomic import write_file
 from bullscows.errors import BullsCowsError, StrategyError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, counted
 from bullscows.figures import figures
 from bullscows.knowledge import Knowledge
 from bullscows.readers import (
@@ -332,11 +332,14 @@ def trace_secrets(
     ]
     problems = []
     if lost:
-        problems.append(f"{len(lost)} replies leave the tree: " + listed(lost))
+        leave = "leaves" if len(lost) == 1 else "leave"
+        problems.append(f"{counted(len(lost), 'reply')} {leave} the tree: " + listed(lost))
     if unreachable:
-        problems.append(f"{len(unreachable)} branches no secret reaches: " + listed(unreachable))
+        unreached = counted(len(unreachable), "branch")
+        problems.append(f"{unreached} no secret reaches: " + listed(unreachable))
     if outside:
-        problems.append(f"{len(outside)} guesses cannot be the secret: " + listed(outside))
+        impossible = counted(len(outside), "guess")
+        problems.append(f"{impossible} cannot be the secret: " + listed(outside))
     return counts, problems
 
 
