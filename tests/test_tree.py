@@ -27,6 +27,7 @@ from bullscows.tree import (
     load_tree,
     render_text,
 )
+from bullscows.tree.files import SHAPE
 
 MM = Rules.parse("mm")
 DETERMINISTIC = [name for name, cls in STRATEGIES.items() if cls.deterministic]
@@ -257,18 +258,27 @@ def variant(**changes: Any) -> str:
         ("[1, 2]", "expected a JSON object"),
         (variant(format="bullscows-bench"), "format 'bullscows-bench' is not 'bullscows-tree'"),
         (variant(version=2), "version 2 is not supported"),
-        (variant(rules="p9c2n"), "unknown rules"),
+        (variant(rules="p9c2n"), "tree: rules spec 'p9c2n': no code fits 9 distinct symbols"),
+        (variant(rules="zz"), "tree: unknown rules 'zz'; expected a preset"),
+        (
+            "{}",
+            "tree lacks 'format', 'version', 'rules', 'strategy', 'objective' and 'tree'; "
+            'a tree file is a JSON object {"format": "bullscows-tree", "version": 1, "rules": "mm"',
+        ),
+        (json.dumps({k: v for k, v in GOOD.items() if k != "format"}), "tree lacks 'format'; a"),
+        (json.dumps({k: v for k, v in GOOD.items() if k != "tree"}), "tree lacks 'tree'; a tree"),
+        (variant(tree={"guess": "01", "replies": []}), "'replies' at the root must be an object"),
         (variant(rules=4), "'rules' must be a rules spec"),
         (variant(strategy=None), "'strategy' must be text"),
         (variant(tree={"guess": "011"}), "code '011' has 3 symbols"),
-        (variant(tree={"guess": "00"}), "'0' appears twice"),
+        (variant(tree={"guess": "00"}), "at the root (rules 'p2c3n'): code '00': '0' appears"),
         (variant(tree={"replies": {}}), "needs a 'guess'"),
         (variant(tree={"guess": "01", "reply": {}}), "unknown keys ['reply']"),
         (variant(tree={"guess": "01", "replies": {"0B2C": {"guess": "10"}}}), "'0B2C'"),
         (variant(tree={"guess": "01", "replies": {"3 0": {"guess": "10"}}}), "make 3"),
         (variant(tree={"guess": "01", "replies": {"2 0": {"guess": "10"}}}), "all bulls"),
         (variant(tree={"guess": "01", "replies": {"0 2": {"guess": "13"}}}), "'3' is not"),
-        (variant(summary={"total": 1}), "expected total, average"),
+        (variant(summary={"total": 1}), "tree: tree summary '{\"total\": 1}': expected total"),
     ],
 )
 def test_load_errors(text: str, message: str) -> None:
@@ -277,11 +287,21 @@ def test_load_errors(text: str, message: str) -> None:
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("data", "start"), [(b"hello", "'hello'"), (b" \n", "nothing"), (b"\x00", "'\\x00'")]
+)
+def test_text_that_is_no_tree_says_what_a_tree_file_is(data: bytes, start: str) -> None:
+    with pytest.raises(BullsCowsError) as error:
+        load_tree(data, name="x.json")
+    assert str(error.value) == f"tree file 'x.json' starts with {start}, not a tree; {SHAPE}"
+    assert SHAPE.startswith('a tree file is a JSON object {"format": "bullscows-tree", ')
+
+
 def test_load_error_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(BullsCowsError, match="cannot read tree file"):
         load_tree(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
-    bad.write_text("nonsense")
+    bad.write_text("{nonsense")
     with pytest.raises(BullsCowsError, match=r"tree file '.*bad.json' line 1 is not JSON"):
         load_tree(bad)
 

@@ -112,7 +112,13 @@ def test_check_a_file_that_is_not_a_tree(tmp_path: Path) -> None:
     bad.write_text('{"rules": "mm", "strategies": []}')
     result = run("tree", "--check", str(bad))
     assert result.exit_code == 1
-    assert "format None is not 'bullscows-tree'" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"Error: tree file {str(bad)!r} lacks 'format', 'version', 'strategy', 'objective' and "
+        """'tree'; a tree file is a JSON object {"format": "bullscows-tree", "version": 1, """
+        """"rules": "mm", "strategy": "minimax", "objective": "strategy", "tree": {"guess": """
+        """"1122", "replies": {"0 0": {"guess": "3345", ...}, ...}}}, or Irving notation, or """
+        "kunigami's list"
+    ]
     missing = run("tree", "--check", str(tmp_path / "none.json"), "--json")
     assert missing.exit_code == 1
     assert "cannot read tree file" in json.loads(missing.stdout)["problems"][0]
@@ -366,3 +372,60 @@ def test_check_a_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.splitlines() == [
         f"Error: cannot read tree file {str(missing)!r}: No such file or directory"
     ]
+
+
+def _broken(good: bytes) -> dict[str, bytes]:
+    """Tree files broken in the ways a researcher's files break, made from a good one."""
+    data = json.loads(good)
+    impossible = json.loads(good)
+    impossible["tree"]["replies"]["3 1"] = {"guess": "1234"}
+    leaf = json.loads(good)
+    leaf["tree"]["replies"]["0 0"] = {"guess": "1234", "replies": []}
+    packed = gzip.compress(good)
+    return {
+        "not JSON": b"guess 1122, then 3345\n",
+        "empty": b"",
+        "no format": json.dumps({k: v for k, v in data.items() if k != "format"}).encode(),
+        "truncated": good[: len(good) // 2],
+        "truncated gzip": packed[: len(packed) // 2],
+        "gzip of garbage": gzip.compress(b"\xff\xfe garbage"),
+        "wrong rules": json.dumps({**data, "rules": "bc"}).encode(),
+        "unknown rules": json.dumps({**data, "rules": "zz"}).encode(),
+        "impossible reply": json.dumps(impossible).encode(),
+        "replies not an object": json.dumps(leaf).encode(),
+        "bad summary": json.dumps({**data, "summary": {"total": "many"}}).encode(),
+        "binary": bytes(range(256)),
+    }
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("not JSON", "starts with 'guess 1122, then 334', not a tree; a tree file is"),
+        ("empty", "starts with nothing, not a tree; a tree file is"),
+        ("no format", "lacks 'format'; a tree file is a JSON object"),
+        ("truncated", "line 1 is not JSON: Unterminated string"),
+        ("truncated gzip", "the compressed data is cut short"),
+        ("gzip of garbage", "is not UTF-8 text"),
+        ("wrong rules", "at the root (rules 'bc'): code '1122': '1' appears twice"),
+        ("unknown rules", "unknown rules 'zz'; expected a preset"),
+        ("impossible reply", "reply key '3 1' at the root: 3 bulls and 1 cow cannot happen"),
+        ("replies not an object", "'replies' at 1122 '0 0' must be an object"),
+        ("bad summary", "tree summary"),
+        ("binary", "is not UTF-8 text"),
+    ],
+)
+def test_a_broken_tree_file_is_one_line(
+    mm_file: Path, tmp_path: Path, kind: str, words: str
+) -> None:
+    bad = tmp_path / ("tree.json.gz" if "gzip" in kind else "tree.json")
+    bad.write_bytes(_broken(mm_file.read_bytes())[kind])
+    result = run("tree", "--check", str(bad))
+    assert result.exit_code == 1 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"Error: {'cannot read ' if 'truncated g' in kind else ''}tree file")
+    assert words in line
+    as_json = run("tree", "--check", str(bad), "--json")
+    assert as_json.exit_code == 1
+    [problem] = json.loads(as_json.stdout)["problems"]
+    assert words in problem

@@ -30,6 +30,16 @@ from bullscows.tree.model import (
 )
 from bullscows.universe import universe
 
+#: The fields a tree file must have, in the order it writes them (``summary`` and ``key`` are
+#: optional).
+FIELDS = ("format", "version", "rules", "strategy", "objective", "tree")
+#: What a valid tree file looks like, for the errors of a file that is not one.
+SHAPE = (
+    f'a tree file is a JSON object {{"format": "{FORMAT}", "version": {VERSION}, "rules": "mm", '
+    '"strategy": "minimax", "objective": "strategy", "tree": {"guess": "1122", "replies": '
+    '{"0 0": {"guess": "3345", ...}, ...}}}, or Irving notation, or kunigami\'s list'
+)
+
 
 def load_tree(
     source: str | Path | bytes, rules: Rules | None = None, name: str | None = None
@@ -48,6 +58,10 @@ def load_tree(
     Traceback (most recent call last):
     ...
     bullscows.errors.BullsCowsError: tree: version 2 is not supported (this program reads version 1)
+    >>> load_tree('{"rules": "mm"}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: tree lacks 'format', 'version', 'strategy', 'objective' and ...
     >>> from bullscows.outcomes import build_tree
     >>> from bullscows.strategies import get_strategy
     >>> tree = build_tree(Rules.parse("p2c3n"), get_strategy("minimax"))
@@ -73,7 +87,14 @@ def load_tree(
             )
         root = _read_nodes(bare_tree(text, rules, where), rules, where)
         return DecisionTree(rules, "imported", "imported", root)
-    return _from_dict(load_json(text, where, 2 * MAX_DEPTH + 2), where, rules)
+    try:
+        data = load_json(text, where, 2 * MAX_DEPTH + 2)
+    except BullsCowsError:
+        if text.lstrip()[:1] in ("{", "["):  # JSON that is broken: say where
+            raise
+        start = quote(text.lstrip()[:20]) if text.strip() else "nothing"
+        raise BullsCowsError(f"{where} starts with {start}, not a tree; {SHAPE}") from None
+    return _from_dict(data, where, rules)
 
 
 def _from_dict(data: object, where: str, rules: Rules | None = None) -> DecisionTree:
@@ -88,16 +109,19 @@ def _from_dict(data: object, where: str, rules: Rules | None = None) -> Decision
                 "its variant; give it (--rules SPEC)"
             )
         return DecisionTree(rules, "imported", "imported", _read_nodes(data, rules, where))
-    if data.get("format") != FORMAT:
+    if "format" in data and data["format"] != FORMAT:
         raise BullsCowsError(
-            f"{where}: format {quote_value(data.get('format'))} is not {FORMAT!r}; "
-            "not a decision tree"
+            f"{where}: format {quote_value(data['format'])} is not {FORMAT!r}; not a decision tree"
         )
-    if data.get("version") != VERSION:
+    if "format" in data and "version" in data and data["version"] != VERSION:
         raise BullsCowsError(
-            f"{where}: version {quote_value(data.get('version'))} is not supported "
+            f"{where}: version {quote_value(data['version'])} is not supported "
             f"(this program reads version {VERSION})"
         )
+    missing = [quote(key) for key in FIELDS if key not in data]
+    if missing:
+        lacks = ", ".join(missing[:-1]) + " and " + missing[-1] if len(missing) > 1 else missing[0]
+        raise BullsCowsError(f"{where} lacks {lacks}; {SHAPE}")
     spec = data.get("rules")
     if not isinstance(spec, str):
         raise BullsCowsError(
@@ -106,13 +130,16 @@ def _from_dict(data: object, where: str, rules: Rules | None = None) -> Decision
     try:
         rules = Rules.parse(spec)
     except BullsCowsError as error:
-        raise BullsCowsError(f"{where}: unknown rules: {error}") from None
+        raise BullsCowsError(f"{where}: {error}") from None
     strategy, objective = data.get("strategy"), data.get("objective")
     for key, value in (("strategy", strategy), ("objective", objective)):
         if not isinstance(value, str):
             raise BullsCowsError(f"{where}: {key!r} must be text, got {quote_value(value)}")
     assert isinstance(strategy, str) and isinstance(objective, str)
-    stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
+    try:
+        stated = None if data.get("summary") is None else TreeSummary.from_json(data["summary"])
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{where}: {error}") from None
     root = _read_nodes(data.get("tree"), rules, where)
     cache_key = data.get("key")
     if cache_key is not None and not isinstance(cache_key, str):
@@ -128,7 +155,8 @@ def _read_nodes(top: object, rules: Rules, where: str) -> Node:
     while stack:
         raw, node, path = stack.pop()
         assert isinstance(raw, dict)
-        replies = raw.get("replies") or {}
+        replies = raw.get("replies")
+        replies = {} if replies is None else replies
         if not isinstance(replies, dict):
             raise BullsCowsError(f"{where}: 'replies' at {path} must be an object")
         for key, child_raw in replies.items():
@@ -167,7 +195,7 @@ def _read_node(raw: object, rules: Rules, where: str, path: str) -> Node:
     try:
         return Node(Code(raw["guess"], rules).index)
     except BullsCowsError as error:
-        raise BullsCowsError(f"{where}: at {path}: {error}") from None
+        raise BullsCowsError(f"{where}: at {path} (rules {quote(rules.spec)}): {error}") from None
 
 
 def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
@@ -185,6 +213,3 @@ def _read_reply(key: str, rules: Rules, where: str, path: str) -> int:
     if problem is not None:
         raise BullsCowsError(f"{where}: reply key {quote(key)} at {path}: {problem}")
     return feedback.index(rules.length)
-
-
-# --- checking -----------------------------------------------------------------------------------
