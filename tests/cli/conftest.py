@@ -188,17 +188,18 @@ def _default_interrupt() -> None:
 
 
 class Session:
-    """A ``bullscows`` process in a pseudo-terminal, with everything it printed kept."""
+    """A ``bullscows`` process in a pseudo-terminal (``columns`` wide), with everything it
+    printed kept."""
 
-    def __init__(self, args: Sequence[str], timeout: float = TIMEOUT) -> None:
+    def __init__(self, args: Sequence[str], timeout: float = TIMEOUT, columns: int = 200) -> None:
         self.log = io.StringIO()
         self.child = pexpect.spawn(
             str(BULLSCOWS),
             list(args),
-            env=private_env(),
+            env={**private_env(), "COLUMNS": str(columns)},
             encoding="utf-8",
             timeout=timeout,
-            dimensions=(50, 200),
+            dimensions=(50, columns),
             preexec_fn=_default_interrupt,
         )
         self.child.logfile_read = self.log

@@ -96,8 +96,9 @@ def play_line(
 
 
 def say_outcome(terminal: Terminal, outcome: Outcome, style: str) -> None:
-    """The lines a move's outcome shows by itself (a reply recorded shows none)."""
-    say_lines(terminal, outcome.lines(style))
+    """The lines a move's outcome shows by itself (a reply recorded shows none), as wide as
+    the terminal."""
+    say_lines(terminal, outcome.lines(style, terminal.width))
 
 
 def say_lines(terminal: Terminal, lines: Iterable[str]) -> None:

@@ -10,8 +10,9 @@ from typing import Any, TypeVar
 import click
 
 from bullscows.cli.common import Whole, reply_style_option, variant_options
-from bullscows.cli.streams import read_lines
+from bullscows.cli.streams import read_lines, width
 from bullscows.rules import Rules
+from bullscows.sessions.outcomes import WIDTH
 from bullscows.sessions.question import DEFAULT_LIMIT, answer, read_history
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -71,4 +72,4 @@ def candidates(
     if as_json:
         click.echo(json.dumps(found.to_json(), indent=2))
     else:
-        click.echo("\n".join(found.lines(reply_style)))
+        click.echo("\n".join(found.lines(reply_style, width(WIDTH))))

@@ -422,6 +422,13 @@ class Terminal:
         self.console.file.flush()
         print(f"Error: {text}", file=sys.stderr, flush=True)
 
+    @property
+    def width(self) -> int:
+        """How long a line the library may write: the terminal's width, else its own."""
+        from bullscows.sessions.outcomes import WIDTH
+
+        return self.console.width if self.console.is_terminal else WIDTH
+
     def exit_code(self) -> int:
         """1 when a script had lines refused, else 0."""
         return 1 if self.refused else 0

@@ -118,6 +118,17 @@ def console(stderr: bool = False) -> Console:
     return made
 
 
+def width(default: int) -> int:
+    """The terminal's width where stdout is one, else ``default`` (lines written to a file or
+    a pipe keep the library's own width).
+
+    >>> width(100)  # doctest's stdout is no terminal
+    100
+    """
+    made = console()
+    return made.width if made.is_terminal else default
+
+
 def read_line() -> str | None:
     """One line of stdin without its end, or ``None`` at the end of input; a line longer than
     ``MAX_LINE`` is an error (it is no reply or code, and it may never end).

@@ -16,6 +16,7 @@ written in ``style``), what it tells a program besides the game's new state (``s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -26,7 +27,8 @@ from bullscows.knowledge import Step
 
 #: ``Candidates`` lists at most this many codes; the rest are counted.
 LIST_AT_MOST = 10_000
-#: A line of codes listed is at most this long (the count of the others may go beyond).
+#: A line of codes listed is at most this long, unless the front end gives its own width
+#: (a terminal's); the count of the others may go beyond.
 WIDTH = 100
 
 
@@ -40,8 +42,9 @@ class Outcome:
     #: The replies changed: one was given, corrected or taken back.
     changes_replies: ClassVar[bool] = False
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
-        """What it tells, in the lines a terminal prints (replies written in ``style``)."""
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
+        """What it tells, in the lines a terminal prints (replies written in ``style``; a
+        list of codes in lines of at most ``width`` characters)."""
         return ()
 
     @property
@@ -69,7 +72,7 @@ class Scored(Outcome):
     feedback: Feedback
     remaining: int | None = None
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         line = f"    {self.feedback.format(style)}"
         if self.remaining is not None:
             line += f"  ({counted(self.remaining, 'code')} still possible)"
@@ -97,7 +100,7 @@ class Undone(Outcome):
     step: Step
     changes_replies = True
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         return (f"    took back {self.step.guess} -> {self.step.feedback.format(style)}",)
 
     @property
@@ -115,7 +118,7 @@ class Fixed(Outcome):
     gives_reply = True
     changes_replies = True
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         old, new = self.before.format(style), self.after.feedback.format(style)
         return (f"    #{self.step} {self.after.guess}: {old} is now {new}",)
 
@@ -129,7 +132,7 @@ class GaveUp(Outcome):
     picked: bool = True
     stops = True
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         return revealed(self.secret, self.picked)
 
 
@@ -155,7 +158,7 @@ class Hinted(Outcome):
 
     hint: Explained
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         return tuple(self.hint.describe(style))
 
     @property
@@ -171,7 +174,7 @@ class Suggested(Outcome):
     guess: Code
     source: str | None = None
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         source = f" ({self.source})" if self.source else ""
         return (f"Suggested guess: {self.guess}{source}",)
 
@@ -183,23 +186,33 @@ class Listed(Outcome):
     codes: tuple[Code, ...]
     remaining: int
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
-        """The codes, as many to a line as fit in ``WIDTH`` characters.
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
+        """The codes, as many to a line as fit in ``width`` characters (``code_rows``)."""
+        return code_rows(self.codes, self.remaining, width)
 
-        >>> from bullscows.rules import Rules
-        >>> codes = tuple(Code(f"{n:02}", Rules.parse("p2c10r")) for n in range(40))
-        >>> lines = Listed(codes, 45).lines()
-        >>> [len(line) for line in lines], lines[-1]
-        ([100, 37], '  33 34 35 36 37 38 39 ... and 5 more')
-        """
-        rows = [""]
-        for code in map(str, self.codes):
-            if rows[-1] and len(rows[-1]) + len(code) + 3 > WIDTH:
-                rows.append("")
-            rows[-1] += f" {code}" if rows[-1] else code
-        more = self.remaining - len(self.codes)
-        rows[-1] += f" ... and {more} more" if more > 0 else ""
-        return tuple(f"  {row}" for row in rows)
+
+def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[str, ...]:
+    """``codes``, indented, as many to a line as fit in ``width`` characters (at least one),
+    then how many of the ``count`` codes possible were not listed.
+
+    >>> from bullscows.rules import Rules
+    >>> codes = [Code(f"{n:02}", Rules.parse("p2c10r")) for n in range(40)]
+    >>> rows = code_rows(codes, 1045)
+    >>> [len(row) for row in rows], rows[-1]
+    ([100, 41], '  33 34 35 36 37 38 39 ... and 1,005 more')
+    >>> code_rows(codes[:5], 5, width=10)
+    ('  00 01 02', '  03 04')
+    """
+    rows = [""]
+    listed = 0
+    for code in map(str, codes):
+        if rows[-1] and len(rows[-1]) + len(code) + 3 > width:
+            rows.append("")
+        rows[-1] += f" {code}" if rows[-1] else code
+        listed += 1
+    more = count - listed
+    rows[-1] += f" ... and {more:,} more" if more > 0 else ""
+    return tuple(f"  {row}" for row in rows)
 
 
 @dataclass(frozen=True)
@@ -208,7 +221,7 @@ class Shown(Outcome):
 
     history: tuple[Step, ...]
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         if not self.history:
             return ("  Nothing yet.",)
         return tuple(f"  [{i}] {step.guess}  {step.feedback.format(style)}"
@@ -221,5 +234,5 @@ class Helped(Outcome):
 
     text: tuple[str, ...]
 
-    def lines(self, style: str = "words") -> tuple[str, ...]:
+    def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
         return self.text

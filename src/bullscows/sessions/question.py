@@ -27,6 +27,7 @@ from bullscows.knowledge import Contradiction, Knowledge, Step
 from bullscows.readers import quote
 from bullscows.rules import Rules
 from bullscows.sessions.common import as_code, as_feedback
+from bullscows.sessions.outcomes import WIDTH, code_rows
 
 #: Codes listed by default when the secret is not determined.
 DEFAULT_LIMIT = 20
@@ -87,17 +88,16 @@ class Answer:
             return "inconsistent"
         return "determined" if self.count == 1 else "undetermined"
 
-    def lines(self, style: str = "words") -> list[str]:
-        """The answer for a person, replies in ``style``."""
+    def lines(self, style: str = "words", width: int = WIDTH) -> list[str]:
+        """The answer for a person, replies in ``style``, codes listed in lines of at most
+        ``width`` characters."""
         if self.contradiction is not None:
             return ["Inconsistent: no code fits every reply.", *self.contradiction.describe(style)]
         if self.count == 1:
             return [f"Determined: the secret is {self.codes[0]}."]
         shown = [f"Undetermined: {self.count:,} codes possible."]
         if self.codes:
-            more = self.count - len(self.codes)
-            tail = f" ... and {more:,} more" if more else ""
-            shown.append("  " + " ".join(map(str, self.codes)) + tail)
+            shown += code_rows(self.codes, self.count, width)
         return shown
 
     def to_json(self) -> dict[str, Any]:
