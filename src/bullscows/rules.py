@@ -142,7 +142,13 @@ class Rules:
         4536
         """
         if radix is not None:
-            rules = cls(*radix_shape(read_radix(radix, "moo" + radix), symbols), scoring=scoring)
+            where = f"--radix {quote(radix)}"
+            shape = radix_shape(read_radix(radix, where), symbols)
+            if length not in (None, shape[0]):
+                raise RulesError(f"{where} has {shape[0]} positions, not {length} (--length)")
+            if repeats is False:
+                raise RulesError(f"{where}: a radix universe allows repeats (drop --no-repeats)")
+            rules = cls(*shape, scoring=scoring)
         else:
             base = parse_spec(spec, scoring)
             changed = length is not None or symbols is not None or repeats is not None

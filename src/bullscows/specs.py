@@ -124,11 +124,13 @@ def radix_shape(radix: Iterable[int], symbols: str | None = None) -> Shape:
         raise RulesError("a radix list needs at least one position, e.g. 5,5,5")
     for r in radix:  # a radix list read from text has at most MAX_LENGTH positions
         if r < 1:
-            raise RulesError(f"radix {r} in {radix}: each position needs at least 1 symbol")
+            listed = ",".join(map(str, radix))
+            raise RulesError(f"radix {r} in {listed}: each position needs at least 1 symbol")
     alphabet = symbols if symbols is not None else default_symbols(max(radix))
     if len(alphabet) < max(radix):
         raise RulesError(
-            f"radix {max(radix)} needs {max(radix)} symbols, got {len(alphabet)}: {alphabet!r}"
+            f"radix {max(radix)} needs {max(radix)} symbols; symbols {quote(alphabet)} has "
+            f"{len(alphabet)}"
         )
     alphabet = alphabet[: max(radix)]
     return len(radix), alphabet, True, tuple(alphabet[:r] for r in radix)
@@ -183,7 +185,7 @@ def read_spec(spec: str, scoring: bool = False) -> list[Shape]:
     if base.lower() in PRESETS:
         shape = _read_preset(base.lower(), spec, symbols)
     elif base.lower().startswith("moo"):
-        shape = radix_shape(read_radix(base[3:], spec), symbols)
+        shape = radix_shape(read_radix(base[3:], f"rules spec {quote(spec)}"), symbols)
     else:
         shape = _read_compact(base, spec, symbols)
     length, alphabet, repeats, allowed = shape
@@ -194,15 +196,26 @@ def read_spec(spec: str, scoring: bool = False) -> list[Shape]:
     return [(length, alphabet, repeats, allowed)]
 
 
-def read_radix(text: str, spec: str) -> list[int]:
-    """The radix list of a ``moo`` spec (``text`` such as ``5,5,5``; ``spec`` for errors)."""
-    parts = [p for p in text.replace(" ", ",").strip(",").split(",") if p]
-    if len(parts) > MAX_LENGTH or any(
-        len(p) > 3 or not (p.isascii() and p.isdigit()) for p in parts
+def read_radix(text: str, where: str) -> list[int]:
+    """The radix list ``text`` (``5,5,5``, or ``5 5 5`` as J writes it); ``where`` names it
+    in errors (the spec or the option it was given in, quoted as typed).
+
+    >>> read_radix("5, 3 ,4", "--radix")
+    [5, 3, 4]
+    >>> read_radix("5,,5", "--radix '5,,5'")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.RulesError: --radix '5,,5': a radix list is 1 to 10 whole numbers ...
+    """
+    parts = re.split(r"\s*,\s*|\s+", text.strip())
+    most = len(DEFAULT_ALPHABET)
+    if not 0 < len(parts) <= MAX_LENGTH or not all(
+        len(p) <= 3 and p.isascii() and p.isdigit() and 0 < int(p) <= most for p in parts
     ):
         raise RulesError(
-            f"rules spec {quote(spec)}: a radix spec looks like moo5,5,5 (at most {MAX_LENGTH} "
-            f"positions of at most {len(DEFAULT_ALPHABET)} symbols)"
+            f"{where}: a radix list is 1 to {MAX_LENGTH} whole numbers from 1 to "
+            f"{len(DEFAULT_ALPHABET)} (how many symbols each position holds), separated by "
+            "commas, e.g. 5,5,5"
         )
     return [int(p) for p in parts]
 

@@ -149,6 +149,14 @@ def build_rules(
 ) -> Rules:
     """The variant the options describe (``Rules.from_options``); a bad combination is a
     usage error (exit 2)."""
+    context = click.get_current_context(silent=True)
+    given = context is not None and context.get_parameter_source("spec") not in (
+        None, click.core.ParameterSource.DEFAULT,
+    )  # fmt: skip
+    if radix is not None and given:
+        raise click.UsageError(
+            f"--rules {quote(spec)} and --radix {quote(radix)} each give the variant; give one"
+        )
     try:
         return Rules.from_options(
             spec, length=length, symbols=symbols, repeats=repeats,
