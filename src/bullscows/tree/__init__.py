@@ -3,7 +3,7 @@
 A tree has one node per position the strategy can reach; the all-bulls reply has no branch, so
 a leaf is a node whose guess is the only secret that reaches it. Trees are saved as strict JSON
 (``DecisionTree.to_json``, version 1 of the format; gzip when the name ends in ``.gz``), or in
-Irving notation (``tree.irving``); the format is described in docs/how-to/trees.md.
+Irving notation (``tree.irving``); the format is described in docs/reference/tree-format.md.
 
 >>> from bullscows.outcomes import build_tree
 >>> from bullscows.rules import Rules
