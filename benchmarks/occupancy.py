@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from unittest.mock import patch
 
+import numpy as np
 from scaling import timed
 
 from bullscows._kernels import search_calls
@@ -55,6 +56,7 @@ from bullscows._kernels.tables import (
     TRAFFIC_LOOKED,
     TRAFFIC_READ,
     TRAFFIC_WRITTEN,
+    beat,
 )
 from bullscows.executors import Threads
 from bullscows.rules import Rules
@@ -250,6 +252,9 @@ class Traffic:
     looked: int = 0
     branched: int = 0
     ahead: int = 0
+    reread: int = 0
+    reread_sets: int = 0
+    reread_again: int = 0
 
     def add(self, state: SearchState) -> None:
         """Add one search's counters."""
@@ -258,6 +263,9 @@ class Traffic:
         self.hits += state.shared_hits
         self.branched += int(state.stats[0])  # sets searched: branched on, looked ahead at
         self.ahead += int(state.stats[1])
+        parts, sets, again = state.again  # parts read back from the table, searched again
+        self.reread, self.reread_sets, self.reread_again = (
+            self.reread + parts, self.reread_sets + sets, self.reread_again + again)  # fmt: skip
 
     def line(self, nodes: int) -> str:
         """What the run asked of the table, against its ``nodes`` sets, and the sets it
@@ -271,7 +279,10 @@ class Traffic:
                 f"searched them ({self.beside:,} branched on, {self.beside_ahead:,} looked "
                 f"ahead at); sets branched on with a floor that did not settle them: "
                 f"{self.floored:,} just read from the table, {self.again:,} from the "
-                f"memo")  # fmt: skip
+                f"memo\n"
+                f"  parts read back from the table and searched again for their trees: "
+                f"{self.reread:,}, {self.reread_sets:,} sets ({self.reread_again:,} of them "
+                f"branched on again under the memo's own floor)")  # fmt: skip
 
 
 @contextmanager
@@ -292,6 +303,52 @@ def counting() -> Iterator[Traffic]:
         SearchState.__init__ = original  # type: ignore[method-assign]
         for one in made:
             total.add(one)
+
+
+@dataclass
+class Ahead:
+    """The guesses of shared sets (``search.split``) taken while a guess before them was
+    still being tried, and of those, the ones taken with a wider window than one thread
+    would have given them (a guess before them, still under way, lowered the best later),
+    and the ones one thread would not have tried at all: each with the sets they searched."""
+
+    early: list[int] = field(default_factory=lambda: [0, 0])
+    wider: list[int] = field(default_factory=lambda: [0, 0])
+    needless: list[int] = field(default_factory=lambda: [0, 0])
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, done: split.Split) -> None:
+        """Count one split's guesses tried (``split.FINISHED``)."""
+        ranks = len(done.guesses)
+        best = done.limit * ranks  # one thread's incumbent before each guess, in order
+        with self.lock:
+            for rank, taken, early, sets, key in sorted(done.tried):
+                alone = beat(np.array([best, ranks]), rank)
+                counts = ((self.early, early), (self.wider, beat(np.array([taken, ranks]), rank)
+                          > alone), (self.needless, done.bounds[rank] >= alone))  # fmt: skip
+                for count, counted in counts:
+                    if counted:
+                        count[0], count[1] = count[0] + 1, count[1] + sets
+                if key >= 0:
+                    best = min(best, key)
+
+    def line(self) -> str:
+        """The counts in words."""
+        return (f"  guesses of shared sets taken while one before them was under way: "
+                f"{self.early[0]:,}, {self.early[1]:,} sets; of them with a wider window than "
+                f"one thread's: {self.wider[0]:,}, {self.wider[1]:,} sets; not tried on one "
+                f"thread: {self.needless[0]:,}, {self.needless[1]:,} sets")  # fmt: skip
+
+
+@contextmanager
+def guessing_ahead() -> Iterator[Ahead]:
+    """While open, the guesses of every shared set solved are counted (``Ahead``)."""
+    counted = Ahead()
+    split.FINISHED.append(counted.add)
+    try:
+        yield counted
+    finally:
+        split.FINISHED.remove(counted.add)
 
 
 @contextmanager
@@ -372,7 +429,10 @@ def compare_beside(spec: str, objective: Objective, others: int, repeats: int) -
           f"{' '.join(f'{r:.2f}' for r in ratios)}")  # fmt: skip
 
 
-def report(occupancy: Occupancy, cost: Cost, one: Cost, traffic: Traffic | None = None) -> None:
+def report(
+    occupancy: Occupancy, cost: Cost, one: Cost, traffic: Traffic | None = None,
+    ahead: Ahead | None = None,
+) -> None:  # fmt: skip
     """Print one run's occupancy, against one thread's (``one``; wall 0: not run)."""
     jobs, (wall, cpu, nodes) = occupancy.jobs, cost
     print(f"  --jobs {jobs}: {wall:.2f} s, {cpu:.2f} s CPU ({cpu / one[1]:.2f} x one thread's; "
@@ -397,6 +457,8 @@ def report(occupancy: Occupancy, cost: Cost, one: Cost, traffic: Traffic | None 
     print(line)
     if traffic is not None:
         print(traffic.line(nodes))
+    if ahead is not None:
+        print(ahead.line())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -467,9 +529,10 @@ def main(argv: list[str] | None = None) -> int:
                 sized if args.slots else nullcontext(),
                 rounds_ahead(not args.no_rounds_ahead),
                 counting() as traffic,
+                guessing_ahead() as ahead,
             ):
                 found = run(args.rules, args.objective, jobs, args.every)
-            report(*found, one, traffic if on else None)
+            report(*found, one, traffic if on else None, ahead)
     for count in args.memos:
         for on, _, way in ways[:1] + ways[len(froms) :]:
             with memos(count), sharing(on):

@@ -228,3 +228,30 @@ def test_the_benchmark_runs_one_thread_beside_busy_processes(
     assert len(sets) == 1  # the same search each time, alone or beside
     assert rows[-1].startswith("  CPU a set beside 1 busy processes over alone: ")
     assert len(rows[-1].split(":")[1].split()) == 2
+
+
+def test_guesses_taken_with_a_wider_window_than_one_threads_are_counted(
+    occupancy: ModuleType,
+) -> None:
+    # 4 guesses, limit 10 (incumbent 40): the first costs 7 (28 = 7 * 4 + 0); the second
+    # and third were taken at 40 while it was under way: one thread would have tried them
+    # below 7, and the third not at all (its bound, 8, is not below 7); the fourth was
+    # taken at 28, as one thread would have
+    done = split.Split.__new__(split.Split)
+    done.guesses, done.limit = np.arange(4), 10
+    done.bounds = np.array([3, 5, 8, 6])
+    done.tried = [(1, 40, True, 3, -1), (0, 40, False, 5, 28), (3, 28, False, 2, -1),
+                  (2, 40, True, 4, -1)]  # fmt: skip
+    counted = occupancy.Ahead()
+    counted.add(done)
+    assert (counted.early, counted.wider, counted.needless) == ([2, 7], [2, 7], [1, 4])
+    assert "taken while one before them was under way: 2, 7 sets" in counted.line()
+
+
+def test_a_team_counts_the_guesses_it_took_early(occupancy: ModuleType) -> None:
+    rules = Rules.parse("p4c6n")
+    with Threads(3) as team, occupancy.guessing_ahead() as counted:
+        occupancy.optimal_tree(rules, "worst-count", executor=team)
+    assert not split.FINISHED  # stopped listening
+    assert counted.needless[0] <= counted.wider[0] <= counted.early[0]
+    assert counted.needless[1] <= counted.wider[1] <= counted.early[1]

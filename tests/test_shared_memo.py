@@ -154,6 +154,7 @@ def test_a_tree_reads_back_from_sets_another_memo_settled(
     assert tree == a.rebuild(every, depth)  # the same, optimal tree
     assert tree_cost(b.scores, b.win, tree, every, depth, b.penalty, 1, consistent) == cost
     assert b.shared_hits > 1  # its parts, read back through the table too
+    assert b.again[0] >= 1 and b.again[1] == b.sets  # counted: searched again to read back
 
 
 def test_a_part_lost_from_the_table_is_searched_again() -> None:
@@ -166,6 +167,8 @@ def test_a_part_lost_from_the_table_is_searched_again() -> None:
     table[:] = 0  # every part overwritten by other sets since
     tree = b.rebuild(every, 9)
     assert b.sets > 0 and tree == a.rebuild(every, 9)
+    parts, sets, _ = b.again  # each part read back searched again: every set B searched
+    assert parts >= 1 and sets == b.sets
     assert tree_cost(b.scores, b.win, tree, every, 9, b.penalty, 1, False) == cost
     assert np.any(table)  # B published what it searched again
 
@@ -359,4 +362,6 @@ def test_the_sets_a_team_searched_twice_are_counted(
     assert found.tree == alone.tree
     assert counted.beside <= counted.branched and counted.beside_ahead <= counted.ahead
     assert counted.floored + counted.again <= counted.branched
+    assert counted.reread_sets <= counted.branched + counted.ahead
+    assert counted.reread_again <= counted.again
     assert not np.any(table[-FLIGHT:])  # every mark cleared

@@ -47,6 +47,8 @@ SPLIT_AFTER = 0.0
 clock = time.thread_time
 #: Told (history, guess's rank, thread seconds) after each guess tried (``benchmarks/scaling.py``).
 OBSERVERS: list[Callable[[tuple[tuple[int, int], ...], int, float], None]] = []
+#: Told each split once solved, its guesses tried (``Split.tried``; ``benchmarks/occupancy.py``).
+FINISHED: list[Callable[[Split], None]] = []
 #: ``(search of the helper's thread, split)`` -> the helper's sets searched: what a helper task
 #: runs (``search.worker.help_split``).
 Helper = Callable[["Split"], int]
@@ -76,6 +78,10 @@ class Split:
         self.incumbent = np.array([limit, 1], dtype=np.int64)
         self.tree: Node | None = None
         self.helped = 0  # sets searched by the helpers
+        self._taken: dict[int, tuple[int, bool]] = {}  # rank: incumbent, an earlier under way
+        #: Each guess tried: ``(rank, incumbent when taken, an earlier guess still under way
+        #: then, sets searched, cost * ranks + rank or -1: none below its window)``.
+        self.tried: list[tuple[int, int, bool, int, int]] = []
 
     def solve(
         self, team: Threads | None = None, helper: Helper | None = None
@@ -114,6 +120,8 @@ class Split:
             self.close(helpers, stop=True)
             raise
         self.close(helpers)
+        for observe in FINISHED:
+            observe(self)
         ranks = len(self.guesses)
         if self.incumbent[0] >= self.limit * ranks:
             return None
@@ -147,6 +155,7 @@ class Split:
                 self.next = len(self.guesses)
                 return None
             self.next = rank + 1
+            self._taken[rank] = (int(self.incumbent[0]), len(self._taken) > 0)
             return rank
 
     def work(self, search: Search, enough: Callable[[], bool]) -> bool:
@@ -158,12 +167,16 @@ class Split:
         guess = int(self.guesses[rank])
         began = time.thread_time()
         state = search.state
+        sets = state.sets
         cost = search_calls.try_guess(
             state.ctx, state.memo, self.codes, self.depth, guess, int(self.bounds[rank]),
             self.incumbent, rank,
         )  # fmt: skip
         if cost == STOPPED:
             raise TaskStopped("told to stop")
+        with self.lock:
+            key = -1 if cost == FAIL else cost * len(self.guesses) + rank
+            self.tried.append((rank, *self._taken.pop(rank), state.sets - sets, key))
         if cost != FAIL and cost * len(self.guesses) + rank < self.incumbent[0]:
             tree = search.state.tree_of(self.codes, guess, self.depth)
             with self.lock:

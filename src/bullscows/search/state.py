@@ -28,6 +28,7 @@ from bullscows._kernels.tables import (
     INFEASIBLE,
     STOPPED,
     TRAFFIC,
+    TRAFFIC_AGAIN,
     level_caps,
 )
 from bullscows.executors import TaskStopped, Threads
@@ -102,6 +103,10 @@ class SearchState:
         self.stats = search_calls.counters(3)
         # The reads and writes of the shared table (``tables.TRAFFIC_*``).
         self.traffic = search_calls.counters(TRAFFIC)
+        #: The parts read back from the shared table and searched again (``_again``), the
+        #: sets that cost, and how many of those were branched on again under the memo's
+        #: own floor (``TRAFFIC_AGAIN``).
+        self.again = [0, 0, 0]
         # What every call of the compiled search reads (see search_dfs).
         scores, rows = self.scores.arrays()
         self.ctx = search_calls.context(
@@ -184,8 +189,11 @@ class SearchState:
         """The best guess at a part of a set settled from the shared table (its own cost
         there, if still held), searched again here so that its parts are in this memo."""
         guesses = codes if self.options.consistent_only else self.everything
+        sets, floored = self.sets, int(self.traffic[TRAFFIC_AGAIN])
         cost = self.watched(lambda: self.solve(codes, depth, INFEASIBLE, guesses))
         guess = search_calls.best_guess(self.ctx, self.memo, codes, depth)
+        counted = (1, self.sets - sets, int(self.traffic[TRAFFIC_AGAIN]) - floored)
+        self.again = [a + b for a, b in zip(self.again, counted, strict=True)]
         if cost < 0 or guess < 0:
             raise RuntimeError("the compiled search lost a settled set")  # a bug, not input
         return guess
