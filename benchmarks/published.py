@@ -10,9 +10,10 @@ Run: .venv/bin/python benchmarks/published.py                     # every group 
 Each row is one exhaustive search in this process (``--jobs N``: its parts on N threads), so
 every value printed is proven optimal for its objective; the time includes nothing but the
 search (the kernels are compiled first). Groups: ``goddard`` (Goddard 2004's small Mastermind
-table), ``consistent`` (consistent-only optima), ``lexicographic`` (Mastermind under the
-lexicographic objectives, Slovesnov's 539), ``ville`` (Ville 2013's 4 pegs x 7 colours),
-``arfst`` (4 pegs x 8 colours, the result table of the arfst23/Mastermind solver),
+table), ``koyama`` (Koyama and Lai 1993's Mastermind optima), ``consistent`` (consistent-only
+optima), ``lexicographic`` (Mastermind under the lexicographic objectives, Slovesnov's 539),
+``ville`` (Ville 2013's 4 pegs x 7 colours), ``arfst`` (4 pegs x 8 colours, the result table
+of the arfst23/Mastermind solver), ``tanaka`` (Bulls & Cows's lowest total, Tanaka 1996),
 ``slovesnov`` (Bulls & Cows, fewest secrets at 7 guesses), ``new`` (figures no publication
 gives, as far as this project knows; ``digits`` takes about 15 minutes of CPU).
 
@@ -80,6 +81,8 @@ ROWS: tuple[Row, ...] = (
             (4, 5, "3.941"),
         ]
     ),
+    Row("koyama", "mm", published="5625", source="Koyama and Lai 1993"),
+    Row("koyama", "mm", "worst", published="5626 within 5", source="Koyama and Lai 1993"),
     Row("consistent", "mm", consistent_only=True, published="5660, worst 6", source=SUPERMM),
     Row("consistent", "p3c5r", consistent_only=True, published="455/125", source=SUPERMM),
     Row("lexicographic", "mm", "worst-count", published="539 at 5", source="Slovesnov"),
@@ -87,9 +90,12 @@ ROWS: tuple[Row, ...] = (
     Row("ville", "p4c7r", published="11228 (4.676)", source="Ville 2013"),
     Row("arfst", "p4c8r", published="4.99780, worst 7", source=ARFST),
     Row("arfst", "p4c8r", "worst", published="4.99829 within 6", source=ARFST),
+    Row("tanaka", "bc", published="26274", source="Tanaka 1996"),
     Row("slovesnov", "bc", "worst-count", published="50 at 7, total 26484", source="Slovesnov"),
     Row("new", "p3c10n"),
+    Row("new", "p3c10n", "worst"),
     Row("new", "p3c10n", "worst-count"),
+    Row("new", "p3c10n", "total-worst"),
     Row("new", "p3c10n", consistent_only=True),
     Row("new", "bc-1to9"),
     Row("new", "bc-1to9", "worst"),
