@@ -250,9 +250,9 @@ def summary(steps: dict[str, Step], plan: Plan) -> list[str]:
     add("numba warmed", f"{warmed.seconds:.1f} s" if warmed and warmed.ended == "ran"
         else absent("warm"))  # fmt: skip
     cpu = steps.get("lscpu")
-    model = [line.split(":", 1)[1].strip() for line in (cpu.lines if cpu else [])
+    model = [re.sub(r":\s+", ": ", line.strip()) for line in (cpu.lines if cpu else [])
              if re.match(r"(Model name|CPU\(s\)|Thread\(s\) per core):", line)]  # fmt: skip
-    add("machine (lscpu: model, CPUs, threads a core)", ", ".join(model) or absent("lscpu"))
+    add("machine (lscpu)", "; ".join(model) or absent("lscpu"))
     estimate, said = goal_figures(steps["goal"].lines if "goal" in steps else [])
     add("goal: one thread, estimated CPU s", f"{estimate:.1f}" if estimate else absent("goal"))
     speed = re.search(r"speed-up +([\d.]+) \(([\d.]+) N\)", said or "")

@@ -40,6 +40,8 @@ def test_the_quick_check_runs_every_step_and_sums_them_up(
         assert re.search(rf"^== {step}: [\d.]+ s, exit 0$", printed, re.M), step
     rows = rows_of(printed)
     assert re.fullmatch(r"[\d.]+ s", rows["numba warmed"])
+    machine = rows["machine (lscpu)"]  # where lscpu is missing, the step says so
+    assert "CPU(s): " in machine or machine == "no figure (lscpu ended with exit 0)"
     # the goal: the speed-up over N, and the same tree as --jobs 1's
     speed, fraction = numbers(rows["goal: speed-up at 2 (fraction of N)"])
     assert fraction == pytest.approx(speed / 2, abs=0.01)
