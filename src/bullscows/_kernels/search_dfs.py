@@ -292,9 +292,10 @@ def solve(ctx, memo, codes, depth, limit, guesses):
     settled = _PENDING  # the cost (or FAIL) of the part the top frame is waiting for
     stop = ctx[CTX_STOP]
     while True:
-        if stop[0] or crowded(memo):
+        stopped = stop[0] != 0  # read once: another thread may set it meanwhile
+        if stopped or crowded(memo):
             _land_all(ctx, frames, stacked)
-            return STOPPED if stop[0] else MEMO_FULL
+            return STOPPED if stopped else MEMO_FULL
         top = stacked - 1
         if settled != _PENDING:
             _settle_part(arena, frames[top], slots, settled)
