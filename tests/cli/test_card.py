@@ -42,6 +42,12 @@ def test_fewer_lines_and_json() -> None:
     assert "  2. After 1132 1B0W: guess 1465." in text
 
 
+def test_a_card_of_one_line_says_so_in_the_singular() -> None:
+    result = run("card", "--rules", "p2c3r")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1].startswith("1 line; average 2.333 guesses over all 9 ")
+
+
 def test_a_card_written_plays_in_bench(tmp_path: Path) -> None:
     out = tmp_path / "card.json"
     assert run("card", "--rules", "p3c5n", "--lines", "2", "--out", str(out)).exit_code == 0

@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
-from bullscows.feedback import Feedback
+from bullscows.feedback import Feedback, counted
 from bullscows.knowledge import Knowledge
 from bullscows.readers import quote
 from bullscows.rules import Rules
@@ -32,7 +32,7 @@ def heading(card: Card, figures: CardFigures) -> list[str]:
     average = "expected average" if card.rule == "any" else "average"
     return [
         f"Card for {card.rules.spec}: {card.rules.describe()}",
-        f"{card.lines} lines; {average} {figures.average:.3f} guesses over all "
+        f"{counted(card.lines, 'line')}; {average} {figures.average:.3f} guesses over all "
         f"{figures.secrets:,} secrets, worst {figures.worst}",
     ]
 
