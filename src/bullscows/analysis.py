@@ -80,11 +80,14 @@ def move_text(move: dict[str, Any], reply_style: str = "words") -> str:
     ...         "fits": True, "sentence": "the only code left"}
     >>> print(move_text(move, "bc"))
     2. 012  3B0C  3 codes -> 1: the only code left
+    >>> print(move_text({**move, "number": 3, "codes": 1, "sentence": "..."}, "bc"))
+    3. 012  3B0C  1 code -> 1: ...
     """
     reply = Feedback(move["bulls"], move["cows"]).format(reply_style)
     fits = "" if move["fits"] else " (it did not fit every reply so far: hard mode refuses it)"
+    codes = "code" if move["codes"] == 1 else "codes"
     return (
-        f"{move['number']}. {move['guess']}  {reply}  {move['codes']:,} codes -> "
+        f"{move['number']}. {move['guess']}  {reply}  {move['codes']:,} {codes} -> "
         f"{move['left']:,}: {move['sentence']}{fits}"
     )
 

@@ -51,6 +51,18 @@ def test_every_help_example_is_a_command_line_its_command_accepts(name: str) -> 
             pass  # a usage error (an unknown option, a bad value) raises here
 
 
+def test_the_game_the_analyse_help_shows_is_a_game_someone_played() -> None:
+    # It was not: 0123 got '0 2' from a secret of 7492, and every move after 7412 was
+    # weighed against no code at all.
+    [line] = [line for line in examples("analyse") if '"' in line]
+    result = run(line)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].endswith(": 4 of 4 moves analysed"), lines
+    assert lines[-1].startswith("4. 7492  4 bulls, 0 cows  2 codes -> 1: optimal"), lines
+    assert "No code fits" not in result.output
+
+
 def test_the_tree_help_examples_run_in_order_in_an_empty_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -61,7 +61,7 @@ def analyse(
     tree's; elsewhere the strategy plays on after each guess to measure it.
 
     \b
-    bullscows analyse "0123 0 2" "4561 1 1" "7412 2 0" "7492 4 0"
+    bullscows analyse "0123 0 1" "4561 0 1" "7412 3 0" "7492 4 0"
     bullscows analyse --rules mm --from game.txt
     bullscows analyse --record game.json --json
     bullscows analyse --last
