@@ -4,8 +4,9 @@ Nothing but ``sys`` is imported before ``main`` begins (the package itself loads
 first use), so that Ctrl-C at any moment, while the command's modules are still loading
 included, ends the command with one line and status 130, never a traceback. SIGTERM (``kill``,
 how a job in the background is stopped) does the same as Ctrl-C; a Ctrl-C the process was
-started to ignore (a background job's) stays ignored. One that comes while a finalizer runs,
-where Python would lose it, stops the command a moment later.
+started to ignore (a background job's) stays ignored. One that comes while a finalizer or a
+weak reference's callback runs (an import lock's, say), where Python would lose it, stops the
+command a moment later.
 """
 
 import sys
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 RETRY_SECONDS = 0.01
 #: The exit status of a command stopped by Ctrl-C or SIGTERM (``errors.INTERRUPTED``).
 STOPPED = 130
+#: Whether the command runs (a stop Python lost is tried again only then: ``_unraisable``).
+_running = [False]
 
 
 def main() -> None:
@@ -27,6 +30,7 @@ def main() -> None:
     process ends (pools and threads shut down, exit handlers run), ends it at once, with no
     traceback."""
     _stop_on_signals(first=True)
+    _running[0] = True
     try:
         from bullscows.cli import main as command
 
@@ -36,6 +40,7 @@ def main() -> None:
 
         sys.exit(interrupted())
     finally:
+        _running[0] = False
         _stop_on_signals(first=False)
 
 
@@ -45,6 +50,8 @@ def _stop_on_signals(first: bool) -> None:
     import signal
 
     handler = _first if first else _again
+    if first:
+        sys.unraisablehook = _unraisable
     signal.signal(signal.SIGTERM, handler)
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, handler)
@@ -60,11 +67,31 @@ def _first(number: int, frame: "FrameType | None") -> None:
 
     if _in_finalizer(frame) and hasattr(signal, "setitimer"):  # not on Windows
         _stop_on_signals(first=False)  # a second one, meanwhile, ends the process at once
-        signal.signal(signal.SIGALRM, _first)
-        signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+        _retry()
         return
     _stop_on_signals(first=False)
     raise KeyboardInterrupt
+
+
+def _retry() -> None:
+    """Stop the command (``_first``) ``RETRY_SECONDS`` from now."""
+    import signal
+
+    signal.signal(signal.SIGALRM, _first)
+    signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
+
+
+def _unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
+    """A stop that Python lost where no exception can leave (a weak reference's callback, an
+    import lock's among them, which ``_in_finalizer`` cannot name) is tried again a moment
+    later (``_retry``); anything else is shown as Python shows it."""
+    import signal
+
+    lost = unraisable.exc_type is not None and issubclass(unraisable.exc_type, KeyboardInterrupt)
+    if lost and _running[0] and hasattr(signal, "setitimer"):
+        _retry()
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _in_finalizer(frame: "FrameType | None") -> bool:

@@ -58,6 +58,45 @@ def test_ctrl_c_while_importing_ends_with_one_line_and_130(module: str, args: li
     assert result.returncode == 130, result.stderr
 
 
+#: Sends this process SIGINT from a weak reference's callback (where Python loses an
+#: exception, as in an import lock's) as it begins to import the module named ``{name}``.
+LOST = """\
+import signal, sys, weakref
+
+class Thing:
+    pass
+
+def ring(_):
+    signal.raise_signal(signal.SIGINT)
+    sum(range(1000))  # the handler runs here, in the callback
+
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == {name!r}:
+            sys.meta_path.remove(self)
+            thing = Thing()
+            kept = weakref.ref(thing, ring)
+            del thing
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+"""
+
+
+def test_ctrl_c_in_a_weak_reference_callback_is_not_lost() -> None:
+    # Python shows an exception raised in such a callback ('Exception ignored in') and goes on:
+    # the command went on to its end. It stops a moment later, as Ctrl-C anywhere else does.
+    source = LOST.format(name="numpy") + console_script()
+    result = subprocess.run(
+        [sys.executable, "-c", source, "play", "--seed", "1"], capture_output=True,
+        text=True, stdin=subprocess.DEVNULL, env=private_env(),
+        preexec_fn=_default_interrupt, timeout=120, check=False,
+    )  # fmt: skip
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip() == "Interrupted.", result.stderr
+    assert result.returncode == 130, result.stderr
+
+
 def test_the_hook_interrupts_nothing_it_does_not_meet() -> None:
     # the premise of the test above: a module never imported lets the command run
     result = interrupted_at("no.such.module", "score", "1234", "4130")
