@@ -44,3 +44,24 @@ def test_candidates_lists_codes_as_wide_as_the_terminal() -> None:
     words = " ".join(lines[1:]).split()
     assert words[:30] == still_possible(Rules.parse("bc"), [("0123", (1, 1))])[:30]
     assert words[30:] == ["...", "and", "690", "more"]
+
+
+def test_strategies_and_rules_wrap_under_their_first_column() -> None:
+    from click.testing import CliRunner
+
+    from bullscows.cli import main
+
+    for command, indent in (["strategies"], 21), (["rules"], 13):
+        whole = CliRunner().invoke(main, command).stdout  # no terminal: a row a line
+        session = Session(command, columns=NARROW)
+        try:
+            assert session.finish() == 0
+        finally:
+            session.kill()
+        lines = session.transcript.splitlines()
+        assert all(len(line) <= NARROW for line in lines), lines
+        rows = [line for line in lines if not line.startswith(" ")]
+        assert len(rows) == len(whole.splitlines()) > 5
+        more = [line for line in lines if line.startswith(" ")]
+        assert more and all(line.startswith(" " * indent) for line in more), lines
+        assert " ".join(lines).split() == whole.split()

@@ -7,6 +7,7 @@ import json
 import click
 
 from bullscows.cli.common import reply_style_option, scoring_variant_options
+from bullscows.cli.streams import echo_wrapped
 from bullscows.codes import Code
 from bullscows.rules import PRESETS, Rules, parse_spec, preset
 
@@ -72,7 +73,8 @@ def rules(spec: str | None, as_json: bool) -> None:
             else "uncounted codes"
         )
         scored = f" (too many to play: {SCORE_ONLY})" if r.scoring else ""
-        click.echo(f"{name:<12} {codes}  {r.describe()}" + (f"  ({text})" if text else "") + scored)
+        line = f"{name:<12} {codes}  {r.describe()}" + (f"  ({text})" if text else "") + scored
+        echo_wrapped(line, max(len(name), 12) + 1)
 
 
 def _as_dict(name: str, r: Rules, text: str) -> dict[str, object]:
@@ -99,4 +101,4 @@ def strategies(as_json: bool) -> None:
     width = max(map(len, STRATEGIES))
     for name, cls in STRATEGIES.items():
         mark = " (default)" if name == DEFAULT_STRATEGY else ""
-        click.echo(f"{name:<{width}}  {cls.summary}{mark}")
+        echo_wrapped(f"{name:<{width}}  {cls.summary}{mark}", width + 2)

@@ -129,6 +129,22 @@ def width(default: int) -> int:
     return made.width if made.is_terminal else default
 
 
+def echo_wrapped(line: str, indent: int) -> None:
+    """Print ``line``; at a terminal narrower than it, wrapped at spaces, the lines after the
+    first indented by ``indent`` (a table's first column), not cut where the terminal ends.
+
+    >>> echo_wrapped("name  a summary of the thing", 6)  # no terminal: whole
+    name  a summary of the thing
+    """
+    import textwrap
+
+    import click
+
+    wrapped = textwrap.wrap(line, width(WIDE), subsequent_indent=" " * indent,
+                            break_long_words=False, break_on_hyphens=False)  # fmt: skip
+    click.echo("\n".join(wrapped))
+
+
 def read_line() -> str | None:
     """One line of stdin without its end, or ``None`` at the end of input; a line longer than
     ``MAX_LINE`` is an error (it is no reply or code, and it may never end).
