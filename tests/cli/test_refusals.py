@@ -78,3 +78,5 @@ def test_play_with_hard_mode_and_a_guess_limit() -> None:
     assert "You have 2 guesses." in result.stdout
     assert "No guesses left: you have used all 2." in result.stdout
     assert f"The secret was {secret}." in result.stdout
+    one = CliRunner().invoke(main, ["play", "--seed", "1", "--max-guesses", "1"], input="1389\n")
+    assert "No guesses left: you have used your one guess." in one.stdout  # not 'all 1'

@@ -112,7 +112,8 @@ def play(
             guesses += f" with {counted(game.hints_given, 'hint')}"
         terminal.say(f"You broke it in {guesses}: {game.secret}.")
     elif game.status is Status.LOST:
-        terminal.say(f"No guesses left: you have used all {max_guesses}.")
+        used = "your one guess" if max_guesses == 1 else f"all {max_guesses}"
+        terminal.say(f"No guesses left: you have used {used}.")
         say_lines(terminal, revealed(game.secret, game.picks_secret))
     if card is not None and game.secret is not None and game.history:
         say_lines(terminal, review(card, game.history, game.secret, optimum_for(rules)).lines())
