@@ -273,9 +273,10 @@ def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
     if allowed is None:
         return None
     if isinstance(allowed, str) or len(allowed) != rules.length:
+        given = allowed if isinstance(allowed, str) else "/".join(map(str, allowed))
         raise RulesError(
-            f"allowed symbols {quote(str(allowed))}: give one string of symbols per position "
-            f"({rules.length} positions)"
+            f"allowed symbols {quote(given)}: give one string of symbols per position, "
+            f"{rules.length} in all (in a spec, separated by /: :allowed=123/0123/...)"
         )
     normal = []
     for position, symbols in enumerate(allowed):
