@@ -4,6 +4,7 @@ and ends with exit code 1; the transcript on standard output goes on without it.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -24,9 +25,14 @@ BC = Rules.parse("bc")
         (["assist", "--seed", "1"], ["70x9 1 1", "quit"], "Error: line 1: '70x9 1 1': code '70x9'"),
     ],
 )
-def test_a_refused_line_goes_to_stderr(args: list[str], lines: list[str], error: str) -> None:
+def test_a_refused_line_goes_to_stderr(
+    args: list[str], lines: list[str], error: str, tmp_path: Path
+) -> None:
+    # A record of its own: the game given up is kept, and a warning that the test run's shared
+    # record could not take it (busy, say) would be a second line on stderr.
+    record = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     result = CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines),
-                                env={"COLUMNS": "300"})  # fmt: skip
+                                env={"COLUMNS": "300", "BULLSCOWS_DATABASE": record})  # fmt: skip
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
