@@ -318,7 +318,14 @@ def test_an_inconsistent_history_from_stdin_ends_with_exit_1(tmp_path: Path) -> 
     bad = tmp_path / "bad.txt"
     bad.write_text("7019 1 1\n70x9 0 0\n")
     refused = run_assist("--from", str(bad), input="")
-    assert refused.exit_code == 1 and "line 2: code '70x9'" in refused.stderr
+    assert refused.exit_code == 1
+    reason = "code '70x9': 'x' is not a symbol; symbols are 0-9"
+    assert refused.stderr == f"Error: file '{bad}', line 2: {reason}\n"
+    assert refused.stdout == ""  # refused before anything is announced (or searched)
+    piped = run_assist("--from", "-", input="7019 1 1\n")
+    assert "Read 1 guess and its reply from standard input." in piped.stdout
+    piped = run_assist("--from", "-", input="7019 1 1\n12 0 0\n")
+    assert piped.stderr.startswith("Error: standard input, line 2: code '12' has 2 symbols")
 
 
 def test_a_history_file_that_cannot_be_read_is_said_first(tmp_path: Path) -> None:

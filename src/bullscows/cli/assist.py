@@ -19,6 +19,8 @@ from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_lines
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
+from bullscows.knowledge import Step
+from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.sessions import (
     Candidates,
@@ -74,8 +76,9 @@ def assist(
     bullscows assist --rules mm --strategy optimal
     bullscows assist --from game.txt
     """
-    # where the history is read from, and its lines (a missing file: before a search)
-    history = None if source is None else (source, read_lines(source))
+    # where the history is read from, and its steps (a missing file, a bad line: before a
+    # search)
+    history = None if source is None else (source, _history_of(source, rules))
     search_first(rules, [strategy], quiet=False)  # not silently at the first suggestion
     breaker = Codebreaker(rules, strategy, seed, assist=True)
     terminal = Terminal()
@@ -106,20 +109,28 @@ def assist(
             _status(terminal, breaker, reply_style)
 
 
+def _history_of(source: Path, rules: Rules) -> list[Step]:
+    """The history in the file ``source`` (or ``-``: stdin); a line that cannot be read is
+    an error that names the file and the line."""
+    where = "standard input," if str(source) == "-" else f"file {quote_path(source)},"
+    return read_history(read_lines(source), rules, f"{where} line")
+
+
 def _read_history(
-    terminal: Terminal, breaker: Codebreaker, source: Path, lines: list[str], style: str
+    terminal: Terminal, breaker: Codebreaker, source: Path, steps: list[Step], style: str
 ) -> None:
-    """Record the history ``lines`` read from ``source`` (a file, or ``-``: stdin) and show
+    """Record the history ``steps`` read from ``source`` (a file, or ``-``: stdin) and show
     what it says; from a script, a history whose replies contradict each other ends the run
     (exit 1)."""
-    for number, step in enumerate(read_history(lines, breaker.rules), start=1):
+    for number, step in enumerate(steps, start=1):
         try:
             breaker.record(step.guess, step.feedback, impossible=True)
         except BullsCowsError as error:
             raise BullsCowsError(f"guess #{number} {step.guess} of the history: {error}") from None
     name = "standard input" if str(source) == "-" else str(source)
     n = len(breaker.history)
-    terminal.say(f"Read {n} {'guess' if n == 1 else 'guesses'} and their replies from {name}.")
+    read = "1 guess and its reply" if n == 1 else f"{n} guesses and their replies"
+    terminal.say(f"Read {read} from {name}.")
     if breaker.contradiction is not None and not terminal.interactive:
         terminal.error(f"the replies read from {name} contradict each other")
         show_contradiction(terminal, breaker, style)
