@@ -440,3 +440,12 @@ def test_a_summary_is_checked_without_assert() -> None:
     )
     out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True)
     assert out.stdout.startswith("refused tree summary"), out.stdout + out.stderr
+
+
+def test_a_reply_held_twice_is_refused_not_dropped() -> None:
+    # json.loads would keep the second "0 2" and lose the first branch unseen.
+    text = variant().replace('"replies": {', '"replies": {"0 2": {"guess": "12"}, ', 1)
+    assert text.count('"0 2"') == 2
+    with pytest.raises(BullsCowsError) as error:
+        load_tree(text)
+    assert str(error.value) == "tree: an object holds the key '0 2' twice; a key may appear once"

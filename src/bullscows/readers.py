@@ -207,11 +207,32 @@ def _constant(text: str) -> float:
     raise _Refused(text, "is not a number (JSON has no NaN or Infinity)")
 
 
+class _Twice(Exception):
+    """A key that an object of the JSON text holds twice."""
+
+
+def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Twice(key)
+            seen.add(key)
+    return found
+
+
 def load_json(
-    text: str, where: str, max_nesting: int = MAX_JSON_NESTING, *, line: int = 1
+    text: str,
+    where: str,
+    max_nesting: int = MAX_JSON_NESTING,
+    *,
+    line: int = 1,
+    unique_keys: bool = False,
 ) -> object:
     """Strict JSON, or a ``BullsCowsError`` naming ``where`` and the line (``text`` starts on
-    line ``line`` of its file).
+    line ``line`` of its file); with ``unique_keys``, an object that holds a key twice is
+    refused too (a tree's reply held twice would lose one of its branches unseen).
 
     >>> load_json('[1, 2.5, "x"]', "list")
     [1, 2.5, 'x']
@@ -223,13 +244,20 @@ def load_json(
     Traceback (most recent call last):
     ...
     bullscows.errors.BullsCowsError: file 'x.json' line 2: the number 'NaN' is not a number ...
+    >>> load_json('{"a": {"0 1": 1, "0 1": 2}}', "tree", unique_keys=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: tree: an object holds the key '0 1' twice; a key may ...
     """
     deep = _too_deep(text, max_nesting)
     if deep is not None:
         at = _line(text, deep) + line - 1
         raise BullsCowsError(f"{where} line {at}: nested more than {max_nesting} deep")
     try:
-        return json.loads(text, parse_int=_integer, parse_float=_float, parse_constant=_constant)
+        return json.loads(
+            text, parse_int=_integer, parse_float=_float, parse_constant=_constant,
+            object_pairs_hook=_unique if unique_keys else None,
+        )  # fmt: skip
     except json.JSONDecodeError as error:
         at = error.lineno + line - 1
         raise BullsCowsError(
@@ -239,6 +267,10 @@ def load_json(
         at = _line(text, max(text.find(refused.literal), 0)) + line - 1
         raise BullsCowsError(
             f"{where} line {at}: the number {quote(refused.literal)} {refused.reason}"
+        ) from None
+    except _Twice as twice:
+        raise BullsCowsError(
+            f"{where}: an object holds the key {quote(str(twice))} twice; a key may appear once"
         ) from None
     except RecursionError:  # only when the stack is already deep: the nesting was checked
         raise BullsCowsError(f"{where}: nested too deeply to read") from None

@@ -88,7 +88,7 @@ def load_tree(
         root = _read_nodes(bare_tree(text, rules, where), rules, where)
         return DecisionTree(rules, "imported", "imported", root)
     try:
-        data = load_json(text, where, 2 * MAX_DEPTH + 2)
+        data = load_json(text, where, 2 * MAX_DEPTH + 2, unique_keys=True)
     except BullsCowsError:
         if text.lstrip()[:1] in ("{", "["):  # JSON that is broken: say where
             raise
