@@ -300,9 +300,10 @@ def test_buttons_wait_while_a_move_is_sent(context: BrowserContext, base: str) -
 def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) -> None:
     page = context.new_page()
     page.goto(base)
-    expect(page.locator("#howto")).to_be_visible()  # the first visit shows how to play
+    expect(page.locator("#howto p").first).to_be_visible()  # the first visit shows how to play
     page.reload()
-    expect(page.locator("#howto")).to_be_hidden()
+    expect(page.locator("#howto p").first).to_be_hidden()  # then one line, closed
+    expect(page.locator("#howto summary")).to_be_visible()
     page.goto(f"{base}/tree")
     page.get_by_role("link", name="bc--optimal", exact=True).click()
     expect(page.locator("#node-guess")).to_have_text("0123")

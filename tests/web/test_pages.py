@@ -44,6 +44,29 @@ def test_home_and_forms(client: TestClient) -> None:
     assert response.status_code == 400 and "mode &#39;fight&#39;" in response.text
 
 
+def test_the_how_to_is_open_only_before_the_first_game(client: TestClient) -> None:
+    first = client.get("/").text
+    assert re.search(r'<details id="howto" class="howto" open>', first)
+    new(client, "play")  # the browser now has a player: the how-to is one line, closed
+    again = client.get("/").text
+    assert '<details id="howto" class="howto">' in again and "<summary" in again
+
+
+CURRENT = re.compile(r'<a href="([^"]+)" aria-current="page">')
+
+
+def test_the_menu_marks_the_current_page(client: TestClient) -> None:
+    for path, entry in (("/tree", "/tree"), ("/tree?src=shipped:bc--optimal", "/tree"),
+                        ("/new/duel", "/new/duel"), ("/daily", "/daily"), ("/record", "/record"),
+                        ("/card?rules=mm", "/card"), ("/about", "/about")):  # fmt: skip
+        marked = CURRENT.findall(client.get(path).text)
+        assert marked == [entry, entry], (path, marked)  # the wide bar and the phone's menu
+    assert CURRENT.findall(client.get("/").text) == []
+    game = new(client, "solve")
+    assert CURRENT.findall(client.get(game).text) == ["/new/solve"] * 2
+    assert CURRENT.findall(client.get("/game/nothing-here").text) == []
+
+
 def test_a_bad_variant_is_an_inline_error(client: TestClient) -> None:
     response = client.post("/new/play", data={"rules": "bc", "length": "12"})
     assert response.status_code == 400 and 'class="error"' in response.text

@@ -120,6 +120,52 @@ def test_a_trees_name_stays_on_one_line_on_a_phone(browser: Browser, base: str, 
 
 
 @pytest.mark.parametrize("script", ["script", "no-script"])
+def test_the_game_is_on_a_phones_first_screen(browser: Browser, base: str, script: str) -> None:
+    """The how-to, open on the first visit only, leaves the modes on the first screen; once
+    the browser has played it is one line and the game's modes come first."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=script == "script")
+    page = context.new_page()
+    page.goto(base)
+    expect(page.locator("#howto p").first).to_be_visible()
+    expect(page.locator("#play-link")).to_be_in_viewport(ratio=1)
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    page.goto(base)
+    expect(page.locator("#howto p").first).to_be_hidden()
+    howto = page.locator("#howto summary").bounding_box()
+    assert howto is not None and howto["height"] < 60, howto  # one line
+    for link in ("#play-link", "#daily-link", 'a[href="/new/solve"]', 'a[href="/new/duel"]'):
+        expect(page.locator(f"main {link}")).to_be_in_viewport(ratio=1)
+    page.locator("#howto summary").click()  # still there, a tap away
+    expect(page.locator("#howto p").first).to_be_visible()
+    context.close()
+
+
+#: The background and text colours of the menu's entries: ``selector`` -> [[href, bg, fg]].
+COLOURS = """sel => [...document.querySelectorAll(sel)].map(a => { const s = getComputedStyle(a);
+  return [a.getAttribute("href"), s.backgroundColor, s.color]; })"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_menu_shows_which_page_is_open(browser: Browser, base: str, size: str) -> None:
+    context = open_context(browser, viewport=SIZES[size], java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/tree")
+    if size == "phone":
+        page.locator(".menu summary").click()
+    nav = ".menu nav a" if size == "phone" else ".wide-nav a"
+    current = page.locator(f'{nav}[aria-current="page"]')
+    expect(current).to_have_count(1)
+    expect(current).to_have_text("Trees")
+    entries = page.evaluate(COLOURS, nav)
+    marked = [entry[1:] for entry in entries if entry[0] == "/tree"]
+    others = {tuple(entry[1:]) for entry in entries if entry[0] != "/tree"}
+    assert len(others) == 1 and tuple(marked[0]) not in others, entries  # it looks different
+    context.close()
+
+
+@pytest.mark.parametrize("script", ["script", "no-script"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_no_page_scrolls_sideways_and_targets_are_big(
     browser: Browser, pages: dict[str, str], size: str, script: str

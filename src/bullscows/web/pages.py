@@ -74,7 +74,8 @@ def install(app: FastAPI) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home(request: Request) -> HTMLResponse:
-        return render(request, "home.html", title="bullscows", titles=TITLES)
+        return render(request, "home.html", title="bullscows", titles=TITLES,
+                      first_visit=player_of(request) is None)  # fmt: skip
 
     @app.get("/new/{mode}", response_class=HTMLResponse, include_in_schema=False)
     def new(request: Request, mode: str) -> HTMLResponse:

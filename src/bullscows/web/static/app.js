@@ -1,7 +1,7 @@
 // bullscows: progressive enhancement. Every page works without this file; with it, forms are
 // sent in the background and the page's main part is swapped (buttons wait, greyed, while a
 // move is on its way, so a double click sends one move), the keypad types into the prompt,
-// the theme is remembered, the how-to is shown on the first visit only and finished games
+// the theme is remembered, the how-to is open on the first visit only and finished games
 // are kept for the record page.
 (function () {
   "use strict";
@@ -69,16 +69,13 @@
       };
     }
     var howto = document.getElementById("howto");
-    if (howto) {  // shown on the first visit only
-      if (localStorage.getItem("bullscows-seen-howto")) { howto.classList.add("seen"); }
+    if (howto) {  // open on this browser's first visit only
+      if (localStorage.getItem("bullscows-seen-howto")) { howto.open = false; }
       localStorage.setItem("bullscows-seen-howto", "1");
     }
     var close = document.getElementById("howto-close");
     if (close) {
-      close.addEventListener("click", function () {
-        localStorage.setItem("bullscows-seen-howto", "1");
-        howto.classList.add("seen");
-      });
+      close.addEventListener("click", function () { howto.open = false; });
     }
     setupKeypad();
     var copy = document.getElementById("copy-grid");
