@@ -85,7 +85,8 @@ def pages(browser: Browser, base: str) -> Iterator[dict[str, str]]:
         "record": base + "/record", "trees": base + "/tree",
         "tree": base + "/tree?src=shipped:bc--optimal&at=0 1",
         "bench": base + "/bench?rules=p3c6n&strategy=minimax&strategy=entropy",
-        "error": base + "/game/nothing-here", "daily": base + "/daily",
+        "error": base + "/game/nothing-here", "no-page": base + "/no/such/page",
+        "daily": base + "/daily",
         "card": base + "/card?rules=mm", **game_pages(page, base),
     }  # fmt: skip
     context.close()

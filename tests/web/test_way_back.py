@@ -13,7 +13,8 @@ from .conftest import TestClient, start
 
 
 def back_link(page: str) -> tuple[str, str]:
-    found = re.search(r'<p><a href="([^"]*)">([^<]*)</a></p>\s*</main>', page)
+    link = r'<p><a class="button" id="back" href="([^"]*)">([^<]*)</a></p>\s*</main>'
+    found = re.search(link, page)
     assert found is not None, page
     return found.group(1), found.group(2)
 
@@ -95,3 +96,32 @@ def test_a_method_not_allowed_says_which_are_and_sends_allow(
     response = client.request(method, path.format(id=game_id))
     assert response.status_code == 405 and response.headers["allow"] == allow
     assert words.format(id=game_id) in response.text, response.text
+
+
+@pytest.mark.parametrize(
+    ("path", "heading", "words"),
+    [
+        ("/no/such/page", "Not found",
+         "no page &#39;/no/such/page&#39; here: the start page (/) and its menu lead to every"),
+        ("/game/nope", "Not found", "no game &#39;nope&#39;"),
+        ("/tree?src=shipped:nope", "Not done", "nope"),
+    ],
+)  # fmt: skip
+def test_an_error_page_is_headed_and_says_where_to_go(
+    path: str, heading: str, words: str, client: TestClient
+) -> None:
+    """An address that is no page, a game that is none: a heading, the reason quoting what was
+    asked, and a link back the size of a button."""
+    response = client.get(path)
+    assert response.status_code in (400, 404)
+    assert f"<title>{heading} · bullscows</title>" in response.text
+    assert f"<h1>{heading}</h1>" in response.text and words in response.text, response.text
+    assert back_link(response.text)[0] in ("/", "/tree")
+
+
+def test_an_address_the_api_lacks_says_where_its_addresses_are(client: TestClient) -> None:
+    response = client.get("/api/nothing")
+    assert response.status_code == 404
+    assert response.json() == {
+        "error": "no address '/api/nothing' here: the API's addresses are listed in /openapi.json"
+    }

@@ -143,6 +143,19 @@ def not_allowed(method: str, path: str, verbs: list[str]) -> str:
     return asked
 
 
+def no_address(path: str) -> str:
+    """The words of a 404 for an address that no route answers: where the addresses are.
+
+    >>> no_address("/nowhere")
+    "no page '/nowhere' here: the start page (/) and its menu lead to every page"
+    >>> no_address("/api/nothing")
+    "no address '/api/nothing' here: the API's addresses are listed in /openapi.json"
+    """
+    if path.startswith("/api/"):
+        return f"no address {path[:100]!r} here: the API's addresses are listed in /openapi.json"
+    return f"no page {path[:100]!r} here: the start page (/) and its menu lead to every page"
+
+
 def install(app: FastAPI) -> None:
     """Add the API's routes and its error handlers to ``app``."""
 
@@ -175,6 +188,8 @@ def install(app: FastAPI) -> None:
             verbs = allowed(request)
             headers = {"allow": ", ".join(verbs)}
             message = not_allowed(request.method, request.url.path, verbs)
+        elif error.status_code == 404 and error.detail == "Not Found":  # no route: no address
+            message = no_address(request.url.path)
         if not request.url.path.startswith("/api/"):
             page = error_page(request, BullsCowsError(message), error.status_code)
             page.headers.update(headers)

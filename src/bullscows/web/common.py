@@ -312,8 +312,14 @@ def error_page(request: Request, error: BullsCowsError, status: int = 400) -> HT
     """A page with the message, for errors outside a game's own page, and a link back to the
     page the request came from (``way_back``)."""
     back, words = way_back(request.url.path, status)
-    return render(request, "error.html", status, message=str(error), title="Error",
+    heading = HEADINGS.get(status, "Not done")
+    return render(request, "error.html", status, message=str(error), title=heading,
                   back=back, back_words=words)  # fmt: skip
+
+
+#: An error page's heading by its status (else "Not done"): what happened, in two words.
+HEADINGS = {404: "Not found", 409: "Already answered", 413: "Too large", 422: "Too large",
+            429: "Too many requests", 503: "Busy: try again"}  # fmt: skip
 
 
 def way_back(path: str, status: int) -> tuple[str, str]:
