@@ -70,3 +70,11 @@ def test_the_cookie_is_first_party_out_of_scripts_reach(database: str) -> None:
     with TestClient(app, base_url="https://testserver", follow_redirects=False) as secure:
         made = secure.post("/daily", data={"rules": "bc"}).headers["set-cookie"].lower()
         assert "secure" in made.split("; ")
+
+
+def test_an_empty_record_leads_to_a_game(client: TestClient) -> None:
+    empty = client.get("/record").text
+    assert 'id="no-record"' in empty
+    assert re.search(r'<a class="button primary" id="record-play" href="/new/play">', empty)
+    give_up_a_game(client, "bc")
+    assert 'id="record-play"' not in client.get("/record").text
