@@ -168,6 +168,48 @@ def test_the_menu_shows_which_page_is_open(browser: Browser, base: str, size: st
 
 @pytest.mark.parametrize("script", ["script", "no-script"])
 @pytest.mark.parametrize("size", list(SIZES))
+def test_the_first_tab_skips_the_menu(browser: Browser, base: str, size: str, script: str) -> None:
+    """The keyboard's first stop is a link past the menu, shown while focused; after it the
+    next stop is the page's own first link (here a shipped tree's)."""
+    context = open_context(browser, viewport=SIZES[size], java_script_enabled=script == "script")
+    page = context.new_page()
+    page.goto(f"{base}/tree")
+    skip = page.locator("a.skip")
+    expect(skip).not_to_be_in_viewport()
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport(ratio=1)
+    box = skip.bounding_box()
+    assert box is not None and box["height"] >= 44, box
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('main') !== null"), page.evaluate(
+        "document.activeElement.outerHTML"
+    )
+    context.close()
+
+
+def test_back_after_a_swapped_page_shows_the_page_before(browser: Browser, base: str) -> None:
+    """With script a form's answer replaces the page in place; the back button still leads to
+    the page before, and a link within the page (the skip link) reloads nothing."""
+    context = open_context(browser, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    expect(page.locator("#say")).to_be_visible()
+    page.locator("#say").fill("0123")  # typed, not sent: a reload would empty the box
+    page.goto(page.url + "#main")
+    expect(page.locator("#say")).to_have_value("0123")
+    page.go_back()
+    page.go_back()
+    expect(page).to_have_url(f"{base}/new/play")
+    expect(page.locator("#start")).to_be_visible()
+    context.close()
+
+
+@pytest.mark.parametrize("script", ["script", "no-script"])
+@pytest.mark.parametrize("size", list(SIZES))
 def test_no_page_scrolls_sideways_and_targets_are_big(
     browser: Browser, pages: dict[str, str], size: str, script: str
 ) -> None:

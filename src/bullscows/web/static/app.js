@@ -225,13 +225,20 @@
         announce(main);
         if (response.url && response.url !== location.href && response.redirected) {
           history.pushState(null, "", response.url);
+          shown = address();
         }
         setup(true);
       })
       .catch(function () { busy = false; postPlainly(form, submitter); });
   });
 
-  window.addEventListener("popstate", function () { location.reload(); });
+  // Back or forward to another page's address: read it; within this page (a link to #main,
+  // say) the browser has already moved, and reloading would lose the place and the focus.
+  function address() { return location.pathname + location.search; }
+  var shown = address();
+  window.addEventListener("popstate", function () {
+    if (address() !== shown) { location.reload(); }
+  });
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", function () { setup(false); });
