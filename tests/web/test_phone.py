@@ -189,6 +189,29 @@ def test_the_first_tab_skips_the_menu(browser: Browser, base: str, size: str, sc
     context.close()
 
 
+@pytest.mark.parametrize("script", ["script", "no-script"])
+@pytest.mark.parametrize("mode", ["solve", "duel"])
+def test_reply_buttons_open_with_the_board_and_the_question_in_view(
+    browser: Browser, base: str, mode: str, script: str
+) -> None:
+    """Where the replies are buttons, a phone's page opens at the board, the guess and the
+    buttons, not scrolled down to the box under them (which script focuses unscrolled)."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=script == "script")
+    page = context.new_page()
+    page.goto(f"{base}/new/{mode}")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    page.locator("#say").fill("1 1" if mode == "solve" else "0123")
+    page.locator("#say").press("Enter")
+    page.locator(ROWS).first.wait_for()
+    page.goto(page.url)  # the page as it opens
+    page.wait_for_load_state("load")
+    expect(page.locator(ROWS).first).to_be_in_viewport(ratio=1)
+    expect(page.locator("#guess")).to_be_in_viewport(ratio=1)
+    expect(page.locator("button.choice").first).to_be_in_viewport(ratio=1)
+    context.close()
+
+
 def test_back_after_a_swapped_page_shows_the_page_before(browser: Browser, base: str) -> None:
     """With script a form's answer replaces the page in place; the back button still leads to
     the page before, and a link within the page (the skip link) reloads nothing."""
