@@ -212,6 +212,22 @@ def test_reply_buttons_open_with_the_board_and_the_question_in_view(
     context.close()
 
 
+#: The vertical middle of each cell's text in the tree's first reply row: [y, ...].
+MIDDLES = """() => [...document.querySelector("table.replies tbody tr").cells].map(cell => {
+  const range = document.createRange(); range.selectNodeContents(cell);
+  const box = [...range.getClientRects()].find(r => r.height > 0);
+  return box.top + box.height / 2; })"""
+
+
+def test_a_tree_rows_figures_stand_on_the_line_of_its_link(browser: Browser, base: str) -> None:
+    context = open_context(browser, viewport=SIZES["wide"], java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/tree?src=shipped:bc--optimal")
+    middles = page.evaluate(MIDDLES)
+    assert len(middles) == 4 and max(middles) - min(middles) < 4, middles
+    context.close()
+
+
 def test_back_after_a_swapped_page_shows_the_page_before(browser: Browser, base: str) -> None:
     """With script a form's answer replaces the page in place; the back button still leads to
     the page before, and a link within the page (the skip link) reloads nothing."""
