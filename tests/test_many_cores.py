@@ -3,14 +3,18 @@ searches (``--quick``) on two threads; its budget, its summary and its file."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from bench_scripts import load
+from bench_scripts import BENCHMARKS, load
 
 
 @pytest.fixture(scope="module")
@@ -83,11 +87,13 @@ def test_a_step_that_does_not_fit_is_skipped_and_said_so(
 def test_a_step_past_the_budget_is_stopped_and_keeps_its_lines(
     many_cores: ModuleType, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # a step that says a line, then would wait 10 minutes: stopped at a budget of 2 s
-    slow = [sys.executable, "-c", "import time; print('begun', flush=True); time.sleep(600)"]
+    # a step that says a line (not flushed: to a pipe, only unbuffered output gets through),
+    # then would wait 10 minutes: stopped at a budget of 30 s
+    slow = [sys.executable, "-c", "import time; print('begun'); time.sleep(600)"]
     monkeypatch.setattr(many_cores, "command_of", lambda *_: slow)
     monkeypatch.setitem(many_cores.QUICK.seconds, "table", 0.1)
-    assert many_cores.main(["--quick", "--budget", "2", "--steps", "table"]) == 0
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)  # the check sets it for its steps
+    assert many_cores.main(["--quick", "--budget", "30", "--steps", "table"]) == 0
     printed = capsys.readouterr().out
     assert "\n  begun\n" in printed
     assert re.search(r"^== table: stopped at the budget after [\d.]+ s", printed, re.M)
@@ -102,4 +108,56 @@ def test_a_budget_of_no_seconds_is_refused(
 ) -> None:
     with pytest.raises(SystemExit):
         many_cores.main(["--budget", "0"])
-    assert "--budget 0: give the seconds for the whole check, as 540" in capsys.readouterr().err
+    assert "--budget 0: give the seconds for the whole check, as 570" in capsys.readouterr().err
+
+
+#: The check on one step that writes its process id to a file (argv[1]), then would wait 10
+#: minutes, as its own process.
+STOPPED = f"""
+import sys
+sys.path.insert(0, {str(BENCHMARKS)!r})
+import many_cores
+code = "import os, sys, time; open(sys.argv[1] + '~', 'w').write(str(os.getpid())); "
+code += "os.replace(sys.argv[1] + '~', sys.argv[1]); time.sleep(600)"
+many_cores.command_of = lambda *_: [sys.executable, "-c", code, sys.argv[1]]
+many_cores.QUICK.seconds["table"] = 0.1
+sys.exit(many_cores.main(["--quick", "--budget", "300", "--steps", "table"]))
+"""
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_kills_the_step_and_says_stopped(
+    tmp_path: Path, stop: signal.Signals, code: int
+) -> None:
+    said = tmp_path / "pid"
+    check = subprocess.Popen(
+        [sys.executable, "-c", STOPPED, str(said)], stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        limit = time.monotonic() + 180
+        while not said.exists() and check.poll() is None and time.monotonic() < limit:
+            time.sleep(0.1)
+        assert said.exists(), check.communicate()
+        step = int(said.read_text())
+        check.send_signal(stop)
+        printed, errors = check.communicate(timeout=180)
+    finally:
+        if check.poll() is None:
+            os.killpg(check.pid, signal.SIGKILL)
+            check.wait()
+    assert check.returncode == code
+    assert printed.splitlines()[-1] == "stopped"
+    assert errors == ""  # no traceback
+    limit = time.monotonic() + 60
+    while not gone(step) and time.monotonic() < limit:
+        time.sleep(0.1)
+    assert gone(step)  # the step's process too
