@@ -250,8 +250,14 @@ def test_guesses_taken_with_a_wider_window_than_one_threads_are_counted(
 
 def test_a_team_counts_the_guesses_it_took_early(occupancy: ModuleType) -> None:
     rules = Rules.parse("p4c6n")
+    tried: list[int] = []  # each split's guesses tried, as told to the count
     with Threads(3) as team, occupancy.guessing_ahead() as counted:
-        occupancy.optimal_tree(rules, "worst-count", executor=team)
+        split.FINISHED.append(lambda done: tried.append(len(done.tried)))
+        try:
+            occupancy.optimal_tree(rules, "worst-count", executor=team)
+        finally:
+            split.FINISHED.pop()
     assert not split.FINISHED  # stopped listening
+    assert tried and min(tried) > 0  # splits were told, each with its guesses
     assert counted.needless[0] <= counted.wider[0] <= counted.early[0]
     assert counted.needless[1] <= counted.wider[1] <= counted.early[1]
