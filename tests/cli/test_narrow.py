@@ -9,6 +9,16 @@ from .conftest import Session, still_possible
 NARROW = 40
 
 
+def _lines_of(command: list[str]) -> list[str]:
+    """The lines ``bullscows COMMAND`` prints at ``NARROW`` columns (it must exit 0)."""
+    session = Session(command, columns=NARROW)
+    try:
+        assert session.finish() == 0
+    finally:
+        session.kill()
+    return session.transcript.splitlines()
+
+
 def test_list_at_the_prompt_takes_the_terminal_width() -> None:
     session = Session(["play", "--seed", "3"], columns=NARROW)
     try:
@@ -33,17 +43,21 @@ def test_list_at_the_prompt_takes_the_terminal_width() -> None:
 
 
 def test_candidates_lists_codes_as_wide_as_the_terminal() -> None:
-    session = Session(["candidates", "0123 1 1", "--limit", "30"], columns=NARROW)
-    try:
-        assert session.finish() == 0
-    finally:
-        session.kill()
-    lines = session.transcript.splitlines()
+    lines = _lines_of(["candidates", "0123 1 1", "--limit", "30"])
     assert lines[0] == "Undetermined: 720 codes possible."
     assert all(len(line) <= NARROW for line in lines), lines
     words = " ".join(lines[1:]).split()
     assert words[:30] == still_possible(Rules.parse("bc"), [("0123", (1, 1))])[:30]
     assert words[30:] == ["...", "and", "690", "more"]
+
+
+def test_candidates_count_of_the_rest_fits_the_terminal() -> None:
+    # the default --limit 20 leaves a short last row that the count does not fit on
+    lines = _lines_of(["candidates", "0123 1 1"])
+    assert all(len(line) <= NARROW for line in lines), lines
+    assert lines[-1] == "  ... and 700 more"
+    words = " ".join(lines[1:-1]).split()
+    assert words == still_possible(Rules.parse("bc"), [("0123", (1, 1))])[:20]
 
 
 def test_strategies_and_rules_wrap_under_their_first_column() -> None:
@@ -53,12 +67,7 @@ def test_strategies_and_rules_wrap_under_their_first_column() -> None:
 
     for command, indent in (["strategies"], 21), (["rules"], 13):
         whole = CliRunner().invoke(main, command).stdout  # no terminal: a row a line
-        session = Session(command, columns=NARROW)
-        try:
-            assert session.finish() == 0
-        finally:
-            session.kill()
-        lines = session.transcript.splitlines()
+        lines = _lines_of(command)
         assert all(len(line) <= NARROW for line in lines), lines
         rows = [line for line in lines if not line.startswith(" ")]
         assert len(rows) == len(whole.splitlines()) > 5

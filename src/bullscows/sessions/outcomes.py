@@ -193,7 +193,8 @@ class Listed(Outcome):
 
 def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[str, ...]:
     """``codes``, indented, as many to a line as fit in ``width`` characters (at least one),
-    then how many of the ``count`` codes possible were not listed.
+    then how many of the ``count`` codes possible were not listed (on a row of its own
+    where it does not fit on the last).
 
     >>> from bullscows.rules import Rules
     >>> codes = [Code(f"{n:02}", Rules.parse("p2c10r")) for n in range(40)]
@@ -202,6 +203,8 @@ def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[st
     ([100, 41], '  33 34 35 36 37 38 39 ... and 1,005 more')
     >>> code_rows(codes[:5], 5, width=10)
     ('  00 01 02', '  03 04')
+    >>> code_rows(codes[:5], 12, width=18)
+    ('  00 01 02 03 04', '  ... and 7 more')
     """
     rows = [""]
     listed = 0
@@ -211,7 +214,11 @@ def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[st
         rows[-1] += f" {code}" if rows[-1] else code
         listed += 1
     more = count - listed
-    rows[-1] += f" ... and {more:,} more" if more > 0 else ""
+    if more > 0:
+        tail = f"... and {more:,} more"
+        if rows[-1] and len(rows[-1]) + len(tail) + 3 > width:
+            rows.append("")
+        rows[-1] += f" {tail}" if rows[-1] else tail
     return tuple(f"  {row}" for row in rows)
 
 
