@@ -449,3 +449,14 @@ def test_a_reply_held_twice_is_refused_not_dropped() -> None:
     with pytest.raises(BullsCowsError) as error:
         load_tree(text)
     assert str(error.value) == "tree: an object holds the key '0 2' twice; a key may appear once"
+
+
+def test_a_tree_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    # Windows editors start a UTF-8 file with U+FEFF; the tree after it is the same.
+    tree = load_tree(variant())
+    path = tmp_path / "tree.json"
+    path.write_text("\ufeff" + variant(), encoding="utf-8")
+    assert load_tree(path) == tree
+    assert load_tree(path.read_bytes()) == tree
+    assert load_tree(gzip.compress(path.read_bytes())) == tree
+    assert load_tree("\ufeff" + variant()) == tree

@@ -69,6 +69,8 @@ def load_tree(
     >>> load_tree(gzip.compress(tree.to_json().encode())) == tree
     True
     """
+    if isinstance(source, str):
+        source = source.removeprefix("\ufeff")
     if isinstance(source, bytes):
         where = "tree" if name is None else f"tree file {quote_path(name)}"
         text = read_text(unpack(source, where), where)
@@ -77,6 +79,7 @@ def load_tree(
         text = read_text(read_file(source, where), where)
     else:
         where, text = "tree", source
+    text = text.removeprefix("\ufeff")  # the byte order mark of Windows editors
     if is_irving(text):
         return read_irving(text, rules, where)
     if is_kunigami(text):
