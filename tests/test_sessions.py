@@ -240,3 +240,16 @@ def test_each_game_is_shown_by_its_kind_of_view() -> None:
     assert [game.shown_by(_Named()) for game in games] == [
         "maker codemaker", "maker adversary", "breaker codebreaker", "duel duel",
     ]  # fmt: skip
+
+
+def test_read_game_keeps_a_contradiction_and_refuses_a_guess_after_the_break() -> None:
+    from bullscows.sessions.breaking import read_game
+
+    rules = Rules.parse("bc")
+    kept = read_game(["0123 1 1", "", "0123 3 1"], rules)  # contradictions are the game's
+    assert [(str(step.guess), step.feedback) for step in kept] == [
+        ("0123", Feedback(1, 1)),
+        ("0123", Feedback(3, 1)),
+    ]
+    with pytest.raises(GameOverError, match=r"^argument 2: 4567 comes after .* by 0123$"):
+        read_game(["0123 4 0", "4567 0 0"], rules, "argument")

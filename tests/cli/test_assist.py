@@ -322,6 +322,13 @@ def test_an_inconsistent_history_from_stdin_ends_with_exit_1(tmp_path: Path) -> 
     reason = "code '70x9': 'x' is not a symbol; symbols are 0-9"
     assert refused.stderr == f"Error: file '{bad}', line 2: {reason}\n"
     assert refused.stdout == ""  # refused before anything is announced (or searched)
+    broken = tmp_path / "c.txt"  # a line that reads but cannot be recorded
+    broken.write_text("# game\n0123 4 0\n4567 0 0\n")
+    refused = run_assist("--from", str(broken), input="")
+    assert refused.exit_code == 1
+    reason = "4567 comes after the code was broken by 0123"
+    assert refused.stderr == f"Error: file '{broken}', line 3: {reason}\n"
+    assert refused.stdout == ""
     piped = run_assist("--from", "-", input="7019 1 1\n")
     assert "Read 1 guess and its reply from standard input." in piped.stdout
     piped = run_assist("--from", "-", input="7019 1 1\n12 0 0\n")

@@ -32,6 +32,7 @@ from bullscows.sessions import (
     as_feedback,
     read_move,
 )
+from bullscows.sessions.breaking import read_game
 from bullscows.sessions.moves import (
     FIX_HELP,
     NO_REPLY_HELP,
@@ -39,7 +40,6 @@ from bullscows.sessions.moves import (
     instead_of_reply,
     reply_to,
 )
-from bullscows.sessions.question import read_history
 from bullscows.strategies import Strategy
 
 #: At most this many remaining codes are listed after each reply.
@@ -109,24 +109,21 @@ def assist(
             _status(terminal, breaker, reply_style)
 
 
-def _history_of(source: Path, rules: Rules) -> list[Step]:
-    """The history in the file ``source`` (or ``-``: stdin); a line that cannot be read is
-    an error that names the file and the line."""
+def _history_of(source: Path, rules: Rules) -> tuple[Step, ...]:
+    """The history in the file ``source`` (or ``-``: stdin); a line that cannot be read or
+    recorded is an error that names the file and the line."""
     where = "standard input," if str(source) == "-" else f"file {quote_path(source)},"
-    return read_history(read_lines(source), rules, f"{where} line")
+    return read_game(read_lines(source), rules, f"{where} line")
 
 
 def _read_history(
-    terminal: Terminal, breaker: Codebreaker, source: Path, steps: list[Step], style: str
+    terminal: Terminal, breaker: Codebreaker, source: Path, steps: tuple[Step, ...], style: str
 ) -> None:
     """Record the history ``steps`` read from ``source`` (a file, or ``-``: stdin) and show
     what it says; from a script, a history whose replies contradict each other ends the run
-    (exit 1)."""
-    for number, step in enumerate(steps, start=1):
-        try:
-            breaker.record(step.guess, step.feedback, impossible=True)
-        except BullsCowsError as error:
-            raise BullsCowsError(f"guess #{number} {step.guess} of the history: {error}") from None
+    (exit 1). The steps are those ``read_game`` checked."""
+    for step in steps:
+        breaker.record(step.guess, step.feedback, impossible=True)
     name = "standard input" if str(source) == "-" else str(source)
     n = len(breaker.history)
     read = "1 guess and its reply" if n == 1 else f"{n} guesses and their replies"

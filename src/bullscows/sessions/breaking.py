@@ -13,12 +13,14 @@ suggestions, undo). Every reply is kept, even one that makes the history contrad
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from bullscows.codes import Code
 from bullscows.errors import (
+    BullsCowsError,
     FeedbackError,
+    GameOverError,
     NothingToUndoError,
 )
 from bullscows.feedback import Feedback
@@ -65,6 +67,7 @@ from bullscows.sessions.outcomes import (
     Suggested,
     Undone,
 )
+from bullscows.sessions.question import numbered_steps
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec, get_strategy
 
 
@@ -318,3 +321,24 @@ class Codebreaker(Logged):
         self._sources[len(self._stack)] = None
         self._push(guess, reply)
         self._note("reply", code=guess.text, reply=reply.format(RECORD_STYLE))
+
+
+def read_game(lines: Iterable[str], rules: Rules, unit: str = "line") -> tuple[Step, ...]:
+    """The guesses and replies of a game played elsewhere, one a line (``read_history``),
+    each checked as a ``Codebreaker`` records it; an error names its line (or ``unit``).
+
+    >>> read_game(["# a game", "0123 4 0", "4567 0 0"], Rules.parse("bc"))
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.GameOverError: line 3: 4567 comes after the code was broken by 0123
+    """
+    breaker = Codebreaker(rules, assist=True)
+    for number, step in numbered_steps(lines, rules, unit):
+        try:
+            if breaker.solved:
+                broken = breaker.history[-1].guess
+                raise GameOverError(f"{step.guess} comes after the code was broken by {broken}")
+            breaker.record(step.guess, step.feedback, impossible=True)
+        except BullsCowsError as error:
+            raise type(error)(f"{unit} {number}: {error}") from None
+    return breaker.history

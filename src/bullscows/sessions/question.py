@@ -17,7 +17,7 @@ makes the history inconsistent, and the account says so.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,15 +59,20 @@ def read_history(lines: Iterable[str], rules: Rules, unit: str = "line") -> list
     ...
     bullscows.errors.CodeError: line 3: code '12x4': 'x' is not a symbol; symbols are 0-9
     """
-    history = []
+    return [step for _, step in numbered_steps(lines, rules, unit)]
+
+
+def numbered_steps(
+    lines: Iterable[str], rules: Rules, unit: str = "line"
+) -> Iterator[tuple[int, Step]]:
+    """Each step (``read_history``) with the number of its line, counted from 1."""
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            history.append(read_step(line, rules))
+            yield number, read_step(line, rules)
         except BullsCowsError as error:
             raise type(error)(f"{unit} {number}: {error}") from None
-    return history
 
 
 @dataclass(frozen=True, slots=True)
