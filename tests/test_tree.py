@@ -460,3 +460,16 @@ def test_a_tree_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
     assert load_tree(path.read_bytes()) == tree
     assert load_tree(gzip.compress(path.read_bytes())) == tree
     assert load_tree("\ufeff" + variant()) == tree
+
+
+def test_kunigami_refuses_a_reply_held_twice() -> None:
+    # Twice as written, or twice once read ('(0, 2)' and '(0,2)' are one reply): never dropped.
+    p2 = Rules.parse("p2c2n")
+    leaf = "[[1, 0], {'(2, 0)': [[1, 0], {}]}]"
+    held = "tree: the node at the root holds the reply '(0, 2)' twice; a reply may appear once"
+    read = "tree: the node at the root holds the reply '(0,2)' twice (as '(0, 2)' too); a reply"
+    for second, message in (("'(0, 2)'", held), ("'(0,2)'", read)):
+        text = f"[[0, 1], {{'(2, 0)': [[0, 1], {{}}], '(0, 2)': {leaf}, {second}: {leaf}}}]"
+        with pytest.raises(BullsCowsError) as error:
+            load_tree(text, p2)
+        assert str(error.value).startswith(message), error.value

@@ -211,6 +211,11 @@ class _Twice(Exception):
     """A key that an object of the JSON text holds twice."""
 
 
+class Pairs(list[tuple[str, object]]):
+    """A JSON object as its key-value pairs in order, a key held twice kept twice (for a reader
+    that names where a key repeats)."""
+
+
 def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
     found = dict(pairs)
     if len(found) < len(pairs):
@@ -229,10 +234,12 @@ def load_json(
     *,
     line: int = 1,
     unique_keys: bool = False,
+    pairs: bool = False,
 ) -> object:
     """Strict JSON, or a ``BullsCowsError`` naming ``where`` and the line (``text`` starts on
     line ``line`` of its file); with ``unique_keys``, an object that holds a key twice is
-    refused too (a tree's reply held twice would lose one of its branches unseen).
+    refused too (a tree's reply held twice would lose one of its branches unseen); with
+    ``pairs``, each object is read as its ``Pairs``, for the caller to check.
 
     >>> load_json('[1, 2.5, "x"]', "list")
     [1, 2.5, 'x']
@@ -256,7 +263,7 @@ def load_json(
     try:
         return json.loads(
             text, parse_int=_integer, parse_float=_float, parse_constant=_constant,
-            object_pairs_hook=_unique if unique_keys else None,
+            object_pairs_hook=_unique if unique_keys else Pairs if pairs else None,
         )  # fmt: skip
     except json.JSONDecodeError as error:
         at = error.lineno + line - 1

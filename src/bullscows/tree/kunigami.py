@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from bullscows.errors import BullsCowsError
-from bullscows.readers import load_json, quote, quote_value
+from bullscows.readers import Pairs, load_json, quote, quote_value
 from bullscows.rules import Rules
 from bullscows.tree.model import MAX_DEPTH
 
@@ -46,7 +46,7 @@ def bare_tree(text: str, rules: Rules, where: str = "tree") -> dict[str, object]
     body = text[found.end() if found else 0 :].strip().removesuffix(";").rstrip()
     if "'" in body:
         body = body.replace('"', '\\"').replace("'", '"')  # his keys are in single quotes
-    return _as_bare(load_json(body, where, 2 * MAX_DEPTH + 2), rules, where)
+    return _as_bare(load_json(body, where, 2 * MAX_DEPTH + 2, pairs=True), rules, where)
 
 
 def _as_bare(data: object, rules: Rules, where: str) -> dict[str, object]:
@@ -56,22 +56,31 @@ def _as_bare(data: object, rules: Rules, where: str) -> dict[str, object]:
     stack = [(data, root, "the root")]
     while stack:
         raw, node, path = stack.pop()
-        if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[1], dict)):
+        if not (isinstance(raw, list) and len(raw) == 2 and isinstance(raw[1], Pairs)):
             raise BullsCowsError(
                 f"{where}: the node at {path} is {quote_value(raw)}: kunigami's nodes are "
                 "[GUESS, {REPLY: NODE, ...}]"
             )
         node["guess"] = _code(raw[0], rules, where, path)
         replies: dict[str, object] = {}
-        for key, child in raw[1].items():
+        written: dict[str, str] = {}
+        for key, child in raw[1]:
             found = _KEY.fullmatch(key)
             if found is None:
                 raise BullsCowsError(
                     f"{where}: reply key {quote(key)} at {path}: kunigami's keys read "
                     "'(BULLS, COWS)'"
                 )
+            reply = f"{found[1]} {found[2]}"
+            if reply in written:
+                also = "" if written[reply] == key else f" (as {quote(written[reply])} too)"
+                raise BullsCowsError(
+                    f"{where}: the node at {path} holds the reply {quote(key)} twice{also}; "
+                    "a reply may appear once"
+                )
+            written[reply] = key
             made: dict[str, object] = {}
-            replies[f"{found[1]} {found[2]}"] = made
+            replies[reply] = made
             stack.append((child, made, f"{path} {node['guess']} {key}"))
         node["replies"] = replies
     return root
