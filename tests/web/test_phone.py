@@ -212,6 +212,27 @@ def test_reply_buttons_open_with_the_board_and_the_question_in_view(
     context.close()
 
 
+#: What marks each visible box that opens (its summary's ``::before``): [[text, marker]].
+MARKERS = """() => [...document.querySelectorAll("main details > summary")]
+  .filter(s => s.offsetParent !== null && !s.closest(".confirm"))
+  .map(s => [s.textContent.trim(), getComputedStyle(s, "::before").content,
+             getComputedStyle(s).display])"""
+
+
+@pytest.mark.parametrize("path", ["/", "/new/play"])
+def test_a_box_that_opens_shows_a_triangle(browser: Browser, base: str, path: str) -> None:
+    """A summary styled as a flex box loses the browser's triangle: ours stands in for it,
+    turning down when the box is open."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + path)
+    markers = page.evaluate(MARKERS)
+    assert markers and all(m[1] in ('"▸"', '"▾"') for m in markers), markers
+    page.locator("main details > summary").first.click()
+    assert page.evaluate(MARKERS)[0][1] != markers[0][1]
+    context.close()
+
+
 #: The vertical middle of each cell's text in the tree's first reply row: [y, ...].
 MIDDLES = """() => [...document.querySelector("table.replies tbody tr").cells].map(cell => {
   const range = document.createRange(); range.selectNodeContents(cell);
