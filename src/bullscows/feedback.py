@@ -173,17 +173,21 @@ def default_style(rules: Rules) -> str:
     return "pegs" if rules.repeats else "words"
 
 
-def counted(n: int, word: str) -> str:
-    """``n`` and ``word``, plural unless ``n`` is 1: ``counted(2, "guess")`` is '2 guesses'.
+def counted(n: int, word: str, grouped: bool = False) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: ``counted(2, "guess")`` is '2 guesses';
+    ``grouped``: ``n`` with its thousands separated by commas.
 
     >>> counted(1, "reply"), counted(3, "reply"), counted(2, "branch"), counted(2, "code")
     ('1 reply', '3 replies', '2 branches', '2 codes')
+    >>> counted(5040, "secret", grouped=True), counted(1, "secret", grouped=True)
+    ('5,040 secrets', '1 secret')
     """
     if word.endswith("y") and word[-2:-1] not in ("a", "e", "o", "u"):
         plural = word[:-1] + "ies"
     else:
         plural = word + ("es" if word.endswith(("s", "sh", "ch", "x")) else "s")
-    return f"{n} {word}" if n == 1 else f"{n} {plural}"
+    number = f"{n:,}" if grouped else str(n)
+    return f"{number} {word}" if n == 1 else f"{number} {plural}"
 
 
 def _read(text: str, length: int) -> Feedback:

@@ -26,6 +26,7 @@ from bullscows.cli.progress import counting, duration, log_every_option, search_
 from bullscows.errors import BullsCowsError, interrupted
 from bullscows.estimates import expected_seconds
 from bullscows.executors import make_executor
+from bullscows.feedback import counted
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
@@ -174,16 +175,16 @@ def _announce(
     secrets: int,
 ) -> None:
     """What will run and about how long it should take, on stderr, before it starts."""
-    which = f"all {secrets:,}" if secrets == rules.size else f"{secrets:,} random"
+    everyone = secrets == rules.size
+    which = counted(secrets, "secret" if everyone else "random secret", grouped=True)
     estimates = [expected_seconds(rules, s, secrets) for s in strategies]
     known = sum(e for e in estimates if e is not None)
     searching = [s.label for s, e in zip(strategies, estimates, strict=True) if e is None]
     names = ", ".join(s.label for s in strategies)
     err.print(
         f"Playing {len(strategies)} {'strategy' if len(strategies) == 1 else 'strategies'} "
-        f"over {which} secrets of {rules.spec} ({names}): about {duration(known)}"
-        + (" after the searches" if searching else "")
-        + "."
+        f"over {'all ' if everyone else ''}{which} of {rules.spec} ({names}): about "
+        f"{duration(known)}" + (" after the searches" if searching else "") + "."
     )
     if searching:
         err.print(
@@ -201,9 +202,9 @@ def _print_table(report: BenchReport) -> None:
     console = streams.console()
     rules = report.rules
     secrets = report.results[0].secrets if report.results else rules.size
-    which = f"a sample of {secrets:,}" if report.sample is not None else f"all {secrets:,}"
+    which = "a sample of" if report.sample is not None else "all"
     seed = "" if report.seed is None else f", seed {report.seed}"
-    title = f"{rules.spec}: {rules.describe()} ({which} secrets{seed})"
+    title = f"{rules.spec}: {rules.describe()} ({which} {counted(secrets, 'secret', True)}{seed})"
     table = Table(title=title, caption="distribution: guesses:secrets", box=None,
                   pad_edge=False, header_style="bold underline")  # fmt: skip
     unsolved = any(r.unsolved for r in report.results)

@@ -8,6 +8,7 @@ import time
 import click
 
 from bullscows.cli.progress import counting, showing
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.universe import universe
 
@@ -22,7 +23,7 @@ def print_bound(rules: Rules, kind: str, jobs: int, quiet: bool) -> None:
     from bullscows.search.frontier import root_bound
 
     started = time.perf_counter()
-    click.echo(f"{rules.spec}: {rules.describe()} ({rules.size:,} secrets)")
+    click.echo(f"{rules.spec}: {rules.describe()} ({counted(rules.size, 'secret', True)})")
     if kind == "root":
         root = root_bound(rules)
         rows = [(root.text(guess), f"{bound:,}", "") for guess, bound in root.firsts]

@@ -17,6 +17,7 @@ import click
 
 from bullscows.cli import streams
 from bullscows.cli.common import Number
+from bullscows.feedback import counted
 
 if TYPE_CHECKING:  # rich is loaded only where a display is drawn
     from rich.progress import Progress, ProgressColumn, Task, TaskID
@@ -248,7 +249,8 @@ def announce_search(rules: Rules, strategy: Strategy, until: str = "", then: str
     limits it (``', at most 60 s'``); ``then``: what else to know (``'; ...'``)."""
     if rules.size >= ANNOUNCE_CODES:
         say(
-            f"Searching for the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets): "
+            f"Searching for the {strategy.label} tree of {rules.spec} "
+            f"({counted(rules.size, 'secret', True)}): "
             f"from seconds to hours{until} (Ctrl-C stops{then})."
         )
 

@@ -31,6 +31,7 @@ from bullscows.cli.progress import (
 )
 from bullscows.cli.tree_opening import interrupted, run_opening
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.outcomes import strategy_tree
 from bullscows.readers import quote_path
 from bullscows.rules import Rules
@@ -354,7 +355,8 @@ def _build(rules: Rules, strategy: Strategy, quiet: bool, log_every: float) -> D
     expected = expected_seconds(rules, strategy, rules.size)
     if not quiet and expected is not None and expected >= ANNOUNCE_SECONDS:
         say(
-            f"Building the {strategy.label} tree of {rules.spec} ({rules.size:,} secrets): "
+            f"Building the {strategy.label} tree of {rules.spec} "
+            f"({counted(rules.size, 'secret', True)}): "
             f"about {duration(expected)}."
         )
     label = f"{strategy.label} tree"
@@ -386,7 +388,7 @@ def _print_standing(
 
 def _print_bounds(rules: Rules, strategy: Strategy, standing: Standing) -> None:
     costs = standing.costs
-    click.echo(f"{rules.spec}: {rules.describe()} ({rules.size:,} secrets)")
+    click.echo(f"{rules.spec}: {rules.describe()} ({counted(rules.size, 'secret', True)})")
     click.echo(
         f"  {strategy.label} stopped at {standing.reason}, after {standing.nodes:,} sets "
         f"in {standing.seconds:.0f} s"
@@ -445,7 +447,7 @@ def _figures_json(built: DecisionTree, s: TreeSummary) -> dict[str, object]:
 
 def _print_summary(built: DecisionTree, s: TreeSummary) -> None:
     rules = built.rules
-    click.echo(f"{rules.spec}: {rules.describe()} ({s.secrets:,} secrets)")
+    click.echo(f"{rules.spec}: {rules.describe()} ({counted(s.secrets, 'secret', True)})")
     spread = " ".join(f"{k}:{v}" for k, v in sorted(s.distribution.items()))
     rows = [
         ("strategy", built.strategy),
@@ -470,7 +472,9 @@ def _compare(paths: tuple[Path, Path], rules: Rules, as_json: bool) -> None:
         data = {"a": str(paths[0]), "b": str(paths[1]), "rules": a.rules.spec}
         click.echo(json.dumps({**data, **result.to_json()}, indent=2))
         return
-    click.echo(f"{a.rules.spec}: {a.rules.describe()} ({result.a.secrets:,} secrets)")
+    click.echo(
+        f"{a.rules.spec}: {a.rules.describe()} ({counted(result.a.secrets, 'secret', True)})"
+    )
     rows = [("", "A", "B"), ("file", str(paths[0]), str(paths[1]))]
     rows.append(("strategy", a.strategy, b.strategy))
     for name, key in (("total", "total"), ("worst", "worst"), ("at worst", "at_worst")):

@@ -13,6 +13,7 @@ import click
 from bullscows.cli.progress import ANNOUNCE_CODES, searching, showing
 from bullscows.codes import Code
 from bullscows.errors import interrupted as stopped
+from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.tree import DecisionTree
 from bullscows.tree.irving import save_tree
@@ -113,7 +114,7 @@ def _print(found: OpeningResult, built: DecisionTree) -> None:
     rules, s = found.rules, built.stated
     assert s is not None
     exact = found.solved == found.parts
-    click.echo(f"{rules.spec}: {rules.describe()} ({s.secrets:,} secrets)")
+    click.echo(f"{rules.spec}: {rules.describe()} ({counted(s.secrets, 'secret', True)})")
     rows = [
         ("opening", f"{found.opening.text(rules)}, then in each of its "
          f"{len(found.opening.seconds):,} parts of 3 codes or more the root bound's guess"),

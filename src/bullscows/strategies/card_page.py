@@ -33,7 +33,7 @@ def heading(card: Card, figures: CardFigures) -> list[str]:
     return [
         f"Card for {card.rules.spec}: {card.rules.describe()}",
         f"{counted(card.lines, 'line')}; {average} {figures.average:.3f} guesses over all "
-        f"{figures.secrets:,} secrets, worst {figures.worst}",
+        f"{counted(figures.secrets, 'secret', True)}, worst {figures.worst}",
     ]
 
 
