@@ -273,3 +273,15 @@ def test_a_tree_of_a_narrowed_variant_loads_back(tmp_path: Path) -> None:
     path = tmp_path / "narrow.json.gz"
     tree.save(path)
     assert load_tree(path) == tree
+
+
+def test_a_key_held_twice_is_named_with_where_its_object_is() -> None:
+    with pytest.raises(BullsCowsError) as error:
+        readers.load_json('{"a": [{"b": 1}, {"c": {"d": 1, "d": 2}}]}', "x", unique_keys=True)
+    assert (
+        str(error.value)
+        == "x: the object at '/a/1/c' holds the key 'd' twice; a key may appear once"
+    )
+    with pytest.raises(BullsCowsError) as error:
+        readers.load_json('{"~/": 1, "~/": 2}', "x", unique_keys=True)
+    assert str(error.value) == "x: the top object holds the key '~/' twice; a key may appear once"

@@ -448,7 +448,9 @@ def test_a_reply_held_twice_is_refused_not_dropped() -> None:
     assert text.count('"0 2"') == 2
     with pytest.raises(BullsCowsError) as error:
         load_tree(text)
-    assert str(error.value) == "tree: an object holds the key '0 2' twice; a key may appear once"
+    assert str(error.value) == (
+        "tree: the object at '/tree/replies' holds the key '0 2' twice; a key may appear once"
+    )
 
 
 def test_a_tree_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:

@@ -227,6 +227,27 @@ def _unique(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return found
 
 
+def _twice_at(data: object) -> tuple[str, str]:
+    """The JSON Pointer of the first object of ``data`` (read as ``Pairs``) that holds a key
+    twice, and the key (without recursion: a tree may be deep)."""
+    stack: list[tuple[object, str]] = [(data, "")]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, Pairs):
+            seen: set[str] = set()
+            for key, _ in value:
+                if key in seen:
+                    return at, key
+                seen.add(key)
+            named = [(f"{at}/{key.replace('~', '~0').replace('/', '~1')}", v) for key, v in value]
+        elif isinstance(value, list):
+            named = [(f"{at}/{index}", v) for index, v in enumerate(value)]
+        else:
+            continue
+        stack.extend((v, path) for path, v in reversed(named))
+    raise AssertionError("no key held twice")  # pragma: no cover - _unique found one
+
+
 def load_json(
     text: str,
     where: str,
@@ -254,7 +275,7 @@ def load_json(
     >>> load_json('{"a": {"0 1": 1, "0 1": 2}}', "tree", unique_keys=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bullscows.errors.BullsCowsError: tree: an object holds the key '0 1' twice; a key may ...
+    bullscows.errors.BullsCowsError: tree: the object at '/a' holds the key '0 1' twice; a ...
     """
     deep = _too_deep(text, max_nesting)
     if deep is not None:
@@ -275,9 +296,13 @@ def load_json(
         raise BullsCowsError(
             f"{where} line {at}: the number {quote(refused.literal)} {refused.reason}"
         ) from None
-    except _Twice as twice:
+    except _Twice:
+        # Read again for the place alone: numbers unread (one may be refused further on).
+        pairs = json.loads(text, parse_int=len, parse_float=len, object_pairs_hook=Pairs)
+        pointer, key = _twice_at(pairs)
+        holder = f"the object at {quote(pointer)}" if pointer else "the top object"
         raise BullsCowsError(
-            f"{where}: an object holds the key {quote(str(twice))} twice; a key may appear once"
+            f"{where}: {holder} holds the key {quote(key)} twice; a key may appear once"
         ) from None
     except RecursionError:  # only when the stack is already deep: the nesting was checked
         raise BullsCowsError(f"{where}: nested too deeply to read") from None
