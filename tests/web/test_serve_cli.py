@@ -134,3 +134,16 @@ def test_the_kernels_are_warm_before_the_server_says_it_listens(
     ready = f"stderr: {command.GETTING_READY}"
     assert events[:4] == [ready, warmed, events[2], "serving"], events
     assert events[2].startswith("bullscows serving on http://127.0.0.1:")
+
+
+def test_the_socket_listens_before_the_serving_line() -> None:
+    """A client that connects as soon as "serving on" shows is queued, not refused: the
+    socket listens before the server starts."""
+    from bullscows.cli.serve import _listen
+
+    listening = _listen("127.0.0.1", 0)
+    try:
+        with socket.create_connection(listening.getsockname()[:2], timeout=60):
+            pass
+    finally:
+        listening.close()

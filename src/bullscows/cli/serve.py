@@ -180,7 +180,7 @@ def _stopped_by_signal(run: Callable[[], None]) -> bool:
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` (as uvicorn binds one), or a one-line error."""
+    """A socket bound to ``host:port`` (as uvicorn binds one) and listening, or a one-line error."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listening = socket.socket(family)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -195,4 +195,7 @@ def _listen(host: str, port: int) -> socket.socket:
         else:
             reason = f"cannot be listened on: {error.strerror or error}"
         raise click.ClickException(f"{host}:{port} {reason}") from None
+    # Listening already (the server listens again, as it starts): a client that connects as
+    # soon as the "serving on" line shows waits in the queue, not refused.
+    listening.listen(2048)
     return listening
