@@ -388,6 +388,22 @@ def test_guesses_that_do_not_hold_every_secret_are_refused(spec: str, reason: st
     assert repr(spec) in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    ("spec", "modifier", "key"),
+    [
+        ("p4c6r:symbols=abcdef:symbols=uvwxyz", "symbols=uvwxyz", "symbols"),
+        ("bc:nolead:NOLEAD", "NOLEAD", "nolead"),
+        ("moo3,3:allowed=abc/ab/a:allowed=a/a/a", "allowed=a/a/a", "allowed"),
+    ],
+)
+def test_a_modifier_given_twice_is_refused(spec: str, modifier: str, key: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        Rules.parse(spec)
+    assert str(caught.value) == (
+        f"rules spec {spec!r}: {modifier!r} repeats :{key}; each modifier may appear once"
+    )
+
+
 @pytest.mark.parametrize("spec", ["moo\u00b2,3", "p\u0663c5n", "moo5,\uff15"])
 def test_digits_of_other_scripts_are_no_numbers_of_a_spec(spec: str) -> None:
     with pytest.raises(RulesError):

@@ -180,7 +180,15 @@ def read_spec(spec: str, scoring: bool = False) -> list[Shape]:
     if text.lower() in PRESETS:
         return [preset_shape(text.lower())]
     base, *modifiers = text.split(":")
-    options = dict(_read_modifier(m, spec) for m in modifiers)
+    options: dict[str, str] = {}
+    for modifier in modifiers:
+        key, value = _read_modifier(modifier, spec)
+        if key in options:
+            raise RulesError(
+                f"rules spec {quote(spec)}: {quote(modifier)} repeats :{key}; "
+                "each modifier may appear once"
+            )
+        options[key] = value
     symbols = options.get("symbols")
     if base.lower() in PRESETS:
         shape = _read_preset(base.lower(), spec, symbols)

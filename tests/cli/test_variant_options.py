@@ -53,3 +53,11 @@ def test_a_radix_list_as_j_writes_it_or_with_its_length(args: list[str]) -> None
     result = CliRunner().invoke(main, ["play", *args], input="quit\n")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("I have picked a secret: 3 symbols of 0-4, repeats allowed.")
+
+
+def test_a_modifier_given_twice_is_refused() -> None:
+    spec = "p4c6r:symbols=abcdef:symbols=uvwxyz"
+    assert error_of(["--rules", spec]) == (
+        f"Error: rules spec '{spec}': 'symbols=uvwxyz' repeats :symbols; "
+        "each modifier may appear once"
+    )
