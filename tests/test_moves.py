@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bullscows import Rules, score
-from bullscows.errors import BullsCowsError, CodeError, GameOverError, StaleMoveError, TurnError
+from bullscows.errors import (
+    BullsCowsError,
+    CodeError,
+    FeedbackError,
+    GameOverError,
+    StaleMoveError,
+    TurnError,
+)
 from bullscows.knowledge import Knowledge
 from bullscows.sessions import (
     Adversary,
@@ -39,6 +46,7 @@ from bullscows.sessions import (
     read_move,
     restore,
 )
+from bullscows.sessions.moves import fix_usage
 
 BC = Rules.parse("bc")
 
@@ -75,6 +83,20 @@ def test_solve_and_assist_read_their_own_lines() -> None:
     assert read_move(assist, "1234 1 2", number=3) == Record("1234", "1 2", number=3)
     assert read_move(assist, "") == Suggest() == read_move(assist, "next")
     assert read_move(assist, "list") == Candidates()
+
+
+@pytest.mark.parametrize("text", ["fix 1", "fix x 1 1", "FIX 99", "correct", "fix #1"])
+def test_a_badly_formed_fix_is_refused_saying_what_a_fix_looks_like(text: str) -> None:
+    solve = Codebreaker(BC, "minimax", seed=1)
+    solve.record("0123", "0 1")
+    move = read_move(solve, text, number=2)
+    assert move == Fix(0, "", typed=text, number=2)
+    with pytest.raises(FeedbackError) as caught:
+        solve.apply(move)
+    assert str(caught.value) == fix_usage(text, 1)
+    assert str(caught.value).endswith("N a reply number (1 to 1) and REPLY in any notation")
+    assert len(solve.history) == 1
+    assert read_move(solve, "fixed") == Reply("fixed")  # only the word itself
 
 
 def test_a_contradiction_is_mended_by_a_bare_reply() -> None:

@@ -39,6 +39,19 @@ def test_a_bad_fix_is_refused_and_changes_nothing(run) -> None:  # type: ignore[
     assert out.count("1440 choices left") == 1
 
 
+@pytest.mark.parametrize("mode", ["solve", "assist"])
+def test_a_badly_formed_fix_says_what_a_fix_looks_like(run, mode: str) -> None:  # type: ignore[no-untyped-def]
+    first = "0 1" if mode == "solve" else "0123 0 1"
+    out = run(mode, lines=[first, "fix 1", "fix x 1 1", "FIX 99", "correct", "quit"])
+    for typed in ("fix 1", "fix x 1 1", "FIX 99", "correct"):
+        assert (
+            f"cannot read fix command '{typed}': write 'fix N REPLY', N a reply number "
+            "(1 to 1) and REPLY in any notation"
+        ) in out
+    assert "cannot read reply" not in out
+    assert out.count("1440 choices left" if mode == "solve" else "1440 codes possible") == 1
+
+
 def test_assist_fixes_any_entry(run) -> None:  # type: ignore[no-untyped-def]
     out = run(
         "assist",

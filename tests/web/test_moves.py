@@ -92,3 +92,15 @@ def test_the_shared_result_names_hints_and_hard_mode(client: TestClient) -> None
     state = move(client, game_id, "give-up")["state"]
     first = state["grid"].splitlines()[0]
     assert first == "bullscows bc: given up after 1 guess, 1 hint, hard mode"
+
+
+def test_a_badly_formed_fix_typed_on_the_page_says_what_a_fix_looks_like(
+    client: TestClient,
+) -> None:
+    game_id, _ = start(client, mode="solve", rules="bc")
+    page = f"/game/{game_id}"
+    assert submit(client, page, {"say": "0 1"}).status_code == 303
+    response = submit(client, page, {"say": "fix 1"})
+    assert response.status_code == 400
+    assert "write &#39;fix N REPLY&#39;, N a reply number (1 to 1)" in response.text
+    assert steps(client, game_id) == 1

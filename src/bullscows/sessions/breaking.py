@@ -52,6 +52,7 @@ from bullscows.sessions.moves import (
     Suggest,
     Undo,
     check_move,
+    fix_usage,
     given,
 )
 from bullscows.sessions.moves import Help as AskHelp
@@ -171,6 +172,8 @@ class Codebreaker(Logged):
             return Noted(self.history[-1])
         if isinstance(move, Fix):
             history = self.history
+            if move.typed:
+                raise FeedbackError(fix_usage(move.typed, len(history)))
             before = history[move.step - 1].feedback if 0 < move.step <= len(history) else None
             self.correct(move.step, given(move.reply, "reply"))
             assert before is not None  # correct refuses a step that was not given

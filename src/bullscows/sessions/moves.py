@@ -29,6 +29,7 @@ from typing import ClassVar, Protocol
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.feedback import NOTATIONS_HELP
+from bullscows.readers import quote
 
 # --- the moves ----------------------------------------------------------------------------------
 
@@ -97,10 +98,15 @@ class Record(Move):
 
 @dataclass(frozen=True)
 class Fix(Move):
-    """Replace reply number ``step`` (from 1) by ``reply``, keeping the guesses after it."""
+    """Replace reply number ``step`` (from 1) by ``reply``, keeping the guesses after it.
+
+    ``typed``: the line, when it began with ``fix`` but was no fix command (``fix 1``,
+    ``fix x 1 1``): the game refuses it, saying what a fix command looks like (``fix_usage``).
+    """
 
     step: int
     reply: str
+    typed: str = field(default="", kw_only=True)
     name = "correct"
 
 
@@ -167,6 +173,8 @@ QUIT = frozenset({"quit", "q", "exit", "give up", "give-up"})
 HELP = frozenset({"help", "?"})
 #: ``fix N REPLY`` (or ``correct #N REPLY``) replaces reply number N.
 FIX = re.compile(r"(?:fix|correct)\s+#?(\d{1,9})\s+(\S.*)", re.IGNORECASE)
+#: A line that begins with a fix command's word, well formed or not.
+FIX_WORD = re.compile(r"(?:fix|correct)(?:\s|$)", re.IGNORECASE)
 FIX_HELP = "'fix N REPLY' replaces reply #N"
 REPLY_HELP = f"Replies are written {NOTATIONS_HELP}."
 #: What may be typed at a prompt for a reply to the computer's guess (solve, duel).
@@ -216,8 +224,10 @@ def read_move(
         return GiveUp(number=number)
     if lowered in HELP:
         return Help(number=number)
-    fix = FIX.fullmatch(words)
-    if fix is not None and Fix in game.accepts:
+    if Fix in game.accepts and FIX_WORD.match(words):
+        fix = FIX.fullmatch(words)
+        if fix is None:
+            return Fix(0, "", typed=words, number=number)
         return Fix(int(fix.group(1)), fix.group(2).strip(), number=number)
     word = WORDS.get(lowered)
     if word is not None and word in game.accepts:
@@ -243,6 +253,19 @@ def named_move(name: str, number: int | None = None, code: str = "", reply: str 
     if kind is Fix:
         return Fix(step, reply, number=number)
     return kind(number=number)
+
+
+def fix_usage(typed: str, given: int) -> str:
+    """Why ``typed`` is no fix command, and what one looks like; ``given``: the replies so far.
+
+    >>> fix_usage("fix 1", 2).partition(": ")[2]
+    "write 'fix N REPLY', N a reply number (1 to 2) and REPLY in any notation"
+    """
+    numbers = f"1 to {given}" if given else "none given yet"
+    return (
+        f"cannot read fix command {quote(typed)}: write 'fix N REPLY', N a reply number "
+        f"({numbers}) and REPLY in any notation"
+    )
 
 
 def check_move(game: Playable, move: Move) -> None:
