@@ -149,15 +149,15 @@ def test_plain_bad_reply_exits_1(text: str, reason: str) -> None:
     assert "Traceback" not in result.output
 
 
-def test_a_badly_formed_fix_piped_is_warned_about_and_changes_nothing() -> None:
+def test_a_badly_formed_fix_piped_is_a_refused_line_and_changes_nothing() -> None:
     result = CliRunner().invoke(main, ["solve"], input="fix 1\n0 1\nfix 2\nquit\n")
-    assert result.exit_code == 0, result.output
-    assert (  # a command refused: warned about, as 'fix 9 0 1' is, and the run goes on
-        "cannot read fix command 'fix 1': write 'fix N REPLY', N a reply number "
-        "(none given yet) and REPLY in any notation"
-    ) in result.stdout
-    assert "cannot read fix command 'fix 2': write 'fix N REPLY', N a reply number (1 to 1)" in (
-        result.stdout
+    assert result.exit_code == 1, result.output  # a line no command can be read from
+    assert (
+        "Error: line 1: cannot read fix command 'fix 1': write 'fix N REPLY', N a reply "
+        "number (none given yet) and REPLY in any notation"
+    ) in result.stderr
+    assert "line 3: cannot read fix command 'fix 2': write 'fix N REPLY', N a reply " in (
+        result.stderr
     )
     assert result.output.count("1440 choices left") == 1
     assert "Traceback" not in result.output

@@ -56,6 +56,13 @@ class Move:
     asks_strategy: ClassVar[bool] = False
 
     @property
+    def refused_as_a_line(self) -> bool:
+        """Whether refusing it refuses the line typed (a guess or a reply that cannot be
+        used, or a line no command can be read from: from a script, the run then fails),
+        rather than only warning about a command the game cannot carry out now."""
+        return not self.command
+
+    @property
     def unanswered(self) -> str | None:
         """The guess of a ``Record`` typed without its reply (for the front end to ask the
         reply); ``None`` for any other move."""
@@ -108,6 +115,10 @@ class Fix(Move):
     reply: str
     typed: str = field(default="", kw_only=True)
     name = "correct"
+
+    @property
+    def refused_as_a_line(self) -> bool:
+        return bool(self.typed)  # ``fix 1``: no fix command, a line that cannot be used
 
 
 @dataclass(frozen=True)
