@@ -417,3 +417,34 @@ def test_a_refused_line_says_why_beside_the_box_on_a_phone(
     expect(error).to_be_in_viewport(ratio=1)  # all of it
     expect(page.locator("#say")).to_have_attribute("aria-describedby", "error")
     context.close()
+
+
+#: Each option's text of the form's boxes beside the room its box has for it (CSS px):
+#: [[text, width, room]]; the room leaves 24 px for the box's arrow.
+OPTION_ROOM = """() => [...document.querySelectorAll("main select")].flatMap(box => {
+  const s = getComputedStyle(box), pen = document.createElement("canvas").getContext("2d");
+  pen.font = s.font;
+  const room = box.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 24;
+  return [...box.options].map(o => [o.text, pen.measureText(o.text).width, room]); })"""
+
+
+def test_the_variants_read_whole_on_a_phone(browser: Browser, base: str) -> None:
+    """A select cannot wrap its text: each option (a preset's name and size, a guess limit)
+    fits its box at 390 px, what each variant is stands in a box that opens below the
+    variant's, and the title has room."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/new/play")
+    options = page.evaluate(OPTION_ROOM)
+    assert len(options) >= 16 and all(width <= room for _, width, room in options), options
+    assert "bc-nolead · 4,536 codes" in [text for text, _, _ in options]
+    page.locator("#variants summary").click()
+    expect(page.locator("#variants")).to_contain_text(
+        "bc-nolead: 4 distinct symbols of 0-9 (allowed at position 1: 1-9), 4,536 codes"
+    )
+    title = page.locator("h1").bounding_box()
+    label = page.locator("label:has(#rules)").bounding_box()
+    assert title and label and label["y"] - (title["y"] + title["height"]) >= 12, (title, label)
+    fits(page)
+    context.close()
+
