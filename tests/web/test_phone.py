@@ -448,3 +448,27 @@ def test_the_variants_read_whole_on_a_phone(browser: Browser, base: str) -> None
     fits(page)
     context.close()
 
+
+#: The replies written beside the pegs that take more than one line: [text, ...].
+WRAPPED = """() => [...document.querySelectorAll(".board .reply-text")].filter(t =>
+  t.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(t).lineHeight))
+  .map(t => t.textContent)"""
+
+
+@pytest.mark.parametrize("width", [1280, 800, 700, 390])
+def test_a_duels_replies_stay_on_one_line(browser: Browser, base: str, width: int) -> None:
+    """Both boards of a duel side by side where there is room for a whole row, its reply
+    words on one line ("0 bulls, 2 cows"), else one under the other; never sideways."""
+    context = open_context(browser, viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base}/new/duel")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    page.locator("#say").fill("0123")
+    page.locator("#say").press("Enter")
+    page.locator('button.choice[data-reply="0 2"]').click()  # the longest words of bc
+    expect(page.locator(".board[aria-label='my guesses'] .row[data-step]")).to_have_count(1)
+    expect(page.locator(".reply-text", has_text="0 bulls, 2 cows").first).to_be_attached()
+    assert page.evaluate(WRAPPED) == [], width
+    fits(page)
+    context.close()
