@@ -13,6 +13,7 @@ import sys
 
 TYPE_CHECKING = False  # as typing's, which is not imported to start
 if TYPE_CHECKING:
+    import threading
     from types import FrameType
 
 #: Seconds after which a stop that came during a finalizer is tried again (``_first``).
@@ -51,7 +52,10 @@ def _stop_on_signals(first: bool) -> None:
 
     handler = _first if first else _again
     if first:
+        import threading
+
         sys.unraisablehook = _unraisable
+        threading.excepthook = _thread_failed
     signal.signal(signal.SIGTERM, handler)
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, handler)
@@ -92,6 +96,20 @@ def _unraisable(unraisable: "sys.UnraisableHookArgs") -> None:
         _retry()
         return
     sys.__unraisablehook__(unraisable)
+
+
+def _thread_failed(failed: "threading.ExceptHookArgs") -> None:
+    """A process pool's manager thread that finds its workers gone (SIGTERM to the whole
+    job) marks its futures failed; one the stopped command cancelled meanwhile raises
+    ``InvalidStateError`` there (the standard library's race): nothing is lost, so nothing
+    is shown. Anything else is shown as Python shows it."""
+    import threading
+    from concurrent.futures import InvalidStateError, process
+
+    manager = isinstance(failed.thread, process._ExecutorManagerThread)
+    if manager and failed.exc_type is not None and issubclass(failed.exc_type, InvalidStateError):
+        return
+    threading.__excepthook__(failed)
 
 
 def _in_finalizer(frame: "FrameType | None") -> bool:

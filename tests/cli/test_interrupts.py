@@ -175,3 +175,22 @@ def test_the_universe_builder_blocks_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> 
     assert signal.SIGINT in masks["bullscows-universe"]
     assert signal.SIGINT in masks["helper"]
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # the caller's is its own
+
+
+def test_a_pools_manager_thread_failing_on_a_cancelled_future_shows_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # SIGTERM to a whole job: the pool's workers are gone, its manager thread marks the
+    # futures failed, and one the stopped command cancelled raises InvalidStateError there
+    import threading
+    from concurrent.futures import InvalidStateError, process
+
+    from bullscows.__main__ import _thread_failed
+
+    manager = process._ExecutorManagerThread.__new__(process._ExecutorManagerThread)
+    error = InvalidStateError("CANCELLED: <Future state=cancelled>")
+    _thread_failed(threading.ExceptHookArgs((InvalidStateError, error, None, manager)))
+    assert capsys.readouterr().err == ""
+    other = threading.Thread(name="other")  # any other failure is shown as Python shows it
+    _thread_failed(threading.ExceptHookArgs((ValueError, ValueError("x"), None, other)))
+    assert "Exception in thread other" in capsys.readouterr().err
