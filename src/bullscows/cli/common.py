@@ -435,7 +435,7 @@ class Terminal:
         """How long a line the library may write: the terminal's width, else its own."""
         from bullscows.sessions.outcomes import WIDTH
 
-        return self.console.width if self.console.is_terminal else WIDTH
+        return streams.width(WIDTH, self.console)
 
     def exit_code(self) -> int:
         """1 when a script had lines refused, else 0."""

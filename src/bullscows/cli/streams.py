@@ -118,14 +118,14 @@ def console(stderr: bool = False) -> Console:
     return made
 
 
-def width(default: int) -> int:
-    """The terminal's width where stdout is one, else ``default`` (lines written to a file or
-    a pipe keep the library's own width).
+def width(default: int, made: Console | None = None) -> int:
+    """The terminal's width where stdout (or ``made``'s file) is one, else ``default`` (lines
+    written to a file or a pipe keep the library's own width).
 
     >>> width(100)  # doctest's stdout is no terminal
     100
     """
-    made = console()
+    made = console() if made is None else made
     return made.width if made.is_terminal else default
 
 

@@ -206,19 +206,15 @@ def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[st
     >>> code_rows(codes[:5], 12, width=18)
     ('  00 01 02 03 04', '  ... and 7 more')
     """
-    rows = [""]
-    listed = 0
-    for code in map(str, codes):
-        if rows[-1] and len(rows[-1]) + len(code) + 3 > width:
-            rows.append("")
-        rows[-1] += f" {code}" if rows[-1] else code
-        listed += 1
-    more = count - listed
+    words = [str(code) for code in codes]
+    more = count - len(words)
     if more > 0:
-        tail = f"... and {more:,} more"
-        if rows[-1] and len(rows[-1]) + len(tail) + 3 > width:
+        words.append(f"... and {more:,} more")
+    rows = [""]
+    for word in words:
+        if rows[-1] and len(rows[-1]) + len(word) + 3 > width:
             rows.append("")
-        rows[-1] += f" {tail}" if rows[-1] else tail
+        rows[-1] += f" {word}" if rows[-1] else word
     return tuple(f"  {row}" for row in rows)
 
 
