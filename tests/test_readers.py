@@ -277,11 +277,24 @@ def test_a_tree_of_a_narrowed_variant_loads_back(tmp_path: Path) -> None:
 
 def test_a_key_held_twice_is_named_with_where_its_object_is() -> None:
     with pytest.raises(BullsCowsError) as error:
-        readers.load_json('{"a": [{"b": 1}, {"c": {"d": 1, "d": 2}}]}', "x", unique_keys=True)
+        readers.load_json('{"a": [{"b": 1}, {"c": {"d": 1, "d": 2}}]}', "x")
     assert (
         str(error.value)
-        == "x: the object at '/a/1/c' holds the key 'd' twice; a key may appear once"
+        == "x line 1: the object at '/a/1/c' holds the key 'd' twice; a key may appear once"
     )
     with pytest.raises(BullsCowsError) as error:
-        readers.load_json('{"~/": 1, "~/": 2}', "x", unique_keys=True)
-    assert str(error.value) == "x: the top object holds the key '~/' twice; a key may appear once"
+        readers.load_json('{"~/": 1, "~/": 2}', "x", line=7)
+    assert str(error.value) == (
+        "x line 7: the top object holds the key '~/' twice; a key may appear once"
+    )
+    # Over several lines, the pointer alone says where.
+    with pytest.raises(BullsCowsError) as error:
+        readers.load_json('{"a": 1,\n "b": {"c": 1,\n "c": 1}}', "x")
+    assert str(error.value) == (
+        "x: the object at '/b' holds the key 'c' twice; a key may appear once"
+    )
+
+
+def test_only_pairs_keep_a_key_held_twice_for_their_caller() -> None:
+    pairs = readers.load_json('{"k": 1, "k": 2}', "x", pairs=True)
+    assert isinstance(pairs, readers.Pairs) and pairs == [("k", 1), ("k", 2)]

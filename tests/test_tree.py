@@ -18,6 +18,7 @@ from bullscows.feedback import Feedback
 from bullscows.figures import distribution
 from bullscows.knowledge import Knowledge
 from bullscows.outcomes import build_tree, guess_counts
+from bullscows.readers import quote_path
 from bullscows.rules import Rules
 from bullscows.strategies import STRATEGIES, get_strategy
 from bullscows.strategies.tree_strategy import TreeStrategy
@@ -28,6 +29,7 @@ from bullscows.tree import (
     render_text,
 )
 from bullscows.tree.files import SHAPE
+from bullscows.tree.irving import to_irving
 
 MM = Rules.parse("mm")
 DETERMINISTIC = [name for name, cls in STRATEGIES.items() if cls.deterministic]
@@ -449,7 +451,8 @@ def test_a_reply_held_twice_is_refused_not_dropped() -> None:
     with pytest.raises(BullsCowsError) as error:
         load_tree(text)
     assert str(error.value) == (
-        "tree: the object at '/tree/replies' holds the key '0 2' twice; a key may appear once"
+        "tree line 1: the object at '/tree/replies' holds the key '0 2' twice; a key may "
+        "appear once"
     )
 
 
@@ -475,3 +478,36 @@ def test_kunigami_refuses_a_reply_held_twice() -> None:
         with pytest.raises(BullsCowsError) as error:
             load_tree(text, p2)
         assert str(error.value).startswith(message), error.value
+
+
+def test_each_text_form_is_read_as_text_and_a_path_as_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p2 = Rules.parse("p2c3n")
+    tree = build_tree(p2, get_strategy("simple"))
+    irving = to_irving(tree, header=False).strip()
+    assert "\n" not in irving  # one line: a count and its play
+    kunigami = "const decisionTree = [[0, 1], {'(0, 2)': [[1, 0], {}]}];"
+    forms = [tree.to_json(), irving, to_irving(tree), kunigami, f"  {kunigami}\n", "[[0, 1], {}]"]
+    monkeypatch.chdir(tmp_path)  # where no file holds these names
+    for text in forms:
+        assert load_tree(text, p2).rules == p2, text
+    assert load_tree(irving, p2).root == tree.root
+    # A text that names an existing file is that file, in every form.
+    for name in ("6 (01", "const t"):
+        (tmp_path / name).write_text(tree.to_json())
+        assert load_tree(name) == tree
+        assert load_tree(str(tmp_path / name)) == tree
+
+
+@pytest.mark.parametrize("text", ["mm.json", "2024/trees/mm.json", "const", "a\0b", "x" * 5000])
+def test_text_that_is_neither_a_file_nor_a_tree_is_refused_in_one_line(
+    text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BullsCowsError) as error:
+        load_tree(text)
+    message = str(error.value)
+    assert message.startswith(f"cannot read tree file {quote_path(text)}: "), message
+    assert message.endswith("; nor is the text a tree (JSON, Irving notation or kunigami's list)")
+    assert "\n" not in message

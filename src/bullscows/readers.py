@@ -1,5 +1,6 @@
 """Bounded, total readers: every byte, number and file a person hands the program goes through
-here (``quote``, ``read_file``, ``unpack``, ``load_json``, ``read_text``), so that bad input is
+here (``quote``, ``read_file``, ``unpack``, ``load_json``, ``read_text``, ``read_named``), so
+that bad input is
 a one-line ``BullsCowsError`` and no input takes unbounded memory.
 
 >>> quote("0123")
@@ -28,6 +29,8 @@ from bullscows.errors import BullsCowsError
 #: Cows' minimax tree takes 146,632 bytes; ``DecisionTree.to_json`` refuses a longer one).
 MAX_FILE_BYTES = 64 * 2**20
 _CHUNK = 2**20
+#: The first bytes of a gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
 #: Input is quoted in errors up to this many characters (file names up to the second).
 QUOTE_LENGTH = 50
 PATH_QUOTE_LENGTH = 240
@@ -77,9 +80,11 @@ def quote_path(path: str | Path) -> str:
     return quote(str(path), PATH_QUOTE_LENGTH)
 
 
-def read_file(path: str | Path, where: str, limit: int | None = None) -> bytes:
-    """The bytes of the regular file at ``path`` (uncompressed if gzip), at most ``limit``
-    (``MAX_FILE_BYTES`` by default).
+def read_file(
+    path: str | Path, where: str, limit: int | None = None, *, unpacked: bool = True
+) -> bytes:
+    """The bytes of the regular file at ``path`` (uncompressed if gzip, unless not
+    ``unpacked``), at most ``limit`` (``MAX_FILE_BYTES`` by default).
 
     Devices, pipes and folders are refused before anything is read (``/dev/zero`` never
     ends); a link is followed to what it points to and judged by that. ``where`` names the
@@ -95,6 +100,8 @@ def read_file(path: str | Path, where: str, limit: int | None = None) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise BullsCowsError(f"cannot read {where}: {error.strerror or error}") from None
+    except ValueError:  # a NUL in the name
+        raise BullsCowsError(f"cannot read {where}: a file name holds no NUL character") from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -107,7 +114,7 @@ def read_file(path: str | Path, where: str, limit: int | None = None) -> bytes:
         os.close(fd)
     if len(data) > limit:
         raise BullsCowsError(f"{where} is larger than {limit:,} bytes: it is not a file of ours")
-    return unpack(data, where, limit)
+    return unpack(data, where, limit) if unpacked else data
 
 
 def _kind(mode: int) -> str:
@@ -131,7 +138,7 @@ def unpack(data: bytes, where: str, limit: int | None = None) -> bytes:
     bullscows.errors.BullsCowsError: file uncompresses to more than 999 bytes: it is not a ...
     """
     limit = MAX_FILE_BYTES if limit is None else limit
-    if data[:2] != b"\x1f\x8b":  # the gzip magic number
+    if data[:2] != GZIP_MAGIC:
         return data
     out = bytearray()
     rest = data
@@ -182,6 +189,19 @@ def read_text(data: bytes | str, where: str) -> str:
         raise BullsCowsError(
             f"{where} is not UTF-8 text: byte 0x{data[error.start]:02x} at character {at}"
         ) from None
+
+
+def read_named(path: str | Path, what: str) -> tuple[str, str]:
+    """The UTF-8 text of the file at ``path`` that a person named (``read_file``,
+    ``read_text``), and how errors name it: ``what`` and the quoted path.
+
+    >>> read_named("missing.json", "card file")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: cannot read card file 'missing.json': No such file or directory
+    """
+    where = f"{what} {quote_path(path)}"
+    return read_text(read_file(path, where), where), where
 
 
 class _Refused(Exception):
@@ -254,13 +274,13 @@ def load_json(
     max_nesting: int = MAX_JSON_NESTING,
     *,
     line: int = 1,
-    unique_keys: bool = False,
     pairs: bool = False,
 ) -> object:
     """Strict JSON, or a ``BullsCowsError`` naming ``where`` and the line (``text`` starts on
-    line ``line`` of its file); with ``unique_keys``, an object that holds a key twice is
-    refused too (a tree's reply held twice would lose one of its branches unseen); with
-    ``pairs``, each object is read as its ``Pairs``, for the caller to check.
+    line ``line`` of its file). An object that holds a key twice is refused, named by its JSON
+    Pointer (a tree's reply held twice would lose one of its branches unseen, a card's or a
+    checkpoint's field one of its values), unless ``pairs``: each object is then read as its
+    ``Pairs``, for the caller to check.
 
     >>> load_json('[1, 2.5, "x"]', "list")
     [1, 2.5, 'x']
@@ -272,10 +292,10 @@ def load_json(
     Traceback (most recent call last):
     ...
     bullscows.errors.BullsCowsError: file 'x.json' line 2: the number 'NaN' is not a number ...
-    >>> load_json('{"a": {"0 1": 1, "0 1": 2}}', "tree", unique_keys=True)  # doctest: +ELLIPSIS
+    >>> load_json('{"a": {"0 1": 1, "0 1": 2}}', "tree", line=3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bullscows.errors.BullsCowsError: tree: the object at '/a' holds the key '0 1' twice; a ...
+    bullscows.errors.BullsCowsError: tree line 3: the object at '/a' holds the key '0 1' twice; ...
     """
     deep = _too_deep(text, max_nesting)
     if deep is not None:
@@ -284,7 +304,7 @@ def load_json(
     try:
         return json.loads(
             text, parse_int=_integer, parse_float=_float, parse_constant=_constant,
-            object_pairs_hook=_unique if unique_keys else Pairs if pairs else None,
+            object_pairs_hook=Pairs if pairs else _unique,
         )  # fmt: skip
     except json.JSONDecodeError as error:
         at = error.lineno + line - 1
@@ -301,8 +321,9 @@ def load_json(
         pairs = json.loads(text, parse_int=len, parse_float=len, object_pairs_hook=Pairs)
         pointer, key = _twice_at(pairs)
         holder = f"the object at {quote(pointer)}" if pointer else "the top object"
+        at = "" if "\n" in text.strip() else f" line {line}"  # one line: it is that line
         raise BullsCowsError(
-            f"{where}: {holder} holds the key {quote(key)} twice; a key may appear once"
+            f"{where}{at}: {holder} holds the key {quote(key)} twice; a key may appear once"
         ) from None
     except RecursionError:  # only when the stack is already deep: the nesting was checked
         raise BullsCowsError(f"{where}: nested too deeply to read") from None

@@ -12,7 +12,7 @@ from bullscows.cli import streams
 from bullscows.cli.candidates import history_arguments
 from bullscows.cli.common import make_strategy, reply_style_option
 from bullscows.errors import BullsCowsError
-from bullscows.readers import quote_path, read_file, read_text
+from bullscows.readers import read_named
 from bullscows.records import GameRecord
 from bullscows.rules import Rules
 
@@ -106,8 +106,7 @@ def analyse(
 
 
 def _read_record(path: Path) -> GameRecord:
-    where = f"game record {quote_path(path)}"
-    return GameRecord.loads(read_text(read_file(path, where), where), where)
+    return GameRecord.loads(*read_named(path, "game record"))
 
 
 def _last_kept() -> GameRecord:

@@ -13,7 +13,7 @@ from bullscows.cli.common import Whole, contradicted, ending, variant_options, w
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
-from bullscows.strategies.card import Card, card_text, load_card
+from bullscows.strategies.card import Card, card_text, read_card
 from bullscows.strategies.card_exact import RULE_NAMES, RuleCosts
 from bullscows.strategies.card_page import PAGE_FORMATS, draw_card, heading
 from bullscows.strategies.card_strategy import (
@@ -130,11 +130,10 @@ def _chosen(
 ) -> tuple[Card, RuleCosts | None]:
     """The card to show, and the rule's figures its search kept (``None``: no search)."""
     if card_file is not None:
-        from bullscows.readers import quote_path, read_file, read_text
+        from bullscows.readers import quote_path
 
-        where = f"card file {quote_path(card_file)}"
-        saved = load_card(read_text(read_file(card_file, where), where), where)
-        contradicted(where, saved.rules, rules)
+        saved = read_card(card_file)
+        contradicted(f"card file {quote_path(card_file)}", saved.rules, rules)
         return saved, None
     if rule == "first" and not search:
         return best_card(rules, lines), None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from bullscows.errors import BullsCowsError, BullsCowsWarning
-from bullscows.readers import quote_path, read_file, read_text
+from bullscows.readers import read_named, read_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -212,8 +212,7 @@ def read_lines(source: Path | None) -> list[str]:
     it is ``None`` or ``-`` (each line bounded by ``read_line``, at most ``MAX_LINES``). At a
     terminal, stderr first says what to type and how to end it (nothing else would)."""
     if source is not None and str(source) != "-":
-        where = f"file {quote_path(source)}"
-        return read_text(read_file(source, where), where).splitlines()
+        return read_named(source, "file")[0].splitlines()
     if sys.stdin.isatty():
         print(TYPE_HISTORY, file=sys.stderr, flush=True)
     lines: list[str] = []

@@ -20,6 +20,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StrategyError
 from bullscows.feedback import Feedback, default_style
 from bullscows.knowledge import Knowledge
-from bullscows.readers import load_json, quote_value
+from bullscows.readers import load_json, quote_value, read_named
 from bullscows.rules import Rules
 from bullscows.strategies.card_exact import RULE_NAMES, Number, RuleCosts
 from bullscows.universe import IndexArray, universe
@@ -255,6 +256,11 @@ def card_text(card: Card, figures: CardFigures | None = None) -> str:
 def load_card(text: str, where: str) -> Card:
     """A card from JSON text; errors name ``where``."""
     return Card.from_json(load_json(text, where), where)
+
+
+def read_card(path: str | Path) -> Card:
+    """The card saved in the file at ``path`` (by ``bullscows card --out``); errors name it."""
+    return load_card(*read_named(path, "card file"))
 
 
 def frontier_text(cards: list[Card]) -> str:

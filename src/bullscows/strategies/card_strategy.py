@@ -19,10 +19,9 @@ from pathlib import Path
 
 from bullscows.errors import StrategyError
 from bullscows.knowledge import Knowledge
-from bullscows.readers import quote_path, read_file, read_text
 from bullscows.rules import Rules
 from bullscows.strategies.base import Strategy, file_strategy
-from bullscows.strategies.card import Card, load_card, load_frontier
+from bullscows.strategies.card import Card, load_frontier, read_card
 from bullscows.strategies.card_exact import RuleCosts, fully_symmetric
 from bullscows.strategies.card_search import BookSearch
 
@@ -125,8 +124,7 @@ class CardStrategy(Strategy):
 
     @classmethod
     def from_file(cls, path: str | Path) -> CardStrategy:
-        where = f"card file {quote_path(path)}"
-        return cls(load_card(read_text(read_file(path, where), where), where), path)
+        return cls(read_card(path), path)
 
     @property
     def label(self) -> str:

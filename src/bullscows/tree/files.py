@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from bullscows.codes import Code
@@ -12,7 +14,7 @@ from bullscows.readers import (
     quote,
     quote_path,
     quote_value,
-    read_file,
+    read_named,
     read_text,
     unpack,
 )
@@ -44,13 +46,17 @@ SHAPE = (
 def load_tree(
     source: str | Path | bytes, rules: Rules | None = None, name: str | None = None
 ) -> DecisionTree:
-    """A tree from a file (a path), JSON text, or a file's bytes; checked for form, not for play.
+    """A tree from a file (a ``Path``), a file's bytes, or text: a tree's text or a path;
+    checked for form, not for play.
 
-    Text that starts with ``{`` or ``[`` is read as JSON, any other text as a path. A file or
-    bytes may be gzip-compressed (``.json.gz``): they are recognised by their first bytes.
-    A file in Irving notation (``tree.irving``) is recognised by its first character (a
-    digit or ``#``), kunigami's JavaScript list (``tree.kunigami``) by its ``[[``, and a bare
-    tree (the ``"tree"`` object alone, ``{"guess": ..., "replies": ...}``) by its keys;
+    Text that holds a line break or starts with ``{`` or ``[`` is a tree's text. Other text
+    names a file where one exists by that name; else it is a tree's text if it takes a
+    tree's form (``is_tree_text``: kunigami's ``const NAME = [[...``, or Irving notation's
+    count and its play), and is refused if it does not. A file or bytes may be
+    gzip-compressed (``.json.gz``): they are recognised by their first bytes. Irving notation
+    (``tree.irving``) is recognised by its first character (a digit or ``#``), kunigami's
+    JavaScript list (``tree.kunigami``) by its ``[[`` (after a declaration or not), and a
+    bare tree (the ``"tree"`` object alone, ``{"guess": ..., "replies": ...}``) by its keys;
     ``rules`` is their variant when the file does not say. ``name``: the file's name, for
     the errors of bytes or text read elsewhere (an upload).
 
@@ -68,17 +74,12 @@ def load_tree(
     >>> import gzip
     >>> load_tree(gzip.compress(tree.to_json().encode())) == tree
     True
+    >>> load_tree("trees/none.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: cannot read tree file 'trees/none.json': No such file or ...
     """
-    if isinstance(source, str):
-        source = source.removeprefix("\ufeff")
-    if isinstance(source, bytes):
-        where = "tree" if name is None else f"tree file {quote_path(name)}"
-        text = read_text(unpack(source, where), where)
-    elif isinstance(source, Path) or source.lstrip()[:1] not in ("{", "["):
-        where = f"tree file {quote_path(source)}"
-        text = read_text(read_file(source, where), where)
-    else:
-        where, text = "tree", source
+    text, where = _tree_text(source, name)
     text = text.removeprefix("\ufeff")  # the byte order mark of Windows editors
     if is_irving(text):
         return read_irving(text, rules, where)
@@ -91,13 +92,56 @@ def load_tree(
         root = _read_nodes(bare_tree(text, rules, where), rules, where)
         return DecisionTree(rules, "imported", "imported", root)
     try:
-        data = load_json(text, where, 2 * MAX_DEPTH + 2, unique_keys=True)
+        data = load_json(text, where, 2 * MAX_DEPTH + 2)
     except BullsCowsError:
         if text.lstrip()[:1] in ("{", "["):  # JSON that is broken: say where
             raise
         start = quote(text.lstrip()[:20]) if text.strip() else "nothing"
         raise BullsCowsError(f"{where} starts with {start}, not a tree; {SHAPE}") from None
     return _from_dict(data, where, rules)
+
+
+#: The text forms of a tree, for the error of text that is neither a file nor a tree.
+TEXT_FORMS = "JSON, Irving notation or kunigami's list"
+#: A tree in Irving notation on one line: a count, then its play.
+_IRVING_LINE = re.compile(r"\s*[0-9]+\s*\(")
+
+
+def is_tree_text(text: str) -> bool:
+    """Whether ``text`` (given where a path could be) takes the form of a tree's text.
+
+    >>> is_tree_text("const decisionTree = [[0, 1], {}];"), is_tree_text("6 (01: 1, 2 (12))")
+    (True, True)
+    >>> is_tree_text("2024/mm.json"), is_tree_text('{"guess": "01"}')
+    (False, True)
+    """
+    start = text.lstrip()[:1]
+    return (
+        "\n" in text.strip()
+        or start in ("{", "[", "#")
+        or is_kunigami(text)
+        or _IRVING_LINE.match(text) is not None
+    )
+
+
+def _tree_text(source: str | Path | bytes, name: str | None) -> tuple[str, str]:
+    """The text of a tree given to ``load_tree``, and how its errors name it."""
+    if isinstance(source, bytes):
+        where = "tree" if name is None else f"tree file {quote_path(name)}"
+        return read_text(unpack(source, where), where), where
+    if isinstance(source, Path):
+        return read_named(source, "tree file")
+    text = source.removeprefix("\ufeff")
+    if text.lstrip()[:1] in ("{", "[") or "\n" in text.strip():
+        return text, "tree"  # never a file's name
+    if os.path.lexists(text):
+        return read_named(text, "tree file")
+    if is_tree_text(text):
+        return text, "tree"
+    try:
+        return read_named(text, "tree file")  # no such file: its error says so
+    except BullsCowsError as error:
+        raise BullsCowsError(f"{error}; nor is the text a tree ({TEXT_FORMS})") from None
 
 
 def _from_dict(data: object, where: str, rules: Rules | None = None) -> DecisionTree:
