@@ -236,3 +236,36 @@ def test_a_claimed_cost_is_checked_against_its_tree(
         same = [a for a in again if (a["history"], a["depth"]) == (answer["history"],
                                                                    answer["depth"])]  # fmt: skip
         assert [a["cost"] for a in same] == [answer["cost"]]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes a file whatever its permissions")
+def test_a_checkpoint_that_reads_but_cannot_be_written_is_refused_before_the_search(
+    tmp_path: Path,
+) -> None:
+    # Refused at once, not at the search's first answer (minutes or hours later).
+    path = tmp_path / "small.ckpt"
+    store = Checkpoint(path, "mm", "total", None, False)
+    store.record(1, ((7, 2),), 5, 40, None)
+    before = path.read_bytes()
+    path.chmod(0o444)
+    with pytest.raises(BullsCowsError, match=r"small\.ckpt' cannot be written: Permission denied"):
+        Checkpoint(path, "mm", "total", None, False)
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_line_inside_the_file_is_never_cut_off(tmp_path: Path) -> None:
+    # Only a last line without its newline was cut short by an interruption; a whole line
+    # that does not read is damage, refused with the file left as it was.
+    path = tmp_path / "small.ckpt"
+    store = Checkpoint(path, "mm", "total", None, False)
+    store.record(1, ((7, 2),), 5, 40, None)
+    store.record(1, ((9, 1),), 5, 40, None)
+    text = path.read_text()
+    for damaged in (text[:-30] + "\n", '"depth":5,"depth":6'.join(text.rsplit('"depth":5', 1))):
+        path.write_text(damaged)
+        with pytest.raises(BullsCowsError, match=r"line 3.*; mend or remove line 3 to resume"):
+            Checkpoint(path, "mm", "total", None, False)
+        assert path.read_text() == damaged
+    path.write_text(text[:-30])  # cut short: the last answer is cut off, the rest resumed
+    assert Checkpoint(path, "mm", "total", None, False).resumed == 1
+    assert path.read_text() == text[: text.rindex("{")]

@@ -321,9 +321,9 @@ def load_json(
         pairs = json.loads(text, parse_int=len, parse_float=len, object_pairs_hook=Pairs)
         pointer, key = _twice_at(pairs)
         holder = f"the object at {quote(pointer)}" if pointer else "the top object"
-        at = "" if "\n" in text.strip() else f" line {line}"  # one line: it is that line
+        on = "" if "\n" in text.strip() else f" line {line}"  # one line: it is that line
         raise BullsCowsError(
-            f"{where}{at}: {holder} holds the key {quote(key)} twice; a key may appear once"
+            f"{where}{on}: {holder} holds the key {quote(key)} twice; a key may appear once"
         ) from None
     except RecursionError:  # only when the stack is already deep: the nesting was checked
         raise BullsCowsError(f"{where}: nested too deeply to read") from None

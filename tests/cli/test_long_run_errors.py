@@ -6,6 +6,7 @@ refused as it is read), never a traceback."""
 
 from __future__ import annotations
 
+import gzip
 import os
 import socket
 from pathlib import Path
@@ -15,7 +16,11 @@ from click.testing import CliRunner, Result
 
 from bullscows import executors
 from bullscows.cli import main
+from bullscows.outcomes import build_tree
+from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint
+from bullscows.strategies import get_strategy
+from bullscows.tree import irving
 
 #: A search of a few milliseconds, were it to start.
 SEARCH = ["tree", "--rules", "p3c5n", "--strategy", "optimal"]
@@ -203,8 +208,12 @@ def _json(path: Path) -> None:
     path.write_text('{"format": "a tree", "rules": "p3c5n"}\n')
 
 
-def _answer(path: Path) -> None:
+def _header(path: Path) -> None:
     Checkpoint(path, "p3c5n", "total", None, False)  # a header of this search
+
+
+def _answer(path: Path) -> None:
+    _header(path)
     with path.open("a") as out:
         out.write('{"weight": 1, "history": "x"}\n{"weight": 1}\n')
 
@@ -217,18 +226,87 @@ def _other_objective(path: Path) -> None:
     Checkpoint(path, "p3c5n", "worst", None, False)
 
 
+def _other_version(path: Path) -> None:
+    path.write_text('{"format": "bullscows-search-checkpoint", "version": 1, "rules": "p3c5n"}\n')
+
+
 def _fifo(path: Path) -> None:
     os.mkfifo(path)
 
 
-#: Files no search can resume from: how each is made, and what its error says.
+def _tree(path: Path) -> None:
+    """A tree file given as the checkpoint (as `tree --out` writes it)."""
+    build_tree(Rules.parse("p3c5n"), get_strategy("minimax")).save(path)
+
+
+def _irving(path: Path) -> None:
+    irving.save_tree(build_tree(Rules.parse("p3c5n"), get_strategy("minimax")), path)
+
+
+def _gzip(path: Path) -> None:
+    """A checkpoint compressed (it would be read, then appended to as text)."""
+    _answers(path)
+    path.write_bytes(gzip.compress(path.read_bytes()))
+
+
+def _answers(path: Path) -> None:
+    """A checkpoint of this search with two answers."""
+    _header(path)
+    with path.open("a") as out:
+        for weight in (1, 2):
+            out.write(f'{{"weight":{weight},"history":[],"depth":3,"window":9,"cost":null,'
+                      '"tree":null}\n')  # fmt: skip
+
+
+def _cut_inside(path: Path) -> None:
+    """Cut short, then appended to: the damage is inside the file, not at its end."""
+    _answers(path)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + lines[1][:20] + lines[2])
+
+
+def _twice_in_header(path: Path) -> None:
+    _header(path)
+    path.write_text(path.read_text().replace('"rules"', '"rules": "p3c5n", "rules"', 1))
+
+
+def _twice_in_answer(path: Path) -> None:
+    _answers(path)
+    path.write_text(path.read_text().replace('"depth":3', '"depth":3,"depth":4', 1))
+
+
+def _twice_in_last_answer(path: Path) -> None:
+    """A whole last line (its newline is there) that holds a key twice: damaged, not cut short."""
+    _answers(path)
+    text = path.read_text()
+    cut = text.rindex('"depth":3')
+    path.write_text(text[:cut] + '"depth":3,"depth":4' + text[cut + len('"depth":3') :])
+
+
+THIS = "give this search's checkpoint, or a new file's name"
+ANOTHER = "resume it with those options, or give another file"
+
+
+def _mend(number: int) -> str:
+    return f"mend or remove line {number} to resume from the other answers"
+
+
+#: Files no search can resume from: how each is made, what its error says, and its advice.
 CHECKPOINTS = {
-    "not-text": (_bytes, "is not UTF-8 text: byte 0xff"),
-    "not-a-checkpoint": (_json, "is not a bullscows search checkpoint"),
-    "damaged-answer": (_answer, "line 2: expected an object with the keys"),
-    "other-rules": (_other_rules, "is for another search ('p3c6n, total'), not p3c5n, total"),
-    "other-objective": (_other_objective, "is for another search ('p3c5n, worst')"),
-    "pipe": (_fifo, "is not a regular file (a pipe)"),
+    "not-text": (_bytes, "is not UTF-8 text: byte 0xff", THIS),
+    "not-a-checkpoint": (_json, "is not a bullscows search checkpoint", THIS),
+    "a-tree-file": (_tree, "is not a bullscows search checkpoint", THIS),
+    "a-tree-in-irving-notation": (_irving, "is not a bullscows search checkpoint", THIS),
+    "compressed": (_gzip, "is compressed (gzip)", "uncompress it to resume from it"),
+    "damaged-answer": (_answer, "line 2: expected an object with the keys", _mend(2)),
+    "cut-inside": (_cut_inside, "line 2 is not JSON", _mend(2)),
+    "key-twice-in-header": (_twice_in_header, "holds the key 'rules' twice", THIS),
+    "key-twice-in-answer": (_twice_in_answer, "line 2: the top object holds the key", _mend(2)),
+    "key-twice-last": (_twice_in_last_answer, "line 3: the top object holds the key", _mend(3)),
+    "other-rules": (_other_rules, "another search ('p3c6n, total'), not p3c5n, total", ANOTHER),
+    "other-objective": (_other_objective, "is for another search ('p3c5n, worst')", ANOTHER),
+    "other-version": (_other_version, "another version of bullscows", "with that version"),
+    "pipe": (_fifo, "is not a regular file (a pipe)", THIS),
 }
 
 
@@ -237,13 +315,26 @@ CHECKPOINTS = {
 def test_a_checkpoint_no_search_can_resume_from_is_refused_in_one_line(
     command: list[str], kind: str, tmp_path: Path
 ) -> None:
-    make, says = CHECKPOINTS[kind]
+    make, says, advice = CHECKPOINTS[kind]
     path = tmp_path / "run.ckpt"
     make(path)
     before = path.read_bytes() if path.is_file() else None
     error = refused([*command, "--checkpoint", str(path)], f"'{path}'", says, 1).stderr
-    assert error.rstrip().endswith("give another file or delete it"), error
+    assert advice in error and "delete" not in error, error
     assert (path.read_bytes() if path.is_file() else None) == before  # left as it was
+
+
+@pytest.mark.parametrize("kind", ["empty", "header-cut-short"])
+def test_an_empty_checkpoint_or_one_whose_header_was_cut_starts_afresh(
+    kind: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.ckpt"
+    _header(path)
+    header = path.read_text()
+    path.write_text("" if kind == "empty" else header[:30])
+    result = CliRunner().invoke(main, [*SEARCH, "--checkpoint", str(path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert path.read_text() == header
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its permissions")

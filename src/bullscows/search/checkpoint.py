@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from bullscows.errors import BullsCowsError
-from bullscows.readers import load_json, quote, quote_path, quote_value, read_file, read_text
+from bullscows.readers import (
+    GZIP_MAGIC,
+    load_json,
+    quote,
+    quote_path,
+    quote_value,
+    read_file,
+    read_text,
+)
 from bullscows.rules import Rules
 from bullscows.tree.model import Node
 
@@ -35,14 +43,19 @@ Found = tuple[int, Node] | None
 Question = tuple[int, History, int]
 #: Whether a part's claimed (cost, tree) holds: the tree settles the part, at that cost.
 Check = Callable[[tuple[int, Node]], bool]
-#: What to do with a file that is no checkpoint of the search (the end of its error).
-INSTEAD = "give another file or delete it"
+#: What to do with a file that is no checkpoint of a search (the end of its error): never to
+#: delete it (it may be a tree, or another search's hours).
+INSTEAD = "give this search's checkpoint, or a new file's name"
+#: What to do with a checkpoint of another search.
+ANOTHER = "resume it with those options, or give another file"
 
 
 class Checkpoint:
     """The answers a search got about its tasks, kept in ``path`` (in memory only if ``None``).
 
-    A file made for another variant or other options is refused, never overwritten.
+    A file made for another variant or other options, or that is no checkpoint, or that is
+    damaged, is refused and left as it was; a file that cannot be written is refused before
+    the search starts. An empty file, or one whose header was cut short, starts afresh.
     """
 
     def __init__(
@@ -65,16 +78,23 @@ class Checkpoint:
         self.refuted = 0  # exact answers whose claimed cost was wrong (searched again)
         if path is None:
             return
+        where = f"checkpoint {quote_path(path)}"
         try:
-            data = read_file(path, f"checkpoint {quote_path(path)}", CHECKPOINT_BYTES) if (
+            data = read_file(path, where, CHECKPOINT_BYTES, unpacked=False) if (
                 path.exists()
             ) else b""  # fmt: skip
         except BullsCowsError as error:
             raise _refused(error) from None
+        if data[:2] == GZIP_MAGIC:  # read whole, it would be appended to as text
+            raise BullsCowsError(
+                f"{where} is compressed (gzip): uncompress it to resume from it, or give "
+                "another file"
+            )
         if b"\n" not in data and json.dumps(self.header).encode().startswith(data):
             self._write(json.dumps(self.header), "w")  # new, or its header cut short
         else:
             self.resumed = self._load(path, data)
+            self._write("", None)  # refused now if it cannot be written, not mid-search
 
     def _load(self, path: Path, data: bytes) -> int:
         """Read the file's answers, each checked against the schema; how many there were. A
@@ -97,13 +117,13 @@ class Checkpoint:
             raise BullsCowsError(
                 f"{where} was written by another version of bullscows "
                 f"(format {quote(str(header.get('version')))}, this one reads {VERSION}): "
-                "delete it"
+                "resume it with that version, or give another file"
             )
         theirs = {key: header.get(key) for key in self.header}
         if theirs != self.header:
             raise BullsCowsError(
                 f"{where} is for another search ({quote(_describe(theirs), 200)}), not "
-                f"{_describe(self.header)}: {INSTEAD}"
+                f"{_describe(self.header)}: {ANOTHER}"
             )
         schema = _Schema(Rules.parse(str(self.header["rules"])))
         count = 0
@@ -111,14 +131,14 @@ class Checkpoint:
             try:
                 entry = load_json(line, where, line=number)
             except BullsCowsError as error:
-                if number == len(lines):  # the last line, cut short by an interruption
+                if number == len(lines) and not text.endswith("\n"):  # cut short
                     self._cut(len("".join(kept + "\n" for kept in lines[:-1]).encode()))
                     return count
-                raise _refused(error) from None
+                raise BullsCowsError(f"{error}; {_mend(number)}") from None
             try:
                 question, window, found = schema.entry(entry)
             except _Invalid as error:
-                raise BullsCowsError(f"{where} line {number}: {error}; {INSTEAD}") from None
+                raise BullsCowsError(f"{where} line {number}: {error}; {_mend(number)}") from None
             if found is None:
                 self.failed[question] = max(window, self.failed.get(question, window))
             else:
@@ -177,13 +197,15 @@ class Checkpoint:
         )  # fmt: skip
         self._write(line, "a")
 
-    def _write(self, line: str, mode: str) -> None:
-        """Write (``"w"``) or append (``"a"``) one line to the file."""
+    def _write(self, line: str, mode: str | None) -> None:
+        """Write (``"w"``) or append (``"a"``) one line to the file; with no ``mode``, only
+        open it for appending (whether it can be written)."""
         assert self.path is not None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open(mode, encoding="utf-8") as out:
-                out.write(line + "\n")
+            with self.path.open(mode or "a", encoding="utf-8") as out:
+                if mode is not None:
+                    out.write(line + "\n")
         except OSError as error:
             raise self._unwritable(error) from None
 
@@ -197,6 +219,11 @@ class Checkpoint:
 def _refused(error: BullsCowsError) -> BullsCowsError:
     """``error`` (a file that cannot be read as a checkpoint) saying what to do instead."""
     return BullsCowsError(f"{error}; {INSTEAD}")
+
+
+def _mend(number: int) -> str:
+    """What to do with a checkpoint damaged at line ``number`` (the end of its error)."""
+    return f"mend or remove line {number} to resume from the other answers"
 
 
 class _Invalid(Exception):
