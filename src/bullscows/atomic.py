@@ -13,6 +13,7 @@ and a write that fails (a full disk) leaves the old file as it was.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from pathlib import Path
@@ -81,7 +82,8 @@ def write_atomic(
 
 def write_file(path: str | Path, data: bytes, what: str) -> None:
     """``write_atomic`` for a file a person names: a failure is a ``BullsCowsError`` saying
-    ``what`` could not be written where, and why.
+    ``what`` could not be written where, and why. A file its owner may not write (made
+    read-only to keep it) is refused, not replaced.
 
     >>> try:
     ...     write_file("/dev/null/card.json", b"{}", "the card")
@@ -90,17 +92,42 @@ def write_file(path: str | Path, data: bytes, what: str) -> None:
     cannot write the card to '/dev/null/card.json': Not a directory
     """
     try:
+        _writable(Path(path))
         write_atomic(path, data)
     except OSError as error:
-        raise BullsCowsError(
-            f"cannot write {what} to {quote_path(path)}: {error.strerror or error}"
-        ) from None
+        raise _unwritable(path, what, error) from None
+
+
+def _unwritable(path: str | Path, what: str, error: OSError) -> BullsCowsError:
+    return BullsCowsError(f"cannot write {what} to {quote_path(path)}: {error.strerror or error}")
+
+
+def _writable(path: Path) -> None:
+    """An ``OSError`` unless ``path`` can be written: a file there that its owner may write,
+    or a folder where ``write_atomic`` can make its part file (made and removed here)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    if mode is not None and not stat.S_ISREG(mode):
+        return  # written as it is (/dev/null): no part file
+    with contextlib.suppress(OSError):
+        path = path.resolve()  # its part file goes beside the file a link names
+    part = part_path(path)
+    try:
+        os.close(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return  # this process is writing it
+    os.unlink(part)
 
 
 def check_folder(path: str | Path, what: str) -> Path:
-    """``path`` if its folder exists, so that ``what`` can be written there once it is made;
-    else the ``BullsCowsError`` that writing it would raise, before the work. No folder is
-    made: a file a person names goes where it is named, or nowhere.
+    """``path`` if its folder exists and a file can be written there (``_writable``), so
+    that ``what`` can be written once it is made; else the ``BullsCowsError`` that writing it
+    would raise, before the work. No folder is made: a file a person names goes where it is
+    named, or nowhere.
 
     >>> try:
     ...     check_folder("missing/card.json", "the card")
@@ -112,4 +139,8 @@ def check_folder(path: str | Path, what: str) -> Path:
     if not folder.is_dir():
         reason = "Not a directory" if folder.exists() else "No such file or directory"
         raise BullsCowsError(f"cannot write {what} to {quote_path(path)}: {reason}")
+    try:
+        _writable(Path(path))
+    except OSError as error:
+        raise _unwritable(path, what, error) from None
     return Path(path)

@@ -4,6 +4,7 @@ exists (else the one line that writing it would give, exit 1; no folder is made)
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,56 @@ def test_each_ending_of_a_tree_is_written(name: str) -> None:
     result = run("tree", "--rules", "mm", "--out", f"trees/{name}")
     assert result.exit_code == 0, result.output
     assert run("tree", "--check", f"trees/{name}", "--rules", "mm").exit_code == 0
+
+
+@pytest.fixture
+def unwritable(tmp_path: Path) -> Path:
+    """A folder that exists and where no file can be made: one without write permission,
+    or (root may write there) /sys, where even root makes no file; skipped if there is none."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "kept"
+        folder.mkdir()
+        folder.chmod(0o555)
+        return folder
+    try:
+        os.close(os.open("/sys/bullscows-probe", os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+    except OSError:
+        return Path("/sys")
+    os.unlink("/sys/bullscows-probe")
+    pytest.skip("no folder here refuses a file to root")
+
+
+@pytest.mark.parametrize(
+    ("args", "what"),
+    [
+        (["tree", "--rules", "bc", "--strategy", "optimal", "--out", "x.json"], "tree"),
+        (["tree", "--rules", "bc", "--strategy", "optimal", "--checkpoint", "x.ckpt"],
+         "checkpoint"),
+        (["card", "--rules", "bc", "--search", "--out", "x.json"], "card"),
+        (["card", "--rules", "mm", "--format", "pdf", "--out", "x.pdf"], "card"),
+        (["bench", "--rules", "p2c3n", "--plot", "x.svg"], "chart"),
+    ],
+)  # fmt: skip
+def test_a_folder_where_no_file_can_be_made_is_refused_before_any_work(
+    args: list[str], what: str, unwritable: Path
+) -> None:
+    # bc's optimal search takes an hour, its card's search minutes: each refused first.
+    path = unwritable / args[-1]
+    result = run(*args[:-1], str(path))
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"Error: cannot write the {what} to {str(path)!r}: "), line
+    assert not path.exists()
+    assert not [p for p in unwritable.iterdir() if p.name.startswith("x.")]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes a file whatever its permissions")
+def test_a_file_made_read_only_is_refused_not_replaced() -> None:
+    kept = Path("kept.json")
+    kept.write_text("a result kept read-only")
+    kept.chmod(0o444)
+    result = run("tree", "--rules", "bc", "--strategy", "optimal", "--out", "kept.json")
+    assert result.exit_code == 1, result.output
+    assert result.stderr == "Error: cannot write the tree to 'kept.json': Permission denied\n"
+    assert kept.read_text() == "a result kept read-only"
+    assert sorted(p.name for p in Path().iterdir()) == ["kept.json"]
