@@ -269,3 +269,29 @@ def test_a_damaged_line_inside_the_file_is_never_cut_off(tmp_path: Path) -> None
     path.write_text(text[:-30])  # cut short: the last answer is cut off, the rest resumed
     assert Checkpoint(path, "mm", "total", None, False).resumed == 1
     assert path.read_text() == text[: text.rindex("{")]
+
+
+def test_a_checkpoint_another_process_searches_with_is_refused(tmp_path: Path) -> None:
+    # Two searches appending to one file could interleave a long line's pieces: the second
+    # is refused while the first holds it, and reads it once the first has ended.
+    path = tmp_path / "held.ckpt"
+    Checkpoint(path, "mm", "total", None, False).record(1, ((7, 2),), 5, 40, None)
+    before = path.read_bytes()
+    code = (
+        "import sys; from pathlib import Path; from bullscows.search.checkpoint import "
+        f"Checkpoint; held = Checkpoint(Path({str(path)!r}), 'mm', 'total', None, False); "
+        "print('held', flush=True); sys.stdin.read()"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with pytest.raises(BullsCowsError, match="is in use by another search: let it end"):
+            Checkpoint(path, "mm", "total", None, False)
+        assert path.read_bytes() == before
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=300)
+    assert Checkpoint(path, "mm", "total", None, False).resumed == 1

@@ -12,7 +12,10 @@ docs/explanation/search.md ("Checkpoints").
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,8 +57,9 @@ class Checkpoint:
     """The answers a search got about its tasks, kept in ``path`` (in memory only if ``None``).
 
     A file made for another variant or other options, or that is no checkpoint, or that is
-    damaged, is refused and left as it was; a file that cannot be written is refused before
-    the search starts. An empty file, or one whose header was cut short, starts afresh.
+    damaged, is refused and left as it was; a file that cannot be written, or that another
+    process's search holds (a lock for the life of this object), is refused before the search
+    starts. An empty file, or one whose header was cut short, starts afresh.
     """
 
     def __init__(
@@ -76,6 +80,7 @@ class Checkpoint:
         self.checked: set[Question] = set()  # exact answers whose cost was checked
         self.resumed = 0
         self.refuted = 0  # exact answers whose claimed cost was wrong (searched again)
+        self._out = -1  # the file, open for appending and locked, once read
         if path is None:
             return
         where = f"checkpoint {quote_path(path)}"
@@ -91,10 +96,35 @@ class Checkpoint:
                 "another file"
             )
         if b"\n" not in data and json.dumps(self.header).encode().startswith(data):
+            self._hold()
             self._write(json.dumps(self.header), "w")  # new, or its header cut short
         else:
             self.resumed = self._load(path, data)
-            self._write("", None)  # refused now if it cannot be written, not mid-search
+
+    def _hold(self) -> None:
+        """Open the file for appending (refused now if it cannot be written, not at the first
+        answer) and lock it for the life of this object: a second search on it, in another
+        process, would interleave its answers with this one's. Every write goes through this
+        one descriptor (a lock of POSIX ends when the process closes any of the file's)."""
+        assert self.path is not None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            out = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        except OSError as error:
+            raise self._unwritable(error) from None
+        try:
+            import fcntl
+
+            fcntl.lockf(out, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EAGAIN):
+                os.close(out)
+                raise BullsCowsError(
+                    f"checkpoint {quote_path(self.path)} is in use by another search: let it "
+                    "end, or give another file"
+                ) from None  # else a file system without locks: go on unlocked
+        self._out = out
+        weakref.finalize(self, os.close, out)
 
     def _load(self, path: Path, data: bytes) -> int:
         """Read the file's answers, each checked against the schema; how many there were. A
@@ -126,6 +156,7 @@ class Checkpoint:
                 f"{_describe(self.header)}: {ANOTHER}"
             )
         schema = _Schema(Rules.parse(str(self.header["rules"])))
+        self._hold()
         count = 0
         for number, line in enumerate(lines[1:], start=2):
             try:
@@ -151,10 +182,8 @@ class Checkpoint:
 
     def _cut(self, size: int) -> None:
         """Cut the file to its first ``size`` bytes."""
-        assert self.path is not None
         try:
-            with self.path.open("r+b") as out:
-                out.truncate(size)
+            os.ftruncate(self._out, size)
         except OSError as error:
             raise self._unwritable(error) from None
 
@@ -197,15 +226,14 @@ class Checkpoint:
         )  # fmt: skip
         self._write(line, "a")
 
-    def _write(self, line: str, mode: str | None) -> None:
-        """Write (``"w"``) or append (``"a"``) one line to the file; with no ``mode``, only
-        open it for appending (whether it can be written)."""
-        assert self.path is not None
+    def _write(self, line: str, mode: str) -> None:
+        """Write (``"w"``) or append (``"a"``) one line to the file."""
+        data = memoryview((line + "\n").encode("utf-8"))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open(mode or "a", encoding="utf-8") as out:
-                if mode is not None:
-                    out.write(line + "\n")
+            if mode == "w":
+                os.ftruncate(self._out, 0)
+            while data:
+                data = data[os.write(self._out, data) :]
         except OSError as error:
             raise self._unwritable(error) from None
 
