@@ -345,6 +345,19 @@ def test_an_unreadable_checkpoint_is_refused_in_one_line(tmp_path: Path) -> None
     refused([*SEARCH, "--checkpoint", str(path)], f"'{path}'", "Permission denied", 1)
 
 
+def test_one_file_for_the_tree_and_the_checkpoint_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stopped search writes the tree it found to --out: over its own answers, were they one.
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "run.json"
+    for command in (SEARCH, OPENING):
+        for same in (str(path), "run.json"):  # one file, however it is named
+            args = [*command, "--checkpoint", str(path), "--out", same]
+            refused(args, f"'{same}'", "give each its own file", 2)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_missing_folder_of_a_checkpoint_is_refused_before_the_opening(tmp_path: Path) -> None:
     path = tmp_path / "none" / "run.ckpt"
     refused([*OPENING, "--checkpoint", str(path)], f"'{path}'", "No such file or directory", 1)

@@ -209,6 +209,11 @@ def tree(
         return
     if as_json and form != "summary":
         raise click.UsageError(f"give --json or --format {form}, not both")
+    if out is not None and checkpoint is not None and out.resolve() == checkpoint.resolve():
+        raise click.UsageError(  # a stopped search writes its tree found over its answers
+            f"--out and --checkpoint name one file, {quote_path(out)}: the tree would be "
+            "written over the search's answers; give each its own file"
+        )
     if depth is not None and form != "text":
         raise click.UsageError("--depth goes with --format text")
     if not strategy.deterministic:
