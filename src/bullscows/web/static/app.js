@@ -2,7 +2,7 @@
 // sent in the background and the page's main part is swapped (buttons wait, greyed, while a
 // move is on its way, so a double click sends one move), the keypad types into the prompt,
 // the theme is remembered, the how-to is open on the first visit only and finished games
-// are kept for the record page.
+// are kept for the record page, and Escape closes the menu.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -238,6 +238,14 @@
   var shown = address();
   window.addEventListener("popstate", function () {
     if (address() !== shown) { location.reload(); }
+  });
+
+  // Escape closes the open menu (a tap outside closes it without script: style.css's veil).
+  document.addEventListener("keydown", function (event) {
+    var menu = document.querySelector("details.menu[open]");
+    if (event.key !== "Escape" || !menu) { return; }
+    menu.open = false;
+    menu.querySelector("summary").focus();
   });
 
   if (document.readyState === "loading") {
