@@ -47,6 +47,10 @@ def enter(page: Page, *lines: str) -> None:
         )
 
 
+def phone(page: Page) -> bool:
+    return (page.viewport_size or {"width": 0})["width"] == SIZES["phone"][0]
+
+
 def win(page: Page) -> None:
     """Play the current bc game to the end with minimax's guesses."""
     rules = Rules.parse("bc")
@@ -70,7 +74,11 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
     def won(page: Page) -> None:
         start(page, base, "play")
         win(page)
-        page.locator(".share").scroll_into_view_if_needed()
+        if phone(page):  # the result to share, under the board
+            page.locator(".share").scroll_into_view_if_needed()
+        else:  # the page from its top: the result and the share box below the board
+            page.evaluate("window.scrollTo(0, 0)")
+            page.wait_for_function("window.scrollY === 0")
 
     def solve(page: Page) -> None:
         start(page, base, "solve")
