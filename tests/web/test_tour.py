@@ -1,0 +1,75 @@
+"""What a tour of every mode at a phone's and a laptop's size found, in a real browser: a long
+shared result wraps in its box, the bench's chart stays readable on a phone, and the how-to
+page leads on to a game."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from .test_browser import PHONE, SIZES, base, browser, fits, open_context
+
+__all__ = ["base", "browser"]  # fixtures, shared with the other browser tests
+
+
+@pytest.mark.parametrize("script", ["script", "no-script"])
+def test_a_long_shared_result_wraps_in_its_box_on_a_phone(
+    browser: Browser, base: str, script: str
+) -> None:
+    """The result's first line (variant, outcome, hints, hard mode) is longer than a phone's
+    box: it wraps there, whole, instead of hiding its end behind a sideways scroll."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=script == "script")
+    page = context.new_page()
+    page.goto(f"{base}/new/play")
+    page.locator("#rules").select_option("mm-colours")
+    page.locator("input[name=hard]").check()
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    page.locator("#hint-button").click()
+    expect(page.locator("#hint")).to_be_visible()
+    page.locator("details.confirm summary").click()
+    page.locator("#give-up").click()
+    grid = page.locator("#grid")
+    line = "bullscows mm-colours: given up after 0 guesses, 1 hint, hard mode"
+    expect(grid).to_have_value(line)  # what is copied: one line, no break put in
+    assert grid.evaluate("box => box.scrollWidth <= box.clientWidth + 1"), grid.evaluate(
+        "box => [box.scrollWidth, box.clientWidth]"
+    )
+    assert grid.evaluate("box => box.scrollHeight <= box.clientHeight + 1")
+    fits(page)
+    context.close()
+
+
+def test_the_bench_chart_reads_on_a_phone(browser: Browser, base: str) -> None:
+    """Shrunk to a phone's width the chart's words were a few pixels high: it keeps 40rem and
+    scrolls sideways in its own frame (the page does not), and a tap opens it whole."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/bench?rules=p3c6n&strategy=minimax&strategy=entropy")
+    chart = page.locator("#chart")
+    page.wait_for_function("document.getElementById('chart').naturalWidth > 0")
+    box = chart.bounding_box()
+    assert box is not None and box["width"] >= 640, box
+    assert page.locator(".chart").evaluate("f => f.scrollWidth > f.clientWidth")
+    fits(page)
+    src = chart.get_attribute("src")
+    expect(page.locator("#chart-link")).to_have_attribute("href", src or "")
+    page.locator("#chart-link").click()
+    expect(page).to_have_url(re.compile(r"/bench/chart\.svg\?"))
+    context.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_how_to_page_leads_on_to_a_game(browser: Browser, base: str, size: str) -> None:
+    context = open_context(browser, viewport=SIZES[size], java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/about")
+    fits(page)
+    page.locator("#about-play").click()
+    expect(page).to_have_url(f"{base}/new/play")
+    page.goto(f"{base}/about")
+    page.get_by_role("link", name="The daily puzzle").click()
+    expect(page).to_have_url(f"{base}/daily")
+    context.close()
