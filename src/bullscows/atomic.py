@@ -109,6 +109,8 @@ def _writable(path: Path) -> None:
         mode = path.stat().st_mode
     except FileNotFoundError:
         mode = None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
     if mode is not None and not os.access(path, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
     if mode is not None and not stat.S_ISREG(mode):

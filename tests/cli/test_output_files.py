@@ -74,6 +74,14 @@ def test_a_chart_refused_on_writing_is_named_as_before_the_run() -> None:
     assert result.stderr.splitlines()[-1] == last
 
 
+def test_a_folder_named_as_the_chart_is_refused_before_the_run() -> None:
+    Path("chart.svg").mkdir()
+    result = run("bench", "--rules", "p2c3n", "--plot", "chart.svg")
+    assert result.exit_code == 1, result.output
+    assert result.stderr == "Error: cannot write the chart to 'chart.svg': Is a directory\n"
+    assert list(Path("chart.svg").iterdir()) == []
+
+
 def test_a_file_in_place_of_the_folder_is_named_too() -> None:
     Path("file").write_text("")
     result = run("tree", "--rules", "mm", "--out", "file/x.json")
