@@ -73,3 +73,20 @@ def test_the_how_to_page_leads_on_to_a_game(browser: Browser, base: str, size: s
     page.get_by_role("link", name="The daily puzzle").click()
     expect(page).to_have_url(f"{base}/daily")
     context.close()
+
+
+#: The height of the tree file's label's text, up to its box, in its lines' height.
+LABEL_LINES = """() => { const label = document.querySelector("#upload label");
+  const range = document.createRange();
+  range.setStartBefore(label.firstChild); range.setEndBefore(label.querySelector("input"));
+  return range.getBoundingClientRect().height / parseFloat(getComputedStyle(label).lineHeight); }"""
+
+
+def test_the_tree_files_label_reads_as_one_line_on_a_laptop(browser: Browser, base: str) -> None:
+    """The label's words and its command were each a line of their own (the form's label is a
+    column of flex items): one sentence, on one line where there is room."""
+    context = open_context(browser, viewport=SIZES["wide"], java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/tree")
+    assert page.evaluate(LABEL_LINES) < 1.5
+    context.close()
