@@ -231,3 +231,14 @@ def test_help_of_no_command_says_which_it_may_have_meant() -> None:
     result = CliRunner().invoke(main, ["help", "plya"], env=ENV)
     assert result.exit_code == 2
     assert "No such command 'plya'. Did you mean 'play'?" in result.stderr
+
+
+def test_the_help_of_no_command_says_how_to_start_and_what_a_reply_is() -> None:
+    result = CliRunner().invoke(main, ["--help"], env=ENV)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "New here? `bullscows play` starts a game" in text
+    assert "bulls (right symbol, right place) and cows (right symbol, elsewhere)" in text
+    start = run("bullscows play", input="quit\n")
+    assert start.exit_code == 0, start.output
+    assert "4 distinct symbols of 0-9" in start.output

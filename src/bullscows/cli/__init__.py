@@ -179,6 +179,9 @@ class LazyGroup(click.Group):
 def main() -> None:
     """Bulls & Cows (MOO), Mastermind and their whole family: play, solve, duel, assist.
 
+    New here? `bullscows play` starts a game: guess the computer's secret, 4 distinct digits;
+    each reply counts bulls (right symbol, right place) and cows (right symbol, elsewhere).
+
     Every command takes --rules (bc, bc-nolead, mm, logik, p4c10n, moo5,5,5, ...) and --help
     (also `bullscows help COMMAND`).
     """
