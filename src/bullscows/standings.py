@@ -3,14 +3,18 @@
 Games are kept as records (``records.GameRecord``) where the web app keeps its games (the
 user's data folder: ``web.storage``); ``finished`` replays one to see how it ended, and
 ``standings`` gives, per variant, the games played and won, the current and best streak of
-wins, and how many guesses the wins took.
+wins, and how many guesses the wins took. A game given up before its first guess was never
+started: it counts neither as won nor as lost (``ABANDONED`` says so to the player).
 
 >>> from bullscows.sessions import Codemaker, Rules
 >>> won = Codemaker(Rules.parse("p3c4n"), secret="012", seed=1)
 >>> _ = won.guess("013"), won.guess("012")
 >>> lost = Codemaker(Rules.parse("p3c4n"), secret="321", seed=2)
 >>> _ = lost.guess("012"), lost.give_up()
->>> [row["played"] for row in standings([won.to_record(), lost.to_record()])]
+>>> unstarted = Codemaker(Rules.parse("p3c4n"), secret="321", seed=3)
+>>> _ = unstarted.give_up()
+>>> records = [won.to_record(), lost.to_record(), unstarted.to_record()]
+>>> [row["played"] for row in standings(records)]
 [2]
 >>> standings([won.to_record(), lost.to_record()])[0]["distribution"]
 {2: 1}
@@ -28,12 +32,14 @@ from bullscows.sessions import Adversary, Codemaker, Status, restore
 
 #: The kinds of game in which the person breaks the computer's code: those a record counts.
 COUNTED = ("codemaker", "adversary")
+#: What a player is told of a game given up before its first guess.
+ABANDONED = "Given up before the first guess: this game does not count in your record."
 
 
 @dataclass(frozen=True, slots=True)
 class Finished:
     """How a game against the computer's code ended: its variant, the guesses made, and
-    whether the code was broken (won) rather than given up (lost)."""
+    whether the code was broken (won) rather than given up or out of guesses (lost)."""
 
     rules: str
     guesses: int
@@ -41,8 +47,9 @@ class Finished:
 
 
 def finished(record: GameRecord) -> Finished | None:
-    """How the game of ``record`` ended, or ``None`` when it is not over, is not a game
-    against the computer's code, or cannot be replayed."""
+    """How the game of ``record`` ended, or ``None`` when it is not over, was given up
+    before its first guess (``counts``), is not a game against the computer's code, or
+    cannot be replayed."""
     if record.kind not in COUNTED:
         return None
     try:
@@ -50,9 +57,15 @@ def finished(record: GameRecord) -> Finished | None:
     except BullsCowsError:
         return None
     assert isinstance(game, Codemaker | Adversary)
-    if game.status not in (Status.SOLVED, Status.GAVE_UP):
+    if not counts(game):
         return None
     return Finished(game.rules.spec, len(game.history), game.status is Status.SOLVED)
+
+
+def counts(game: Codemaker | Adversary) -> bool:
+    """Whether ``game`` counts in a player's record: it is over (broken, given up, or out of
+    guesses) and was not given up before its first guess."""
+    return game.over and not game.abandoned
 
 
 def standings(records: Iterable[GameRecord]) -> list[dict[str, Any]]:

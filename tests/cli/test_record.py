@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from bullscows.cli import main
 from bullscows.cli.record import MODE, keep
 from bullscows.sessions import Codebreaker, Codemaker, Rules
+from bullscows.standings import ABANDONED
 from bullscows.web.storage import Store
 
 P3 = Rules.parse("p3c4n")
@@ -89,3 +90,35 @@ def test_a_durability_in_the_environment_that_is_none_is_named_so(
     result = CliRunner().invoke(main, ["record"])
     assert result.exit_code == 1
     assert result.output == "Error: $BULLSCOWS_DURABILITY 'fsync': one of process, full\n"
+
+
+@pytest.mark.parametrize("typed", ["q\n", "quit\n", "hint\nquit\n", ""])
+def test_a_game_quit_before_its_first_guess_is_not_kept(database: str, typed: str) -> None:
+    """Quit (or the input's end) at the first prompt, a hint asked or not: a game never
+    started, not kept, and the player is told why; the record stays empty."""
+    result = CliRunner().invoke(main, ["play", "--rules", "p3c4n", "--hint"], input=typed)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == ABANDONED
+    assert "Kept in your record" not in result.output
+    assert Store(database).records(MODE) == []
+    assert CliRunner().invoke(main, ["record"]).stdout.startswith("No finished game yet")
+
+
+def test_a_guess_taken_back_then_given_up_is_a_loss(database: str) -> None:
+    result = CliRunner().invoke(main, ["play", "--rules", "p3c4n", "--seed", "1"],
+                                input="013\nundo\nquit\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert ABANDONED not in result.output
+    assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
+        "p3c4n: played 1, won 0 (0%), streak 0 (best 0); guesses:wins none"
+    )
+
+
+def test_a_game_out_of_guesses_counts_as_lost(database: str) -> None:
+    keep(finish("012", "013").to_record())  # given up after a guess: lost
+    out_of_guesses = Codemaker(P3, secret="012", seed=1, max_guesses=1)
+    out_of_guesses.guess("013")
+    keep(out_of_guesses.to_record())
+    assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
+        "p3c4n: played 2, won 0 (0%), streak 0 (best 0); guesses:wins none"
+    )

@@ -295,6 +295,7 @@ def test_bench_reports_are_kept_and_dropped_with_their_charts(
 
 def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -> None:
     page = new(client, "play", rules="mm")
+    say(client, page, "1234")  # given up before a first guess, a game would not count
     over = say(client, page, "quit")
     assert 'id="grid"' in over and "bullscows mm: given up" in over and 'id="outcome"' in over
     game_id = page.rsplit("/", 1)[-1]
@@ -395,12 +396,13 @@ def test_the_daily_puzzle_is_the_same_for_everyone(
         playing = client.get(game).text
         api = client.get("/api" + game.replace("/game/", "/games/")).json()["state"]
         assert "secret" not in api and "seed" not in str(api["record"])
+        say(client, game, "0123")  # given up before a first guess, a game would not count
         over = say(client, game, "quit")
         found = re.search(r'The secret was <span class="code tiles" data-code="(\d+)"', over)
         assert found is not None
         secrets.add(found.group(1))
         assert f'data-code="{found.group(1)}"' not in playing
-        assert f"bullscows bc #{day}: given up after 0 guesses" in over
+        assert f"bullscows bc #{day}: given up after 1 guess" in over
         assert "7 guesses" in playing  # the daily puzzle's limit
         assert f'data-day="{day}"' in over
     assert len(secrets) == 1

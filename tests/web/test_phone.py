@@ -354,6 +354,9 @@ def test_trees_bench_and_challenge_without_script(
     expect(page.locator("#bench-table")).to_be_visible()
     page.goto(f"{base}/new/play")
     page.locator("#start").click()
+    page.locator("#say").fill("0123")  # a game given up before its first guess is not counted
+    page.locator("#send").click()
+    expect(page.locator(ROWS)).to_have_count(1)
     page.get_by_text("Give up…").click()
     page.locator("#give-up").click()
     page.locator("#challenge").click()

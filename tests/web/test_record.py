@@ -6,24 +6,28 @@ from __future__ import annotations
 import re
 import warnings
 
+from bullscows.rules import Rules
+from bullscows.standings import ABANDONED
 from bullscows.web.app import create_app
 from bullscows.web.common import PLAYER_COOKIE
 
-from .conftest import start
+from .conftest import start, submit
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 
-def give_up_a_game(client: TestClient, rules: str) -> str:
-    """A game started from the page's form and given up; its page."""
+def give_up_a_game(client: TestClient, rules: str, guessed: bool = True) -> str:
+    """A game started from the page's form, a guess made (unless not ``guessed``), and given
+    up; its page."""
     created = client.post("/new/play", data={"rules": rules})
     assert created.status_code == 303, created.text
     page = created.headers["location"]
-    number = re.search(r'name="move" value="(\d+)"', client.get(page).text)
-    assert number is not None
-    assert client.post(page, data={"move": number.group(1), "do": "give-up"}).status_code == 303
+    if guessed:
+        guess = "0123456789"[: Rules.parse(rules).length]
+        assert submit(client, page, {"say": guess}).status_code == 303
+    assert submit(client, page, {"do": "give-up"}).status_code == 303
     return page
 
 
@@ -78,3 +82,33 @@ def test_an_empty_record_leads_to_a_game(client: TestClient) -> None:
     assert re.search(r'<a class="button primary" id="record-play" href="/new/play">', empty)
     give_up_a_game(client, "bc")
     assert 'id="record-play"' not in client.get("/record").text
+
+
+def test_a_game_given_up_before_its_first_guess_does_not_count(client: TestClient) -> None:
+    """Neither won nor lost, on the server's record and in the browser's list (the page
+    gives the script no outcome to keep); a game given up after a guess, then undone, is
+    lost."""
+    page = give_up_a_game(client, "p3c4n", guessed=False)
+    shown = client.get(page).text
+    assert ABANDONED in shown and 'id="outcome"' not in shown
+    assert 'id="no-record"' in client.get("/record").text
+    assert tallied(client) == {}
+    created = client.post("/new/play", data={"rules": "p3c4n"}).headers["location"]
+    assert submit(client, created, {"say": "012"}).status_code == 303
+    if "still possible" in client.get(created).text:  # not broken at once: undo, give up
+        assert submit(client, created, {"say": "undo"}).status_code == 303
+        assert submit(client, created, {"do": "give-up"}).status_code == 303
+    shown = client.get(created).text
+    assert ABANDONED not in shown and 'id="outcome"' in shown
+    assert tallied(client) == {"p3c4n": "1 played, " + ("1" if "You broke it" in shown else "0")
+                               + " won"}  # fmt: skip
+
+
+def test_a_game_out_of_guesses_counts_as_lost(client: TestClient) -> None:
+    created = client.post("/new/play", data={"rules": "p3c4n", "limit": "1"})
+    page = created.headers["location"]
+    assert submit(client, page, {"say": "012"}).status_code == 303
+    shown = client.get(page).text
+    won = "You broke it" in shown
+    assert won or "Out of guesses." in shown
+    assert tallied(client) == {"p3c4n": f"1 played, {int(won)} won"}

@@ -68,7 +68,8 @@ def play(
     Type a guess at each prompt; 'history' shows your guesses, 'list' the codes still
     possible, 'undo' takes back your last guess, 'hint' (with --hint) proposes one and says
     why, 'quit' gives up and reveals the secret. A game that ends is kept in your record
-    (`bullscows record`); `bullscows analyse --last` weighs each of its guesses.
+    (`bullscows record`), unless given up before its first guess; `bullscows analyse --last`
+    weighs each of its guesses.
 
     \b
     bullscows play                        Bulls & Cows: 4 distinct digits
@@ -122,12 +123,15 @@ def play(
 
 
 def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, style: str) -> None:
-    """A game that ended: kept in the player's record, its grid to share, and its analysis
-    if asked."""
+    """A game that ended: kept in the player's record (unless given up before its first
+    guess), its grid to share, and its analysis if asked."""
     from bullscows.analysis import share_text  # the web's shareable result, the same text
     from bullscows.cli.record import keep
+    from bullscows.standings import ABANDONED, counts
 
-    kept = keep(game.to_record())
+    kept = counts(game) and keep(game.to_record())
+    if not counts(game):
+        terminal.say(ABANDONED)
     if game.history:
         terminal.say("To share (no code in it):")
         terminal.say(share_text(game, limit=game.max_guesses))

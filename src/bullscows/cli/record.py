@@ -39,10 +39,11 @@ def record(as_json: bool) -> None:
     """Your record against the computer's code, per variant: games played and won, the
     current and best streak of wins, and how many guesses the wins took.
 
-    Every game of `bullscows play` that ends (broken or given up) is kept in your data folder
-    ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows), in the database the web app
-    (`bullscows serve`) keeps its games in, so games played in either count;
-    $BULLSCOWS_DATABASE names another database.
+    Every game of `bullscows play` that ends (broken, given up, or out of guesses) is kept in
+    your data folder ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows), in the
+    database the web app (`bullscows serve`) keeps its games in, so games played in either
+    count; $BULLSCOWS_DATABASE names another database. A game given up before its first
+    guess was never started: it is not kept, and counts neither as won nor as lost.
     """
     from bullscows.standings import standings
     from bullscows.web.storage import Store, shown_url

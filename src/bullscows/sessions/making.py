@@ -138,6 +138,18 @@ class _Maker(Logged, ABC):
         return super().over or self.lost
 
     @property
+    def abandoned(self) -> bool:
+        """Whether the game was given up before its first guess: never started, so a
+        player's record leaves it out, neither won nor lost (``standings``).
+
+        >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+        >>> _ = game.give_up()
+        >>> game.over, game.abandoned
+        (True, True)
+        """
+        return self.gave_up and not any(event.action == "guess" for event in self.log)
+
+    @property
     def status(self) -> Status:
         return Status.LOST if self.lost else super().status
 

@@ -37,6 +37,7 @@ from bullscows.sessions import (
     Viewer,
     restore,
 )
+from bullscows.standings import counts
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy
 from bullscows.web.coaching import coach_card, coach_out, review_out
 from bullscows.web.models import (
@@ -288,6 +289,7 @@ class Fields(Viewer[dict[str, Any]]):
         if over:
             secret = game.secret
             data["secret"] = None if secret is None else secret.text
+            data["counted"] = counts(game)
             data["grid"] = share_text(game, data["day"], game.max_guesses)
         if game.coach:
             data["coach"] = True

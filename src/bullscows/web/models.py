@@ -155,6 +155,7 @@ class StateOut(BaseModel):
     hints_given: int | None = None
     secret: str | None = None
     grid: str | None = None
+    counted: bool | None = None  # over: whether the game counts in a record (standings.counts)
     # play with the coach: the card's advice before the next guess, and the review at the end
     coach: bool | None = None
     advice: AdviceOut | None = None
