@@ -133,13 +133,22 @@ class Rules:
     ) -> Rules:
         """The variant a command's options describe: ``spec`` changed by the others, or the
         radix list ``radix`` (text such as ``5,5,5``) with ``symbols``; then, if asked, no
-        leading zero. A variant changed in length, symbols or repeats loses its per-position
-        limits.
+        leading zero. A variant with no leading zero (``bc-nolead``, ``:nolead``) keeps it
+        whatever its new length and symbols; other per-position limits (``:allowed=``,
+        ``moo5,3,4``) are kept through a change of repeats or a renaming of the symbols one
+        for one, and refused with a new length or number of symbols (no rule says what they
+        would become).
 
         >>> Rules.from_options("mm", length=5).spec, Rules.from_options(radix="2,2").spec
         ('p5c6r:symbols=123456', 'p2c2r')
         >>> Rules.from_options("bc", no_leading_zero=True).size
         4536
+        >>> Rules.from_options("bc-nolead", length=3).describe()
+        '3 distinct symbols of 0-9 (allowed at position 1: 1-9)'
+        >>> Rules.from_options("moo5,3,4", length=4)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        bullscows.errors.RulesError: length 4 (--length): 'moo5,3,4' limits the symbols of each ...
         """
         if radix is not None:
             where = f"--radix {quote(radix)}"
@@ -151,15 +160,17 @@ class Rules:
             rules = cls(*shape, scoring=scoring)
         else:
             base = parse_spec(spec, scoring)
-            changed = length is not None or symbols is not None or repeats is not None
+            new_symbols = base.symbols if symbols is None else symbols
+            nolead = base.allowed == (base.symbols[1:], *(base.symbols,) * (base.length - 1))
             rules = cls(
                 base.length if length is None else length,
-                base.symbols if symbols is None else symbols,
+                new_symbols,
                 base.repeats if repeats is None else repeats,
-                None if changed else base.allowed,
+                None if nolead else _carried_limits(base, spec, length, new_symbols),
                 base.guesses,
                 scoring=scoring,
             )
+            no_leading_zero = no_leading_zero or nolead
         return rules.with_no_leading() if no_leading_zero else rules
 
     def with_no_leading(self) -> Rules:
@@ -167,7 +178,10 @@ class Rules:
         allowed = list(self.allowed or (self.symbols,) * self.length)
         allowed[0] = allowed[0].replace(self.symbols[0], "")
         if not allowed[0]:
-            raise RulesError(f"{self.describe()}: barring {self.symbols[0]!r} leaves no symbol")
+            raise RulesError(
+                f"{self.describe()}: barring {self.symbols[0]!r} from the first position leaves "
+                "no symbol there; allow a second symbol there, or drop the no-leading-zero limit"
+            )
         return Rules(
             self.length, self.symbols, self.repeats, tuple(allowed), self.guesses,
             scoring=self.scoring,
@@ -342,6 +356,28 @@ def preset(name: str) -> Rules:
     32768
     """
     return Rules(*preset_shape(name))
+
+
+def _carried_limits(
+    base: Rules, spec: str, length: int | None, symbols: str
+) -> tuple[str, ...] | None:
+    """The per-position limits of ``base`` (read from ``spec``) in the variant of ``length``
+    positions (``None``: the same) and ``symbols``: the same limits, renamed one for one
+    with the symbols; a new length or number of symbols is a ``RulesError``."""
+    if base.allowed is None:
+        return None
+    if length not in (None, base.length):
+        changed = f"length {length} (--length)"
+    elif len(symbols) != len(base.symbols):
+        changed = f"symbols {quote(symbols)} (--symbols)"
+    else:
+        renamed = str.maketrans(base.symbols, symbols)
+        return tuple(limit.translate(renamed) for limit in base.allowed)
+    raise RulesError(
+        f"{changed}: {quote(spec)} limits the symbols of each of its {base.length} positions, "
+        "and no rule carries those limits over; give the whole variant in --rules, its limits "
+        "as :allowed=SYMBOLS/SYMBOLS/... (one per position)"
+    )
 
 
 def parse_spec(spec: str, scoring: bool = False) -> Rules:

@@ -61,3 +61,45 @@ def test_a_modifier_given_twice_is_refused() -> None:
         f"Error: rules spec '{spec}': 'symbols=uvwxyz' repeats :symbols; "
         "each modifier may appear once"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "first_line"),
+    [
+        (["--rules", "bc-nolead", "--length", "3"],
+         "3 distinct symbols of 0-9 (allowed at position 1: 1-9)"),
+        (["--rules", "bc-nolead", "--length", "5", "--no-leading-zero"],
+         "5 distinct symbols of 0-9 (allowed at position 1: 1-9)"),
+        (["--rules", "p4c10n:nolead", "--length", "2", "--repeats"],
+         "2 symbols of 0-9, repeats allowed (allowed at position 1: 1-9)"),
+        (["--rules", "bc-nolead", "--symbols", "abcdef"],
+         "4 distinct symbols of a-f (allowed at position 1: b-f)"),
+        (["--rules", "p3c4r:allowed=123/0123/01", "--no-repeats"],
+         "3 distinct symbols of 0-3 (allowed at position 1: 1-3, 3: 01)"),
+        (["--rules", "p3c4r:allowed=123/0123/01", "--symbols", "wxyz"],
+         "3 symbols of w-z, repeats allowed (allowed at position 1: x-z, 3: wx)"),
+    ],
+)  # fmt: skip
+def test_a_variants_limits_are_kept_when_options_change_it(
+    args: list[str], first_line: str
+) -> None:
+    """No leading zero stays at any length and alphabet; other limits stay through a change
+    of repeats or a renaming of the symbols."""
+    result = CliRunner().invoke(main, ["play", *args], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == f"I have picked a secret: {first_line}."
+
+
+@pytest.mark.parametrize(
+    ("args", "changed"),
+    [
+        (["--length", "4"], "length 4 (--length)"),
+        (["--symbols", "abcdef"], "symbols 'abcdef' (--symbols)"),
+    ],
+)
+def test_limits_that_no_rule_carries_over_are_refused(args: list[str], changed: str) -> None:
+    assert error_of(["--rules", "moo5,3,4", *args]) == (
+        f"Error: {changed}: 'moo5,3,4' limits the symbols of each of its 3 positions, and no "
+        "rule carries those limits over; give the whole variant in --rules, its limits as "
+        ":allowed=SYMBOLS/SYMBOLS/... (one per position)"
+    )
