@@ -377,7 +377,7 @@ def test_no_leading_zero_keeps_the_guesses() -> None:
         ("p4c10r:guesses=bc", "repeats are barred"),
         ("bc:guesses=bc-nolead", "position 1 allows fewer symbols"),
         ("bc:guesses=p4c10r:guesses=p4c10r", "give :guesses= once"),
-        ("bc:guesses=", "empty rules spec"),
+        ("bc:guesses=", "a variant's spec is needed on each side of :guesses="),
         ("bc:guesses=zzz", "unknown rules 'zzz'"),
     ],
 )

@@ -162,40 +162,52 @@ def preset_shape(name: str) -> Shape:
     return length, symbols, repeats, no_leading(length, symbols, None) if nolead else None
 
 
-def read_spec(spec: str, scoring: bool = False) -> list[Shape]:
+def read_spec(spec: str, scoring: bool = False, whole: str | None = None) -> list[Shape]:
     """The shapes a spec string describes: the secrets', then the guesses' if it names them.
+    ``whole``: the spec ``spec`` is part of (before or after ``:guesses=``), which errors quote
+    once, naming the part that is wrong.
 
     >>> read_spec("bc:guesses=p4c10r")
     [(4, '0123456789', False, None), (4, '0123456789', True, None)]
+    >>> read_spec("bc:guesses=p4c10r:symbols=abc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.RulesError: rules spec 'bc:guesses=p4c10r:symbols=abc': 10 colours but 3 ...
     """
     text = spec.strip()
+    whole = spec if whole is None else whole
     if not text:
+        if whole.strip():
+            raise RulesError(
+                f"rules spec {quote(whole)}: a variant's spec is needed on each side of "
+                f":guesses=, e.g. bc:guesses=p4c10r"
+            )
         raise RulesError(f"empty rules spec; expected {SPEC_HELP}")
     at = text.lower().find(GUESSES)  # keys in any case; symbols keep theirs
     if at >= 0:
         secrets, guesses = text[:at], text[at + len(GUESSES) :]
         if GUESSES in guesses.lower():
-            raise RulesError(f"rules spec {spec!r}: give :guesses= once")
-        return read_spec(secrets, scoring) + read_spec(guesses, scoring)
+            raise RulesError(f"rules spec {quote(whole)}: give :guesses= once")
+        return read_spec(secrets, scoring, whole) + read_spec(guesses, scoring, whole)
     if text.lower() in PRESETS:
         return [preset_shape(text.lower())]
     base, *modifiers = text.split(":")
     options: dict[str, str] = {}
     for modifier in modifiers:
-        key, value = _read_modifier(modifier, spec)
+        key, value = _read_modifier(modifier, whole)
         if key in options:
             raise RulesError(
-                f"rules spec {quote(spec)}: {quote(modifier)} repeats :{key}; "
+                f"rules spec {quote(whole)}: {quote(modifier)} repeats :{key}; "
                 "each modifier may appear once"
             )
         options[key] = value
     symbols = options.get("symbols")
     if base.lower() in PRESETS:
-        shape = _read_preset(base.lower(), spec, symbols)
+        shape = _read_preset(base.lower(), whole, symbols)
     elif base.lower().startswith("moo"):
-        shape = radix_shape(read_radix(base[3:], f"rules spec {quote(spec)}"), symbols)
+        shape = radix_shape(read_radix(base[3:], f"rules spec {quote(whole)}"), symbols)
     else:
-        shape = _read_compact(base, spec, symbols)
+        shape = _read_compact(base, spec, symbols, whole)
     length, alphabet, repeats, allowed = shape
     if "allowed" in options:
         allowed = tuple(options["allowed"].split("/"))
@@ -259,7 +271,8 @@ def _read_preset(name: str, spec: str, symbols: str | None) -> Shape:
     return length, symbols, repeats, limits
 
 
-def _read_compact(base: str, spec: str, symbols: str | None) -> Shape:
+def _read_compact(base: str, spec: str, symbols: str | None, whole: str) -> Shape:
+    """The shape of the compact spec ``base`` (of ``spec``, part of ``whole``)."""
     text = base.lower()
     match = re.fullmatch(r"p([0-9]{1,6})c([0-9]{1,6})([rn])", text)
     if match is None:
@@ -269,7 +282,7 @@ def _read_compact(base: str, spec: str, symbols: str | None) -> Shape:
         symbols = default_symbols(colours)
     elif len(symbols) != colours:
         raise RulesError(
-            f"rules spec {quote(spec)}: {colours} colours but {len(symbols)} symbols given"
+            f"rules spec {quote(whole)}: {colours} colours but {len(symbols)} symbols given"
         )
     return pegs, symbols, match[3] == "r", None
 

@@ -103,3 +103,25 @@ def test_limits_that_no_rule_carries_over_are_refused(args: list[str], changed: 
         "rule carries those limits over; give the whole variant in --rules, its limits as "
         ":allowed=SYMBOLS/SYMBOLS/... (one per position)"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "problem"),
+    [
+        ("bc:guesses=p4c10r:foo", "cannot read 'foo'; modifiers are :nolead"),
+        ("bc:guesses=digits:symbols=abc", "digits has 10 symbols but 3 given"),
+        ("bc:guesses=p4c10r:nolead:nolead", "'nolead' repeats :nolead"),
+        ("bc:guesses=p4c10r:symbols=abc", "10 colours but 3 symbols given"),
+        ("p4c6r:symbols=abc:guesses=p4c6r", "6 colours but 3 symbols given"),
+        ("bc:guesses=moo5,,", RADIX),
+        ("bc:guesses=xyz", "unknown rules 'xyz'; expected a preset"),
+        ("bc:guesses=", "a variant's spec is needed on each side of :guesses="),
+        (":guesses=bc", "a variant's spec is needed on each side of :guesses="),
+    ],
+)
+def test_an_error_in_either_side_of_guesses_quotes_the_spec_once(spec: str, problem: str) -> None:
+    """As the other modifiers' errors: the whole spec quoted once, then the part that is
+    wrong."""
+    error = error_of(["--rules", spec])
+    assert error.startswith(f"Error: rules spec '{spec}': {problem}"), error
+    assert error.count("rules spec") == 1, error
