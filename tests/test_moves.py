@@ -250,3 +250,21 @@ def test_outcomes_and_moves_say_what_comes_next() -> None:
     assert [m.asks_strategy for m in (Hint(), Suggest(), Guess("0"))] == [True, True, False]
     assert Record("1234", "").unanswered == "1234"
     assert Record("1234", "0 0").unanswered is None and Guess("1234").unanswered is None
+
+
+@pytest.mark.parametrize("ending", ["given up", "won"])
+@pytest.mark.parametrize("text", ["fix 1", "fix x 1 1", "correct"])
+def test_a_badly_formed_fix_after_the_end_is_told_the_game_is_over(text: str, ending: str) -> None:
+    """As a reply is then: not what a fix command looks like."""
+    solve = Codebreaker(BC, "minimax", seed=1)
+    if ending == "won":
+        solve.reply("4 0")
+    else:
+        solve.reply("0 1")
+        solve.give_up()
+    for line in (text, "1 2"):
+        with pytest.raises(GameOverError) as caught:
+            solve.apply(read_move(solve, line))
+        said = str(caught.value)
+        assert said.startswith("the code is already broken" if ending == "won" else
+                               "the game is over: it was given up"), said  # fmt: skip

@@ -172,7 +172,8 @@ class Codebreaker(Logged):
             return Noted(self.history[-1])
         if isinstance(move, Fix):
             history = self.history
-            if move.typed:
+            if move.typed:  # no fix command: once the game is over, said as any move is
+                self._check_playing()
                 raise FeedbackError(fix_usage(move.typed, len(history)))
             before = history[move.step - 1].feedback if 0 < move.step <= len(history) else None
             self.correct(move.step, given(move.reply, "reply"))
