@@ -143,11 +143,13 @@ def test_an_unknown_strategy_to_analyse_is_a_usage_error() -> None:
 
 
 def test_the_last_game_without_a_guess_says_so(tmp_path: Path) -> None:
-    assert run("bullscows play --seed 1", input="quit\n").exit_code == 0  # given up at once
+    played = run("bullscows play --seed 1", input="0123\nundo\nquit\n")  # kept: a guess made
+    assert played.exit_code == 0 and "Kept in your record" in played.stdout
     result = run("bullscows analyse --last")
     assert result.exit_code == 1
     assert one_error_line(result) == (
-        "Error: no guess to analyse: your last game has none (given up at once)"
+        "Error: no guess to analyse: your last game has none (given up before a first guess, "
+        "or with every guess taken back)"
     )
 
 

@@ -87,7 +87,8 @@ def analyse(
     if not history:
         why = "give a history of guesses and replies"
         if record or last:
-            why = f"{'your last game' if last else 'the game'} has none (given up at once)"
+            why = (f"{'your last game' if last else 'the game'} has none (given up before a "
+                   "first guess, or with every guess taken back)")  # fmt: skip
         raise BullsCowsError(f"no guess to analyse: {why}")
     moves = analyse_history(rules, history, player, seed)
     if as_json:
