@@ -211,6 +211,20 @@ def test_rules_describes_one_spec() -> None:
     assert "4 symbols of RGBYOP, repeats allowed" in result.stdout
 
 
+def test_rules_takes_the_variant_as_other_commands_do() -> None:
+    """`--rules SPEC`, as every command that plays a variant takes it, is SPEC; the two
+    naming different variants is one usage error."""
+    assert run("rules", "--rules", "bc-nolead").stdout == run("rules", "bc-nolead").stdout
+    assert run("rules", "mm", "--rules", "mm").stdout == run("rules", "mm").stdout
+    both = run("rules", "bc", "--rules", "mm")
+    assert both.exit_code == 2 and both.stdout == ""
+    assert both.stderr.splitlines()[-1] == (
+        "Error: SPEC 'bc' and --rules 'mm' each name a variant; give one"
+    )
+    main_help = run("--help").stdout
+    assert "Every command that plays or measures a variant takes --rules" in main_help
+
+
 @pytest.mark.parametrize(
     ("spec", "codes"), [("p5c26r", "11,881,376"), ("p11c10r", "100,000,000,000")]
 )

@@ -182,6 +182,7 @@ def main() -> None:
     New here? `bullscows play` starts a game: guess the computer's secret, 4 distinct digits;
     each reply counts bulls (right symbol, right place) and cows (right symbol, elsewhere).
 
-    Every command takes --rules (bc, bc-nolead, mm, logik, p4c10n, moo5,5,5, ...) and --help
-    (also `bullscows help COMMAND`).
+    Every command that plays or measures a variant takes --rules (bc, bc-nolead, mm, logik,
+    p4c10n, moo5,5,5, ...; `bullscows rules SPEC` describes one), and every command takes
+    --help (also `bullscows help COMMAND`).
     """

@@ -9,6 +9,7 @@ import click
 from bullscows.cli.common import reply_style_option, scoring_variant_options
 from bullscows.cli.streams import echo_wrapped
 from bullscows.codes import Code
+from bullscows.readers import quote
 from bullscows.rules import PRESETS, Rules, parse_spec, preset
 
 #: What can be done with a variant too large to enumerate.
@@ -44,8 +45,12 @@ def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool
 
 @click.command()
 @click.argument("spec", required=False)
+@click.option(
+    "--rules", "option_spec", metavar="SPEC", help="The variant to describe, as other commands "
+    "take it (the same as SPEC).",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def rules(spec: str | None, as_json: bool) -> None:
+def rules(spec: str | None, option_spec: str | None, as_json: bool) -> None:
     """List the preset variants, or describe the variant SPEC (e.g. p5c10n, moo5,5,5).
 
     \b
@@ -54,6 +59,12 @@ def rules(spec: str | None, as_json: bool) -> None:
     bullscows play --rules p5c8r:nolead
     """
     from bullscows.errors import BullsCowsError
+
+    if spec is not None and option_spec not in (None, spec):
+        raise click.UsageError(
+            f"SPEC {quote(spec)} and --rules {quote(option_spec)} each name a variant; give one"
+        )
+    spec = spec if option_spec is None else option_spec
 
     if spec is None:
         rows = [(name, preset(name), text) for name, (*_, text) in PRESETS.items()]
