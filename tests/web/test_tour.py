@@ -90,3 +90,32 @@ def test_the_tree_files_label_reads_as_one_line_on_a_laptop(browser: Browser, ba
     page.goto(f"{base}/tree")
     assert page.evaluate(LABEL_LINES) < 1.5
     context.close()
+
+
+@pytest.mark.parametrize("script", ["script", "no-script"])
+def test_a_refused_new_game_keeps_what_was_chosen(browser: Browser, base: str, script: str) -> None:
+    """A custom variant too large for the web is refused in one line; the form comes back as
+    it was sent (the custom box open, its length, the options), to be corrected, not retyped."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=script == "script")
+    page = context.new_page()
+    page.goto(f"{base}/new/play")
+    page.locator("#rules").select_option("bc-1to9")
+    page.locator("details:has(input[name=length]) summary").click()
+    page.locator("input[name=length]").fill("9")
+    page.locator("#limit").select_option("7")
+    page.locator("input[name=hard]").check()
+    page.locator("input[name=hints]").uncheck()
+    page.locator("#start").click()
+    expect(page.locator(".error")).to_contain_text("has 362,880 codes")
+    expect(page.locator("input[name=length]")).to_be_visible()  # the custom box is open
+    expect(page.locator("input[name=length]")).to_have_value("9")
+    expect(page.locator("#rules")).to_have_value("bc-1to9")
+    expect(page.locator("#limit")).to_have_value("7")
+    expect(page.locator("input[name=hard]")).to_be_checked()
+    expect(page.locator("input[name=hints]")).not_to_be_checked()
+    page.locator("input[name=length]").fill("3")  # corrected: the game starts
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    expect(page.locator(".variant")).to_contain_text("hard mode")
+    expect(page.locator(".variant")).to_contain_text("7 guesses")
+    context.close()

@@ -67,10 +67,12 @@ def install(app: FastAPI) -> None:
         return render(request, "game.html", status, id=game_id, game=shown,
                       title=TITLES[view.mode], abandoned=ABANDONED, **extra)  # fmt: skip
 
-    def new_form(request: Request, mode: str, status: int = 200, error: str | None = None
-                 ) -> HTMLResponse:  # fmt: skip
+    def new_form(request: Request, mode: str, status: int = 200, error: str | None = None,
+                 form: dict[str, Any] | None = None) -> HTMLResponse:  # fmt: skip
+        """The new game's form; after a refusal, with what was chosen (``form``) kept."""
         return render(request, "new.html", status, mode=mode, title=TITLES[mode],
-                      presets=presets(), strategies=strategy_names(), error=error)  # fmt: skip
+                      presets=presets(), strategies=strategy_names(), error=error,
+                      form=form)  # fmt: skip
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home(request: Request) -> HTMLResponse:
@@ -99,6 +101,10 @@ def install(app: FastAPI) -> None:
         coach: bool = Form(False),
     ) -> Response:
         check_mode(mode)
+        chose = {"rules": rules, "length": length, "symbols": symbols, "repeats": repeats,
+                 "no_leading_zero": no_leading_zero, "strategy": strategy,
+                 "consistent_only": consistent_only, "hints": hints, "adversary": adversary,
+                 "hard": hard, "limit": limit, "coach": coach}  # fmt: skip
         try:
             if length.strip() and not length.strip().isdigit():
                 raise BullsCowsError(f"length {length!r}: a whole number from 1 to 10")
@@ -117,7 +123,7 @@ def install(app: FastAPI) -> None:
             player = player_of(request) or new_id()
             game_id, _ = games_of(request).start(request, setup, player)
         except BullsCowsError as error:
-            return new_form(request, mode, status_of(error), str(error))
+            return new_form(request, mode, status_of(error), str(error), chose)
         return for_player(request, RedirectResponse(f"/game/{game_id}", status_code=303), player)
 
     @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
