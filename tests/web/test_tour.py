@@ -1,6 +1,7 @@
 """What a tour of every mode at a phone's and a laptop's size found, in a real browser: a long
-shared result wraps in its box, the bench's chart stays readable on a phone, and the how-to
-page leads on to a game."""
+shared result wraps in its box, the bench's chart stays readable on a phone, the how-to page
+leads on to a game, the tree file's label reads as one line, and a refused new game keeps
+its form's choices."""
 
 from __future__ import annotations
 
