@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .test_browser import base, browser, fits, open_context
 from .test_phone import WRAPPED
@@ -27,21 +27,36 @@ HEIGHTS = """() => [...document.querySelectorAll(".board .row[data-step]")].map(
   return [text, row.offsetHeight, most]; })"""
 
 
-@pytest.mark.parametrize("width", [390, 1280])
-def test_a_duels_rows_of_six_symbols_stay_on_one_line(
-    browser: Browser, base: str, width: int
-) -> None:
-    """p6c8n (a custom variant of bc: 6 symbols of 0-7) gives replies of 4 to 6 pegs: they
-    stand in two rows beside the tiles, and the reply's words on one line beside them."""
+def start_p6c8n(browser: Browser, base: str, mode: str, width: int) -> tuple[BrowserContext, Page]:
+    """A game of p6c8n (a custom variant of bc: 6 symbols of 0-7) from ``mode``'s form, in a
+    window ``width`` px wide, and its page."""
     context = open_context(browser, viewport={"width": width, "height": 800})
     page = context.new_page()
-    page.goto(f"{base}/new/duel")
+    page.goto(f"{base}/new/{mode}")
     page.locator("details:has(input[name=length]) summary").click()
     page.locator("input[name=length]").fill("6")
     page.locator("input[name=symbols]").fill("01234567")
     page.locator("#start").click()
     page.wait_for_url(re.compile(r"/game/"))
     expect(page.locator(".variant")).to_contain_text("p6c8n")
+    return context, page
+
+
+def one_line_each(page: Page) -> None:
+    """Every row of the page's boards is one line, its reply's words (where shown) too."""
+    rows = page.evaluate(HEIGHTS)
+    assert rows and all(height <= most + 1 for _, height, most in rows), rows
+    assert page.evaluate(WRAPPED) == []
+    fits(page)
+
+
+@pytest.mark.parametrize("width", [390, 480, 1280])
+def test_a_duels_rows_of_six_symbols_stay_on_one_line(
+    browser: Browser, base: str, width: int
+) -> None:
+    """p6c8n gives replies of 4 to 6 pegs: they stand in two rows beside the tiles, and the
+    reply's words on one line beside them where there is room (700 px and wider)."""
+    context, page = start_p6c8n(browser, base, "duel", width)
     page.locator("#say").fill("012345")
     page.locator("#say").press("Enter")
     page.locator("button.choice").first.wait_for()
@@ -52,8 +67,22 @@ def test_a_duels_rows_of_six_symbols_stay_on_one_line(
     assert sum(fullest) >= 5, replies
     page.locator(f'button.choice[data-reply="{fullest[0]} {fullest[1]}"]').click()
     expect(page.locator(".board[aria-label='my guesses'] .row[data-step]")).to_have_count(1)
-    rows = page.evaluate(HEIGHTS)
-    assert len(rows) == 2 and all(height <= most + 1 for _, height, most in rows), rows
-    assert page.evaluate(WRAPPED) == [], width
-    fits(page)
+    assert len(page.evaluate(HEIGHTS)) == 2
+    one_line_each(page)
+    context.close()
+
+
+@pytest.mark.parametrize("width", [390, 480, 1280])
+def test_a_plays_rows_of_six_symbols_stay_on_one_line(
+    browser: Browser, base: str, width: int
+) -> None:
+    """Any 6 of p6c8n's 8 symbols share 4 or more with the secret: replies of 4 to 6 pegs."""
+    context, page = start_p6c8n(browser, base, "play", width)
+    for count, guess in enumerate(("012345", "234567"), 1):
+        page.locator("#say").fill(guess)
+        page.locator("#say").press("Enter")
+        expect(page.locator(".board .row[data-step]")).to_have_count(count)
+        if page.locator("#outcome").count():  # won at once: a row is a row still
+            break
+    one_line_each(page)
     context.close()
