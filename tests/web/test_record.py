@@ -20,8 +20,9 @@ with warnings.catch_warnings():
 
 def give_up_a_game(client: TestClient, rules: str, guessed: bool = True) -> str:
     """A game started from the page's form, a guess made (unless not ``guessed``), and given
-    up; its page."""
-    created = client.post("/new/play", data={"rules": rules})
+    up; its page. The adversary never accepts a first guess while other codes remain, so the
+    guess never wins the game, whatever the seed."""
+    created = client.post("/new/play", data={"rules": rules, "adversary": "true"})
     assert created.status_code == 303, created.text
     page = created.headers["location"]
     if guessed:
