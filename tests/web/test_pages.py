@@ -74,6 +74,9 @@ def test_a_bad_variant_is_an_inline_error(client: TestClient) -> None:
     assert response.status_code == 400 and "at most 50,000" in response.text
     response = client.post("/new/play", data={"rules": "bc", "length": "x"})
     assert response.status_code == 400 and "a whole number" in response.text
+    for field, words in (("length", "length"), ("limit", "guess limit")):  # "²".isdigit()
+        response = client.post("/new/play", data={"rules": "bc", field: "\u00b2"})
+        assert response.status_code == 400 and f"{words} &#39;\u00b2&#39;" in response.text
 
 
 def test_play_by_the_prompt(client: TestClient) -> None:

@@ -11,6 +11,7 @@ asked for one: a reload, the back button or another tab shows what the post did.
 
 from __future__ import annotations
 
+import re
 from contextlib import suppress
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -50,6 +51,8 @@ UPLOAD = File(...)
 #: the pool), and the command that checks it at home.
 UPLOAD_WORK = 500
 CHECK = "bullscows tree --check FILE.json"
+#: A whole number as a form types it: ASCII digits only ("²".isdigit() is true, int() refuses it).
+WHOLE = re.compile(r"[0-9]+")
 TITLES = {
     "play": "Play: break the computer's code",
     "solve": "Solve: the computer breaks your code",
@@ -106,9 +109,9 @@ def install(app: FastAPI) -> None:
                  "consistent_only": consistent_only, "hints": hints, "adversary": adversary,
                  "hard": hard, "limit": limit, "coach": coach}  # fmt: skip
         try:
-            if length.strip() and not length.strip().isdigit():
+            if length.strip() and not WHOLE.fullmatch(length.strip()):
                 raise BullsCowsError(f"length {length!r}: a whole number from 1 to 10")
-            if limit.strip() not in ("", "off") and not limit.strip().isdigit():
+            if limit.strip() not in ("", "off") and not WHOLE.fullmatch(limit.strip()):
                 raise BullsCowsError(f"guess limit {limit!r}: off, or a whole number of guesses")
             chosen = variant(
                 rules,
@@ -117,7 +120,7 @@ def install(app: FastAPI) -> None:
                 {"yes": True, "no": False}.get(repeats),
                 no_leading_zero,
             )
-            allowed = int(limit) if limit.strip().isdigit() else None
+            allowed = int(limit) if WHOLE.fullmatch(limit.strip()) else None
             setup = Setup(mode, chosen.spec, strategy, consistent_only, hints, adversary, hard,
                           allowed, coach)  # fmt: skip
             player = player_of(request) or new_id()
