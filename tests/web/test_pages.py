@@ -79,6 +79,16 @@ def test_a_bad_variant_is_an_inline_error(client: TestClient) -> None:
         assert response.status_code == 400 and f"{words} &#39;\u00b2&#39;" in response.text
 
 
+def test_a_refused_custom_variant_is_shown_as_chosen(client: TestClient) -> None:
+    """A refused form comes back with its variant selected, a preset or not."""
+    response = client.post("/new/play", data={"rules": "p6c10r"})
+    assert response.status_code == 400
+    selected = re.findall(r'<option value="([^"]*)" selected>', response.text)
+    assert selected[0] == "p6c10r", selected
+    response = client.post("/new/play", data={"rules": "mm", "length": "x"})
+    assert re.findall(r'<option value="([^"]*)" selected>', response.text)[0] == "mm"
+
+
 def test_play_by_the_prompt(client: TestClient) -> None:
     page = new(client, "play", hints="true")
     text = say(client, page, "0123")
