@@ -43,11 +43,14 @@ def test_an_interrupted_search_resumes_from_its_checkpoint(
         if answers[-1] >= 3:
             raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt) as stopped:
         optimal_tree(MM, "total", progress=stop_early, checkpoint=path)
     kept = entries(path)
     assert 3 <= kept < 20
     reports: list[SearchReport] = []
+    # Resumed in this process while the interrupt (and the frames of its search) is held:
+    # the stopped search let its file go.
+    assert stopped.traceback
     resumed = optimal_tree(MM, "total", progress=reports.append, checkpoint=path)
     assert resumed.tree == alone["total"].tree
     assert reports[0].resumed == kept
@@ -207,6 +210,7 @@ def test_a_last_line_that_lost_its_newline_is_kept(tmp_path: Path) -> None:
     store = Checkpoint(path, "mm", "total", None, False)
     assert store.resumed == 1
     store.record(1, ((6, 2),), 4, 40, None)
+    store.close()
     assert Checkpoint(path, "mm", "total", None, False).resumed == 2
 
 
@@ -260,6 +264,7 @@ def test_a_damaged_line_inside_the_file_is_never_cut_off(tmp_path: Path) -> None
     store = Checkpoint(path, "mm", "total", None, False)
     store.record(1, ((7, 2),), 5, 40, None)
     store.record(1, ((9, 1),), 5, 40, None)
+    store.close()
     text = path.read_text()
     for damaged in (text[:-30] + "\n", '"depth":5,"depth":6'.join(text.rsplit('"depth":5', 1))):
         path.write_text(damaged)
@@ -295,3 +300,55 @@ def test_a_checkpoint_another_process_searches_with_is_refused(tmp_path: Path) -
         holder.stdin.close()
         holder.wait(timeout=300)
     assert Checkpoint(path, "mm", "total", None, False).resumed == 1
+
+
+def test_a_second_checkpoint_on_the_file_in_this_process_is_refused(tmp_path: Path) -> None:
+    # Two searches of one process on one file would interleave their answers as two
+    # processes' would: the second is refused until the first is closed.
+    path = tmp_path / "held.ckpt"
+    first = Checkpoint(path, "mm", "total", None, False)
+    first.record(1, ((7, 2),), 5, 40, None)
+    with pytest.raises(BullsCowsError, match="is in use by another search: let it end"):
+        Checkpoint(path, "mm", "total", None, False)
+    first.close()
+    first.record(1, ((9, 1),), 5, 40, None)  # kept in memory alone once closed
+    assert Checkpoint(path, "mm", "total", None, False).resumed == 1
+
+
+_PROBE = """
+import fcntl, os, sys
+from pathlib import Path
+from bullscows.errors import BullsCowsError
+from bullscows.search.checkpoint import Checkpoint
+out = os.open(sys.argv[1], os.O_WRONLY)
+try:
+    fcntl.flock(out, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    print("flock taken")
+except BlockingIOError:
+    print("flock refused")
+os.close(out)
+try:
+    Checkpoint(Path(sys.argv[1]), "mm", "total", None, False)
+    print("checkpoint taken")
+except BullsCowsError as error:
+    print("checkpoint refused:", error)
+"""
+
+
+def test_a_handle_closed_in_this_process_leaves_the_lock_held(tmp_path: Path) -> None:
+    # A lock of the process (lockf) ended when any descriptor of the file closed: a read of
+    # it, or a second Checkpoint refused; another process could then append to it too.
+    path = tmp_path / "held.ckpt"
+    held = Checkpoint(path, "mm", "total", None, False)
+    held.record(1, ((7, 2),), 5, 40, None)
+    assert path.read_bytes().count(b"\n") == 2  # a descriptor opened and closed
+    with pytest.raises(BullsCowsError, match="in use"):
+        Checkpoint(path, "mm", "total", None, False)  # another, opened and closed
+    probe = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert probe.stdout.splitlines()[0] == "flock refused", probe.stdout + probe.stderr
+    assert probe.stdout.splitlines()[1].startswith("checkpoint refused: "), probe.stdout
+    held.record(1, ((9, 1),), 5, 40, None)
+    held.close()
+    assert Checkpoint(path, "mm", "total", None, False).resumed == 2

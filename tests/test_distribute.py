@@ -143,6 +143,7 @@ def _search_with(
     store = Checkpoint(path, rules.spec, "total", None, False)
     search = Search(SearchOptions(rules), Run(checkpoint=store, executor=executor, task=task))
     found = search.solve(universe(rules).secrets, search.state.unlimited, INFEASIBLE, ())
+    store.close()
     assert found is not None
     return found[1], search
 

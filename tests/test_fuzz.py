@@ -250,6 +250,7 @@ def test_every_checkpoint_written_reads_back(
         for weight, history, depth, window, leaf in answers:
             found = None if leaf is None else (window, Node(leaf, {3: Node(leaf ^ 1)}))
             store.record(weight, tuple(history), depth, window + 1, found)
+        store.close()
         again = Checkpoint(path, "mm", "total", None, False)
         assert again.exact == store.exact and again.failed == store.failed
 
@@ -270,6 +271,7 @@ def test_a_checkpoint_cut_anywhere_resumes_twice(count: int, share: float, extra
         store = Checkpoint(path, "mm", "total", None, False)
         for history, window, tree in _answers(count):
             store.record(1, history, 5, window, None if tree is None else (window - 1, tree))
+        store.close()
         data = path.read_bytes()
         cut = int(len(data) * share)
         path.write_bytes(data[:cut])
@@ -280,4 +282,5 @@ def test_a_checkpoint_cut_anywhere_resumes_twice(count: int, share: float, extra
                                      max(whole, 0) + 1 + resume * extra)  # fmt: skip
             for history, window, _ in _answers(extra):
                 again.record(0, history, 6, window, None)
+            again.close()
         assert Checkpoint(path, "mm", "total", None, False).resumed >= 2 * extra

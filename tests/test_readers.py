@@ -247,6 +247,7 @@ def test_a_checkpoint_written_reads_back(checkpoint_lines: list[str], tmp_path: 
         store.record(weight, history, depth, found[0] + 1, found)
     for (weight, history, depth), window in again.failed.items():
         store.record(weight, history, depth, window, None)
+    store.close()
     reread = Checkpoint(copy, "mm", "total", None, False)
     assert reread.exact == again.exact and reread.failed == again.failed
 

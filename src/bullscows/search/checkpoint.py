@@ -103,9 +103,10 @@ class Checkpoint:
 
     def _hold(self) -> None:
         """Open the file for appending (refused now if it cannot be written, not at the first
-        answer) and lock it for the life of this object: a second search on it, in another
-        process, would interleave its answers with this one's. Every write goes through this
-        one descriptor (a lock of POSIX ends when the process closes any of the file's)."""
+        answer) and lock it until ``close`` (or the end of this object): a second search on
+        it, in this process or another, would interleave its answers with this one's. The lock
+        (``flock``) belongs to this descriptor alone: another descriptor of the file, opened
+        and closed in this process, leaves it held (a lock of ``lockf`` would end)."""
         assert self.path is not None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -115,16 +116,23 @@ class Checkpoint:
         try:
             import fcntl
 
-            fcntl.lockf(out, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(out, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
-            if error.errno in (errno.EACCES, errno.EAGAIN):
+            if error.errno in (errno.EACCES, errno.EAGAIN, errno.EWOULDBLOCK):
                 os.close(out)
                 raise BullsCowsError(
                     f"checkpoint {quote_path(self.path)} is in use by another search: let it "
                     "end, or give another file"
                 ) from None  # else a file system without locks: go on unlocked
         self._out = out
-        weakref.finalize(self, os.close, out)
+        self._close = weakref.finalize(self, os.close, out)
+
+    def close(self) -> None:
+        """Close the file, ending its lock: a search on it may start (answers are then kept
+        in memory alone). Closing again does nothing."""
+        if self._out >= 0:
+            self._close()
+            self._out = -1
 
     def _load(self, path: Path, data: bytes) -> int:
         """Read the file's answers, each checked against the schema; how many there were. A
@@ -216,7 +224,7 @@ class Checkpoint:
         else:
             self.exact[question] = found
             self.checked.add(question)  # found by this search
-        if self.path is None:
+        if self._out < 0:  # in memory alone, or closed
             return
         cost, tree = (None, None) if found is None else (found[0], _plain(found[1]))
         line = json.dumps(

@@ -145,31 +145,34 @@ def opening_tree(
     if executor is not None:
         start_workers(executor, prepare)
     store = Checkpoint(checkpoint, rules.spec, "total", None, False)
-    watched = progress if budget is None else budget.watch(progress)
-    task = None if executor is None else solve_task
-    search = Search(SearchOptions(rules), Run(watched, start, store, executor, task))
-    search.tasks.level = TASK_LEVEL  # the parts two guesses deep are tasks in every variant
-    state = search.state
-    depth = state.unlimited
-    opening, tree, parts = _open(search, first, depth, fallback)
-    # What the tree costs besides its parts two guesses deep (their fallbacks' trees in it).
-    base = _figures(search, _grafted(tree, parts))[1] - sum(part.total for part in parts)
-    stopped = None
     try:
-        _solve(search, parts, depth, base)
-    except BudgetSpent as spent:
-        stopped = spent.reason
-    except KeyboardInterrupt:
-        stopped = INTERRUPT
-    by_count, total = _figures(search, _grafted(tree, parts))
-    lower = total - sum(part.total - part.bound for part in parts if not part.exact)
-    found = OpeningResult(
-        rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
-        by_count, search.sets(), time.perf_counter() - start, stopped,
-    )  # fmt: skip
-    if stopped == INTERRUPT:
-        raise OpeningInterrupted(found)
-    return found
+        watched = progress if budget is None else budget.watch(progress)
+        task = None if executor is None else solve_task
+        search = Search(SearchOptions(rules), Run(watched, start, store, executor, task))
+        search.tasks.level = TASK_LEVEL  # the parts two guesses deep are tasks in every variant
+        state = search.state
+        depth = state.unlimited
+        opening, tree, parts = _open(search, first, depth, fallback)
+        # What the tree costs besides its parts two guesses deep (their fallbacks' trees in it).
+        base = _figures(search, _grafted(tree, parts))[1] - sum(part.total for part in parts)
+        stopped = None
+        try:
+            _solve(search, parts, depth, base)
+        except BudgetSpent as spent:
+            stopped = spent.reason
+        except KeyboardInterrupt:
+            stopped = INTERRUPT
+        by_count, total = _figures(search, _grafted(tree, parts))
+        lower = total - sum(part.total - part.bound for part in parts if not part.exact)
+        found = OpeningResult(
+            rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
+            by_count, search.sets(), time.perf_counter() - start, stopped,
+        )  # fmt: skip
+        if stopped == INTERRUPT:
+            raise OpeningInterrupted(found)
+        return found
+    finally:
+        store.close()  # its lock ends with the search, not when its frames are collected
 
 
 def opening_parts(

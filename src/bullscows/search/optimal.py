@@ -136,6 +136,8 @@ def optimal_tree(
         if not running:  # stopped before the search began: nothing to say
             raise
         raise SearchInterrupted(_standing(INTERRUPT, running, start)) from None
+    finally:
+        store.close()  # its lock ends with the search, not when its frames are collected
 
 
 def check_searchable(rules: Rules) -> None:
