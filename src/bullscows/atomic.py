@@ -102,9 +102,11 @@ def _unwritable(path: str | Path, what: str, error: OSError) -> BullsCowsError:
     return BullsCowsError(f"cannot write {what} to {quote_path(path)}: {error.strerror or error}")
 
 
-def _writable(path: Path) -> None:
+def _writable(path: Path, in_place: bool = False) -> None:
     """An ``OSError`` unless ``path`` can be written: a file there that its owner may write,
-    or a folder where ``write_atomic`` can make its part file (made and removed here)."""
+    or a folder where ``write_atomic`` can make its part file (made and removed here). With
+    ``in_place`` (a file appended to where it is, as a checkpoint), a regular file that may
+    be written needs no part file: the folder is probed only for a file not made yet."""
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
@@ -113,8 +115,8 @@ def _writable(path: Path) -> None:
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
     if mode is not None and not os.access(path, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-    if mode is not None and not stat.S_ISREG(mode):
-        return  # written as it is (/dev/null): no part file
+    if mode is not None and (in_place or not stat.S_ISREG(mode)):
+        return  # written as it is (/dev/null, a checkpoint): no part file
     with contextlib.suppress(OSError):
         path = path.resolve()  # its part file goes beside the file a link names
     part = part_path(path)
@@ -125,11 +127,11 @@ def _writable(path: Path) -> None:
     os.unlink(part)
 
 
-def check_folder(path: str | Path, what: str) -> Path:
-    """``path`` if its folder exists and a file can be written there (``_writable``), so
-    that ``what`` can be written once it is made; else the ``BullsCowsError`` that writing it
-    would raise, before the work. No folder is made: a file a person names goes where it is
-    named, or nowhere.
+def check_folder(path: str | Path, what: str, in_place: bool = False) -> Path:
+    """``path`` if its folder exists and a file can be written there (``_writable``, with
+    ``in_place``), so that ``what`` can be written once it is made; else the
+    ``BullsCowsError`` that writing it would raise, before the work. No folder is made: a
+    file a person names goes where it is named, or nowhere.
 
     >>> try:
     ...     check_folder("missing/card.json", "the card")
@@ -142,7 +144,7 @@ def check_folder(path: str | Path, what: str) -> Path:
         reason = "Not a directory" if folder.exists() else "No such file or directory"
         raise BullsCowsError(f"cannot write {what} to {quote_path(path)}: {reason}")
     try:
-        _writable(Path(path))
+        _writable(Path(path), in_place)
     except OSError as error:
         raise _unwritable(path, what, error) from None
     return Path(path)

@@ -4,13 +4,16 @@ exists (else the one line that writing it would give, exit 1; no folder is made)
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from bullscows import atomic
 from bullscows.cli import main
+from bullscows.search.checkpoint import Checkpoint
 
 
 def run(*args: str) -> Result:
@@ -148,3 +151,53 @@ def test_a_file_made_read_only_is_refused_not_replaced() -> None:
     assert result.stderr == "Error: cannot write the tree to 'kept.json': Permission denied\n"
     assert kept.read_text() == "a result kept read-only"
     assert sorted(p.name for p in Path().iterdir()) == ["kept.json"]
+
+
+@pytest.fixture
+def no_part_file(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The current folder refuses every part file (as a folder without write permission
+    does, which root may write to anyway): the files there whose part file was asked for."""
+    asked: list[Path] = []
+    here, part_path = Path().resolve(), atomic.part_path
+
+    def refused(path: Path) -> Path:
+        if path.parent != here:
+            return part_path(path)  # the cache's, elsewhere
+        asked.append(path)
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(atomic, "part_path", refused)
+    return asked
+
+
+def test_an_existing_checkpoint_is_appended_to_where_no_file_can_be_made(
+    no_part_file: list[Path],
+) -> None:
+    # A checkpoint is appended to where it is: no part file is made beside it, so a folder
+    # refusing new files refuses a new checkpoint alone, not one to resume (nor a tree).
+    Checkpoint(Path("mm.ckpt"), "mm", "total", None, False)
+    optimal = ["tree", "--rules", "mm", "--strategy", "optimal"]
+    result = run(*optimal, "--checkpoint", "mm.ckpt")
+    assert result.exit_code == 0, result.output
+    assert no_part_file == []
+    assert Path("mm.ckpt").read_text().count("\n") > 1  # its answers appended
+    result = run(*optimal, "--checkpoint", "new.ckpt")
+    assert result.exit_code == 1, result.output
+    assert result.stderr == "Error: cannot write the checkpoint to 'new.ckpt': Permission denied\n"
+    assert no_part_file == [Path("new.ckpt").resolve()] and not Path("new.ckpt").exists()
+    result = run(*optimal, "--out", "mm.json")
+    assert result.exit_code == 1 and "cannot write the tree to 'mm.json'" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root makes a file in any folder")
+def test_a_checkpoint_in_a_folder_without_write_permission_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    Checkpoint(folder / "p2c3n.ckpt", "p2c3n", "total", None, False)
+    folder.chmod(0o555)
+    try:
+        args = ["tree", "--rules", "p2c3n", "--strategy", "optimal", "--checkpoint"]
+        result = run(*args, str(folder / "p2c3n.ckpt"))
+        assert result.exit_code == 0, result.output
+    finally:
+        folder.chmod(0o755)

@@ -285,16 +285,17 @@ def ending(path: Path, endings: tuple[str, ...], option: str | None = None) -> P
 
 
 def writes(
-    what: str, *endings: str
+    what: str, *endings: str, in_place: bool = False
 ) -> Callable[[click.Context, click.Parameter, Path | None], Path | None]:
     """The callback of an option naming a file to write ``what`` to, checked as the options
     are read, before any work: its name ends in one of ``endings`` (when given; else a bad
-    option value) and its folder exists (``atomic.check_folder``: no folder is made)."""
+    option value) and its folder exists (``atomic.check_folder``: no folder is made; with
+    ``in_place``, a file appended to where it is, as it is if it exists)."""
 
     def check(ctx: click.Context, param: click.Parameter, path: Path | None) -> Path | None:
         if path is None:
             return None
-        return check_folder(ending(path, endings) if endings else path, what)
+        return check_folder(ending(path, endings) if endings else path, what, in_place)
 
     return check
 

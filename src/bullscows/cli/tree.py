@@ -89,7 +89,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 @click.option(
     "--checkpoint",
     type=click.Path(dir_okay=False, path_type=Path),
-    callback=writes("the checkpoint"),
+    callback=writes("the checkpoint", in_place=True),
     metavar="FILE",
     help="With an optimal strategy: keep the search's progress in FILE, in a folder that "
     "exists, as for --out; an interrupted search run again with the same FILE resumes where "
