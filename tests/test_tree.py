@@ -494,7 +494,7 @@ def test_each_text_form_is_read_as_text_and_a_path_as_its_file(
         assert load_tree(text, p2).rules == p2, text
     assert load_tree(irving, p2).root == tree.root
     # A text that names an existing file is that file, in every form.
-    for name in ("6 (01", "const t"):
+    for name in ("6 (01", "const t", "{run1}.json", "[2024] mm.json", "#1.txt"):
         (tmp_path / name).write_text(tree.to_json())
         assert load_tree(name) == tree
         assert load_tree(str(tmp_path / name)) == tree

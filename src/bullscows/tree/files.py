@@ -49,10 +49,10 @@ def load_tree(
     """A tree from a file (a ``Path``), a file's bytes, or text: a tree's text or a path;
     checked for form, not for play.
 
-    Text that holds a line break or starts with ``{`` or ``[`` is a tree's text. Other text
-    names a file where one exists by that name; else it is a tree's text if it takes a
-    tree's form (``is_tree_text``: kunigami's ``const NAME = [[...``, or Irving notation's
-    count and its play), and is refused if it does not. A file or bytes may be
+    Text that holds a line break is a tree's text. Other text names a file where one exists
+    by that name (``{run1}.json`` too); else it is a tree's text if it takes a tree's form
+    (``is_tree_text``: JSON's ``{`` or ``[``, kunigami's ``const NAME = [[...``, or Irving
+    notation's count and its play), and is refused if it does not. A file or bytes may be
     gzip-compressed (``.json.gz``): they are recognised by their first bytes. Irving notation
     (``tree.irving``) is recognised by its first character (a digit or ``#``), kunigami's
     JavaScript list (``tree.kunigami``) by its ``[[`` (after a declaration or not), and a
@@ -132,9 +132,9 @@ def _tree_text(source: str | Path | bytes, name: str | None) -> tuple[str, str]:
     if isinstance(source, Path):
         return read_named(source, "tree file")
     text = source.removeprefix("\ufeff")
-    if text.lstrip()[:1] in ("{", "[") or "\n" in text.strip():
+    if "\n" in text.strip():
         return text, "tree"  # never a file's name
-    if os.path.lexists(text):
+    if os.path.lexists(text):  # '{run1}.json' too: a file before a text of JSON
         return read_named(text, "tree file")
     if is_tree_text(text):
         return text, "tree"
