@@ -16,6 +16,7 @@ from bullscows.errors import (
 )
 from bullscows.knowledge import Knowledge
 from bullscows.sessions import (
+    HIDDEN,
     Adversary,
     Candidates,
     Codebreaker,
@@ -219,7 +220,9 @@ def test_outcomes_say_what_they_tell() -> None:
     undone = game.apply(Undo())
     assert undone.lines("pair") == ("    took back 1389 -> 0 0",) and undone.undone is not None
     assert game.apply(History()).lines() == ("  Nothing yet.",)
-    assert game.apply(GiveUp()).lines() == ("The secret was 2745.",)
+    assert game.apply(GiveUp()).lines() == ("The secret was 2745.",)  # a guess was made
+    unstarted = Codemaker(BC, "2745").apply(GiveUp())  # costs nothing: the secret stays hidden
+    assert unstarted.lines() == (HIDDEN,) and unstarted.secret is None
     adversary = Adversary(BC, seed=1)
     assert adversary.apply(GiveUp()).lines()[0] == "There was no secret: I never picked one."
     assist = Codebreaker(Rules.parse("mm"), "minimax", seed=1, assist=True)

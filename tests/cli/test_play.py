@@ -12,7 +12,8 @@ from collections import Counter
 import pytest
 
 from bullscows import Rules
-from bullscows.sessions import seeded_secret
+from bullscows.sessions import HIDDEN, seeded_secret
+from bullscows.standings import ABANDONED
 
 from .conftest import Spawn, all_codes, bulls_cows, narrow, still_possible, words
 
@@ -98,9 +99,23 @@ def test_play_quit_reveals_the_secret(terminal: Spawn) -> None:
 def test_play_end_of_input_reveals_the_secret(terminal: Spawn) -> None:
     game = terminal("play", "--seed", "5")
     game.expect(YOUR_GUESS)
+    game.send("0123")
+    game.expect(YOUR_GUESS)
     game.send_eof()
     game.expect_text(f"The secret was {secret_of(5)}.")
     assert game.finish() == 0
+
+
+def test_play_given_up_before_a_guess_keeps_the_secret() -> None:
+    # It costs nothing: shown, the seed's secret could be won in one guess next time.
+    from click.testing import CliRunner
+
+    from bullscows.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--seed", "7"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert secret_of(7) not in result.output and "The secret was" not in result.output
+    assert f"{HIDDEN}\n{ABANDONED}\n" in result.output
 
 
 def test_play_same_seed_same_secret_other_seed_other_secret() -> None:
@@ -145,7 +160,7 @@ def test_hint_without_the_flag_says_hints_are_off(spawn: Spawn) -> None:
     game.expect_text("Hints are off; play with --hint to get them.")
     assert game.expect(YOUR_GUESS).group(1) == "1"
     game.send("quit")
-    game.expect_text(f"The secret was {secret_of(2)}.")
+    game.expect_text(HIDDEN)
     assert game.finish() == 0
     assert "Try " not in game.transcript
 

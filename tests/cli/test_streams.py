@@ -12,6 +12,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from bullscows.sessions import HIDDEN
+
 from .conftest import BULLSCOWS, TIMEOUT, private_env
 
 
@@ -131,7 +133,7 @@ def test_a_senseless_terminal_width_is_ignored(columns: str) -> None:
     bench = bullscows("bench", "--rules", "p3c4n", "--strategy", "minimax", env=env)
     assert bench.returncode == 0 and b"minimax" in bench.stdout, bench.stderr
     play = bullscows("play", "--seed", "1", stdin=b"quit\n", env=env)
-    assert play.returncode == 0 and b"The secret was" in play.stdout, play.stderr
+    assert play.returncode == 0 and HIDDEN.encode() in play.stdout, play.stderr
 
 
 @pytest.mark.parametrize("reply", [b"9" * 5000 + b" 0", b"9" * 5000 + b"b 0c"])
@@ -210,7 +212,7 @@ def test_a_line_that_is_not_utf8_at_a_terminal_is_asked_again() -> None:
         child.expect_exact(b"the line is not UTF-8 text: byte 0xff at character 1; type it again")
         child.expect_exact(b"[1] Your guess: ")
         child.sendline(b"quit")
-        child.expect_exact(b"The secret was")
+        child.expect_exact(HIDDEN.encode())
         child.expect(pexpect.EOF)
         assert b"Traceback" not in child.before
     finally:

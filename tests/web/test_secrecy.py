@@ -5,12 +5,14 @@ scanned for it."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
-from bullscows import Code, Rules, score
-from bullscows.sessions import Codebreaker
+from bullscows import Code, Rules, daily, score
+from bullscows.sessions import HIDDEN, Codebreaker
 
 from .conftest import submit
 
@@ -81,10 +83,31 @@ def test_no_response_shows_the_secret_before_the_end(client: TestClient) -> None
 def test_a_given_up_game_shows_the_secret(client: TestClient) -> None:
     response = client.post("/new/play", data={"rules": "bc", "strategy": "minimax"})
     game_id = response.headers["location"].rsplit("/", 1)[-1]
+    submit(client, f"/game/{game_id}", {"say": "0123"})
     page = submit(client, f"/game/{game_id}", {"say": "quit"}, follow_redirects=True)
     state = client.get(f"/api/games/{game_id}").json()["state"]
     assert state["status"] == "gave-up" and "The secret was" in page.text
     assert state["secret"] in page.text
+
+
+def test_a_daily_puzzle_given_up_before_a_guess_keeps_its_secret(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given up at once, it costs nothing: showing its secret would let it be won in one guess.
+    monkeypatch.setattr(daily, "utc_today", lambda: date(2026, 11, 26))  # midnight may come
+    response = client.post("/daily", data={"rules": SPEC})
+    assert response.status_code == 303, response.text
+    game = response.headers["location"]
+    game_id = game.rsplit("/", 1)[-1]
+    seen = [submit(client, game, {"say": "quit"}, follow_redirects=True)]
+    seen += [client.get(game), client.get(f"/api/games/{game_id}")]
+    state = seen[-1].json()["state"]
+    assert state["status"] == "gave-up" and state.get("secret") is None
+    assert "secret" not in state["record"] and "seed" not in state["record"]
+    assert HIDDEN in seen[0].text and "The secret was" not in seen[0].text
+    secret = daily.daily_game(Rules.parse(SPEC), daily.day_number())
+    for text in map(everything, seen):
+        assert not shows(secret.secret.text, text) and str(secret.seed) not in text
 
 
 def test_a_duel_hides_the_computer_code_until_the_end(client: TestClient) -> None:

@@ -54,6 +54,7 @@ from bullscows.sessions.moves import (
     read_move,
 )
 from bullscows.sessions.outcomes import (
+    HIDDEN,
     Fixed,
     GaveUp,
     Helped,
@@ -91,6 +92,7 @@ def restore(record: GameRecord, assist: bool = False) -> Game:
 
 
 __all__ = [
+    "HIDDEN",
     "Adversary",
     "Candidates",
     "Codebreaker",

@@ -150,6 +150,18 @@ class _Maker(Logged, ABC):
         return self.gave_up and not any(event.action == "guess" for event in self.log)
 
     @property
+    def keeps_secret(self) -> bool:
+        """Whether the game, over, still hides its secret: given up before its first guess
+        (``abandoned``), it costs nothing, so the same secret (a daily puzzle's, a seeded
+        game's) must stay hidden to be played again. An adversary holds no secret to keep.
+
+        >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+        >>> game.apply(GiveUp()).lines()
+        ('The secret stays hidden, so that this game can be played again.',)
+        """
+        return self.abandoned and self.picks_secret
+
+    @property
     def status(self) -> Status:
         return Status.LOST if self.lost else super().status
 
@@ -194,7 +206,9 @@ class _Maker(Logged, ABC):
         if isinstance(move, AskHint):
             return Hinted(self.hint())
         if isinstance(move, GiveUp):
-            return GaveUp(self.give_up(), self.picks_secret)
+            secret = self.give_up()
+            hidden = self.keeps_secret
+            return GaveUp(None if hidden else secret, self.picks_secret, hidden)
         if isinstance(move, History):
             return Shown(self.history)
         if isinstance(move, Candidates):

@@ -126,14 +126,21 @@ class Fixed(Outcome):
 @dataclass(frozen=True)
 class GaveUp(Outcome):
     """The game is given up; ``secret``: the computer's code (``None`` where it holds none),
-    ``picked``: whether it had picked one (an adversary commits only when asked)."""
+    ``picked``: whether it had picked one (an adversary commits only when asked), ``hidden``:
+    whether the code stays hidden (``HIDDEN``: given up before its first guess)."""
 
     secret: Code | None
     picked: bool = True
+    hidden: bool = False
     stops = True
 
     def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
-        return revealed(self.secret, self.picked)
+        return (HIDDEN,) if self.hidden else revealed(self.secret, self.picked)
+
+
+#: What a game given up before its first guess says of its secret, which it does not show: the
+#: game does not count, and the same secret (a daily puzzle's, a seeded game's) can be played.
+HIDDEN = "The secret stays hidden, so that this game can be played again."
 
 
 def revealed(secret: Code | None, picked: bool = True) -> tuple[str, ...]:

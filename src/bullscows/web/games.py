@@ -287,8 +287,10 @@ class Fields(Viewer[dict[str, Any]]):
             "keypad": symbol_states(game.knowledge), "day": day_of(game),
         }  # fmt: skip
         if over:
-            secret = game.secret
-            data["secret"] = None if secret is None else secret.text
+            secret, kept = game.secret, game.keeps_secret
+            data["secret"] = None if secret is None or kept else secret.text
+            if kept:  # nor its record's secret and seed (played again, it is the same game)
+                data["record"] = game.to_record().public_json(over=False)
             data["counted"] = counts(game)
             data["grid"] = share_text(game, data["day"], game.max_guesses)
         if game.coach:

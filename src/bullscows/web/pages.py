@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
-from bullscows.sessions import Game, Move, named_move, read_move
+from bullscows.sessions import HIDDEN, Game, Move, named_move, read_move
 from bullscows.standings import ABANDONED, standings
 from bullscows.web import benching, explorer
 from bullscows.web.common import (
@@ -68,7 +68,8 @@ def install(app: FastAPI) -> None:
              **extra: Any) -> HTMLResponse:  # fmt: skip
         shown = view.model_dump(exclude_unset=True)
         return render(request, "game.html", status, id=game_id, game=shown,
-                      title=TITLES[view.mode], abandoned=ABANDONED, **extra)  # fmt: skip
+                      title=TITLES[view.mode], abandoned=ABANDONED, hidden=HIDDEN,
+                      **extra)  # fmt: skip
 
     def new_form(request: Request, mode: str, status: int = 200, error: str | None = None,
                  form: dict[str, Any] | None = None) -> HTMLResponse:  # fmt: skip
