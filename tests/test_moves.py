@@ -257,8 +257,8 @@ def test_outcomes_and_moves_say_what_comes_next() -> None:
 
 @pytest.mark.parametrize("ending", ["given up", "won"])
 @pytest.mark.parametrize("text", ["fix 1", "fix x 1 1", "correct"])
-def test_a_badly_formed_fix_after_the_end_is_told_the_game_is_over(text: str, ending: str) -> None:
-    """As a reply is then: not what a fix command looks like."""
+def test_a_badly_formed_fix_after_the_end_is_told_why_not(text: str, ending: str) -> None:
+    """Given up, as a reply is then; won, how to fix (a fix is still taken), a reply refused."""
     solve = Codebreaker(BC, "minimax", seed=1)
     if ending == "won":
         solve.reply("4 0")
@@ -266,8 +266,24 @@ def test_a_badly_formed_fix_after_the_end_is_told_the_game_is_over(text: str, en
         solve.reply("0 1")
         solve.give_up()
     for line in (text, "1 2"):
-        with pytest.raises(GameOverError) as caught:
+        refused = FeedbackError if ending == "won" and line == text else GameOverError
+        with pytest.raises(refused) as caught:
             solve.apply(read_move(solve, line))
         said = str(caught.value)
-        assert said.startswith("the code is already broken" if ending == "won" else
-                               "the game is over: it was given up"), said  # fmt: skip
+        if refused is FeedbackError:  # a broken code may still be fixed: told how
+            assert said == fix_usage(text, 1), said
+        else:
+            assert said.startswith("the code is already broken" if ending == "won" else
+                                   "the game is over: it was given up"), said  # fmt: skip
+
+
+def test_a_badly_formed_fix_in_a_live_duel_is_told_how_to_fix() -> None:
+    """The person's code is broken but they still guess: a fix is taken, so its usage is told."""
+    duel = Duel(BC, "minimax", seed=1)
+    duel.apply(read_move(duel, "0123"))
+    duel.apply(read_move(duel, "4 0"))
+    assert not duel.over
+    with pytest.raises(FeedbackError) as caught:
+        duel.apply(read_move(duel, "fix 1"))
+    assert str(caught.value) == fix_usage("fix 1", 1)
+    assert duel.apply(read_move(duel, "fix 1 0 1")).lines("pair")[0].endswith("4 0 is now 0 1")

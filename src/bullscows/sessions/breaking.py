@@ -172,8 +172,8 @@ class Codebreaker(Logged):
             return Noted(self.history[-1])
         if isinstance(move, Fix):
             history = self.history
-            if move.typed:  # no fix command: once the game is over, said as any move is
-                self._check_playing()
+            if move.typed:  # no fix command: given up, said as any move is; a broken code
+                self._check_not_given_up()  # may still be fixed, so its usage is told then
                 raise FeedbackError(fix_usage(move.typed, len(history)))
             before = history[move.step - 1].feedback if 0 < move.step <= len(history) else None
             self.correct(move.step, given(move.reply, "reply"))
