@@ -148,7 +148,7 @@ class Rules:
         >>> Rules.from_options("moo5,3,4", length=4)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        bullscows.errors.RulesError: length 4 (--length): 'moo5,3,4' limits the symbols of each ...
+        bullscows.errors.RulesError: a length of 4: 'moo5,3,4' limits the symbols of each of ...
         """
         if radix is not None:
             where = f"--radix {quote(radix)}"
@@ -367,15 +367,15 @@ def _carried_limits(
     if base.allowed is None:
         return None
     if length not in (None, base.length):
-        changed = f"length {length} (--length)"
+        changed = f"a length of {length}"
     elif len(symbols) != len(base.symbols):
-        changed = f"symbols {quote(symbols)} (--symbols)"
+        changed = f"the symbols {quote(symbols)}"
     else:
         renamed = str.maketrans(base.symbols, symbols)
         return tuple(limit.translate(renamed) for limit in base.allowed)
-    raise RulesError(
+    raise RulesError(  # read by the terminal and the web alike: no option names
         f"{changed}: {quote(spec)} limits the symbols of each of its {base.length} positions, "
-        "and no rule carries those limits over; give the whole variant in --rules, its limits "
+        "and no rule carries those limits over; give the whole variant as one spec, its limits "
         "as :allowed=SYMBOLS/SYMBOLS/... (one per position)"
     )
 

@@ -93,14 +93,14 @@ def test_a_variants_limits_are_kept_when_options_change_it(
 @pytest.mark.parametrize(
     ("args", "changed"),
     [
-        (["--length", "4"], "length 4 (--length)"),
-        (["--symbols", "abcdef"], "symbols 'abcdef' (--symbols)"),
+        (["--length", "4"], "a length of 4"),
+        (["--symbols", "abcdef"], "the symbols 'abcdef'"),
     ],
 )
 def test_limits_that_no_rule_carries_over_are_refused(args: list[str], changed: str) -> None:
     assert error_of(["--rules", "moo5,3,4", *args]) == (
         f"Error: {changed}: 'moo5,3,4' limits the symbols of each of its 3 positions, and no "
-        "rule carries those limits over; give the whole variant in --rules, its limits as "
+        "rule carries those limits over; give the whole variant as one spec, its limits as "
         ":allowed=SYMBOLS/SYMBOLS/... (one per position)"
     )
 

@@ -165,6 +165,13 @@ def test_a_new_game_refused_with_the_reason(client: TestClient, setup: dict[str,
     assert words in refused(client, "/api/games", setup)
 
 
+def test_limits_no_rule_carries_are_refused_without_option_names(client: TestClient) -> None:
+    # The library's words, read on the web too: no terminal option (--length, --rules) in them.
+    said = refused(client, "/api/games", {"mode": "play", "rules": "moo5,3,4", "length": 4})
+    assert said.startswith("a length of 4: 'moo5,3,4' limits the symbols of each of its 3 "), said
+    assert "--" not in said and "give the whole variant as one spec" in said
+
+
 def test_moves_refused_with_the_reason(client: TestClient) -> None:
     play, _ = start(client, mode="play", hints=False)
     solve, _ = start(client, mode="solve")
