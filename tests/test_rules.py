@@ -408,3 +408,10 @@ def test_a_modifier_given_twice_is_refused(spec: str, modifier: str, key: str) -
 def test_digits_of_other_scripts_are_no_numbers_of_a_spec(spec: str) -> None:
     with pytest.raises(RulesError):
         Rules.parse(spec)
+
+
+def test_no_leading_zero_bars_its_zero_by_name_in_a_new_alphabet() -> None:
+    moved = Rules.from_options("bc-nolead", symbols="1234567890")
+    assert moved.allowed is not None and moved.allowed[0] == "123456789"  # not '1' barred
+    with pytest.raises(RulesError, match=r"^the symbols 'abcdef' hold no '0'"):
+        Rules.from_options("bc-nolead", symbols="abcdef")

@@ -134,7 +134,8 @@ class Rules:
         """The variant a command's options describe: ``spec`` changed by the others, or the
         radix list ``radix`` (text such as ``5,5,5``) with ``symbols``; then, if asked, no
         leading zero. A variant with no leading zero (``bc-nolead``, ``:nolead``) keeps it
-        whatever its new length and symbols; other per-position limits (``:allowed=``,
+        whatever its new length and symbols (its zero barred by name: a new alphabet must
+        hold it); other per-position limits (``:allowed=``,
         ``moo5,3,4``) are kept through a change of repeats or a renaming of the symbols one
         for one, and refused with a new length or number of symbols (no rule says what they
         would become).
@@ -162,6 +163,7 @@ class Rules:
             base = parse_spec(spec, scoring)
             new_symbols = base.symbols if symbols is None else symbols
             nolead = base.allowed == (base.symbols[1:], *(base.symbols,) * (base.length - 1))
+            zero = _kept_zero(base, spec, new_symbols) if nolead else None
             rules = cls(
                 base.length if length is None else length,
                 new_symbols,
@@ -170,16 +172,19 @@ class Rules:
                 base.guesses,
                 scoring=scoring,
             )
-            no_leading_zero = no_leading_zero or nolead
+            if zero is not None:
+                return rules.with_no_leading(zero)
         return rules.with_no_leading() if no_leading_zero else rules
 
-    def with_no_leading(self) -> Rules:
-        """The same variant with its first symbol (the zero) barred from the first position."""
+    def with_no_leading(self, zero: str | None = None) -> Rules:
+        """The same variant with ``zero`` (default: its first symbol) barred from the first
+        position."""
+        zero = self.symbols[0] if zero is None else zero
         allowed = list(self.allowed or (self.symbols,) * self.length)
-        allowed[0] = allowed[0].replace(self.symbols[0], "")
+        allowed[0] = allowed[0].replace(zero, "")
         if not allowed[0]:
             raise RulesError(
-                f"{self.describe()}: barring {self.symbols[0]!r} from the first position leaves "
+                f"{self.describe()}: barring {zero!r} from the first position leaves "
                 "no symbol there; allow a second symbol there, or drop the no-leading-zero limit"
             )
         return Rules(
@@ -356,6 +361,20 @@ def preset(name: str) -> Rules:
     32768
     """
     return Rules(*preset_shape(name))
+
+
+def _kept_zero(base: Rules, spec: str, symbols: str) -> str:
+    """The symbol that ``base`` (read from ``spec``, with no leading zero) bars from the first
+    position, barred by name in the alphabet ``symbols`` too (``bc-nolead`` keeps ``0`` out,
+    wherever ``0`` is in the new alphabet); a ``RulesError`` where ``symbols`` lacks it."""
+    zero = base.symbols[0]
+    if zero in symbols:
+        return zero
+    raise RulesError(
+        f"the symbols {quote(symbols)} hold no {zero!r}, which {quote(spec)} bars from the "
+        f"first position: a variant with no leading zero needs its zero ({zero!r}) among its "
+        "symbols"
+    )
 
 
 def _carried_limits(

@@ -72,8 +72,10 @@ def test_a_modifier_given_twice_is_refused() -> None:
          "5 distinct symbols of 0-9 (allowed at position 1: 1-9)"),
         (["--rules", "p4c10n:nolead", "--length", "2", "--repeats"],
          "2 symbols of 0-9, repeats allowed (allowed at position 1: 1-9)"),
-        (["--rules", "bc-nolead", "--symbols", "abcdef"],
-         "4 distinct symbols of a-f (allowed at position 1: b-f)"),
+        (["--rules", "bc-nolead", "--symbols", "1234567890"],  # 0 stays barred, by name
+         "4 distinct symbols of 1234567890 (allowed at position 1: 1-9)"),
+        (["--rules", "mm:nolead", "--symbols", "654321"],  # mm's zero is 1
+         "4 symbols of 654321, repeats allowed (allowed at position 1: 65432)"),
         (["--rules", "p3c4r:allowed=123/0123/01", "--no-repeats"],
          "3 distinct symbols of 0-3 (allowed at position 1: 1-3, 3: 01)"),
         (["--rules", "p3c4r:allowed=123/0123/01", "--symbols", "wxyz"],
@@ -88,6 +90,13 @@ def test_a_variants_limits_are_kept_when_options_change_it(
     result = CliRunner().invoke(main, ["play", *args], input="quit\n")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0] == f"I have picked a secret: {first_line}."
+
+
+def test_no_leading_zero_with_symbols_that_hold_no_zero_is_refused() -> None:
+    assert error_of(["--rules", "bc-nolead", "--symbols", "abcdef"]) == (
+        "Error: the symbols 'abcdef' hold no '0', which 'bc-nolead' bars from the first "
+        "position: a variant with no leading zero needs its zero ('0') among its symbols"
+    )
 
 
 @pytest.mark.parametrize(
