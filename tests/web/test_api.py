@@ -48,8 +48,8 @@ def test_hint_and_give_up(client: TestClient) -> None:
     hint = move(client, game_id, "hint")["hint"]
     assert hint["guess"] == "1122" and hint["remaining"] == 1296 and hint["largest"] == 256
     assert move(client, game_id, "hint")["state"]["hints_given"] == 1  # asked twice, counted once
-    state = move(client, game_id, "give-up")["state"]
-    assert state["status"] == "gave-up" and len(state["secret"]) == 4
+    state = move(client, game_id, "give-up")["state"]  # no guess yet: it costs nothing
+    assert state["status"] == "gave-up" and state.get("secret") is None
 
 
 def test_adversary_never_commits_before_the_end(client: TestClient) -> None:
@@ -239,6 +239,7 @@ def test_openapi_document(client: TestClient) -> None:
 def test_a_challenge_plays_the_same_secret_unseen(client: TestClient) -> None:
     game_id, _ = start(client, mode="play", rules="mm")
     refused(client, f"/api/games/{game_id}/challenge")  # not before the end
+    move(client, game_id, "guess", code="1122")
     secret = move(client, game_id, "give-up")["state"]["secret"]
     made = client.post(f"/api/games/{game_id}/challenge")
     assert made.status_code == 201
@@ -251,7 +252,11 @@ def test_a_challenge_plays_the_same_secret_unseen(client: TestClient) -> None:
     assert copies[0]["id"] != copies[1]["id"] and "secret" not in copies[0]["state"]
     state = move(client, copies[0]["id"], "guess", code=secret)["state"]
     assert state["status"] == "solved" and state["secret"] == secret
+    move(client, copies[1]["id"], "guess", code="1122")
     assert move(client, copies[1]["id"], "give-up")["state"]["secret"] == secret
+    unstarted, _ = start(client, mode="play", rules="mm")
+    move(client, unstarted, "give-up")  # its secret stays hidden: no copy of it either
+    assert "before its first guess" in refused(client, f"/api/games/{unstarted}/challenge")
     assert "no challenge" in refused(client, "/api/challenges/nope", status=404)
     solve, _ = start(client, mode="solve")
     assert "only a finished game" in refused(client, f"/api/games/{solve}/challenge")

@@ -127,6 +127,7 @@ def test_abandoned_games_expire_and_finished_ones_stay(database: str) -> None:
     with TestClient(create_app(database, warm=False)) as client:
         abandoned, _ = start(client, mode="play")
         finished, _ = start(client, mode="play")
+        move(client, finished, "guess", code="0123")  # given up at once: no challenge
         move(client, finished, "give-up")
         challenge = client.post(f"/api/games/{finished}/challenge").json()["challenge"]
         with store.engine.begin() as db:

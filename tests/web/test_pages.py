@@ -321,10 +321,10 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     say(client, other, "quit")
     secret = client.get(f"/api/games/{game_id}").json()["state"]["secret"]
     same = new(client, "play", rules="mm")  # mm and finished, but another secret: no link
-    say(client, same, "quit")
+    say(client, same, "1234"), say(client, same, "quit")
     while client.get(f"/api/games/{same.rsplit('/', 1)[-1]}").json()["state"]["secret"] == secret:
         same = new(client, "play", rules="mm")
-        say(client, same, "quit")
+        say(client, same, "1234"), say(client, same, "quit")
     accepted = client.post(link).headers["location"]  # its secret, but still being played
     made_id = link.rsplit("/", 1)[-1]
     for shown in (f"{other}?challenge={made_id}", f"{page}?challenge=nothing",

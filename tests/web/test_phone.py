@@ -67,6 +67,9 @@ def game_pages(page: Page, base: str) -> dict[str, str]:
     page.goto(f"{base}/new/play")
     page.locator("#start").click()
     page.wait_for_url(re.compile(r"/game/"))
+    page.locator("#say").fill("0123")  # given up at once, its secret would stay hidden
+    page.locator("#send").click()
+    expect(page.locator(ROWS)).to_have_count(1)
     page.locator("details.confirm summary").click()
     page.locator("#give-up").click()
     page.wait_for_selector("#result")

@@ -385,6 +385,11 @@ def challenge(game: object) -> Codemaker:
     """
     if not (isinstance(game, Codemaker) and game.over):
         raise BullsCowsError("only a finished game against my secret can be a challenge")
+    if game.keeps_secret:  # its secret is to be played again, not peeked at in a copy
+        raise BullsCowsError(
+            "only a finished game against my secret can be a challenge, not one given up "
+            "before its first guess"
+        )
     return Codemaker(game.rules, secret=game.secret, hints=game.hinter)
 
 
