@@ -369,6 +369,9 @@ def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str, 
     me = open_context(browser, viewport=SIZES[size])
     page = me.new_page()
     start_game(page, base, "play")
+    page.locator("#say").fill("0123")  # given up at once, a game is no challenge
+    page.locator("#send").click()
+    expect(page.locator(ROWS)).to_have_count(1)
     page.get_by_text("Give up…").click()
     page.locator("#give-up").click()
     page.locator("#challenge").click()
