@@ -68,9 +68,19 @@ def counts(game: Codemaker | Adversary) -> bool:
     return game.over and not game.abandoned
 
 
+def win_percent(won: int, played: int) -> int:
+    """The share of ``played`` games that were ``won``, in whole per cent rounded to the
+    nearest (a half up): what ``bullscows record`` and the web's record page show.
+
+    >>> win_percent(1, 6), win_percent(2, 3), win_percent(1, 8), win_percent(0, 0)
+    (17, 67, 13, 0)
+    """
+    return (200 * won + played) // (2 * played) if played else 0
+
+
 def standings(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
     """Per variant, in the order first played (records oldest first): games finished
-    (``played``), ``won``, ``win_percent`` (rounded down), the current and the best
+    (``played``), ``won``, ``win_percent`` (to the nearest), the current and the best
     ``streak`` of wins, and ``distribution``: guesses -> wins that took that many."""
     return tally(game for game in map(finished, records) if game is not None)
 
@@ -93,7 +103,7 @@ def tally(finished_games: Iterable[Finished]) -> list[dict[str, Any]]:
         won = sum(spread.values())
         rows.append({
             "rules": rules, "played": len(games), "won": won,
-            "win_percent": 100 * won // len(games), "streak": streak, "best_streak": best,
+            "win_percent": win_percent(won, len(games)), "streak": streak, "best_streak": best,
             "distribution": dict(sorted(spread.items())),
         })  # fmt: skip
     return rows

@@ -122,3 +122,14 @@ def test_a_game_out_of_guesses_counts_as_lost(database: str) -> None:
     assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
         "p3c4n: played 2, won 0 (0%), streak 0 (best 0); guesses:wins none"
     )
+
+
+def test_the_win_percentage_is_rounded_to_the_nearest(database: str) -> None:
+    """1 win of 6 is 16.7%: shown as 17%, by ``standings.win_percent``, which the web's record
+    page shows too."""
+    keep(finish("012", "012").to_record())
+    for _ in range(5):
+        keep(finish("012", "013").to_record())
+    assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
+        "p3c4n: played 6, won 1 (17%), streak 0 (best 1); guesses:wins 1:1"
+    )

@@ -314,7 +314,7 @@ def test_a_players_record_by_variant(client: TestClient) -> None:
     response = client.post("/api/record", json={"games": games})
     assert response.status_code == 200
     bc, mm = response.json()["variants"]
-    assert (bc["rules"], bc["played"], bc["won"], bc["win_percent"]) == ("bc", 3, 2, 66)
+    assert (bc["rules"], bc["played"], bc["won"], bc["win_percent"]) == ("bc", 3, 2, 67)
     assert (bc["streak"], bc["best_streak"], bc["distribution"]) == (1, 1, {"5": 1, "6": 1})
     assert (mm["played"], mm["streak"]) == (1, 1)
     assert "games.0.won" in refused(client, "/api/record", {"games": [{"rules": "bc"}]})
