@@ -24,6 +24,7 @@ from bullscows.sessions import (
     Status,
     Viewer,
     Winner,
+    challenge,
     random_secret,
     seeded_secret,
 )
@@ -218,6 +219,26 @@ def test_giving_up_ends_a_game() -> None:
     breaker.give_up()
     with pytest.raises(GameOverError):
         breaker.reply("0 0")
+
+
+def test_each_refusal_of_a_challenge_says_its_own_reason_once() -> None:
+    """A game still played, or no game against my secret, is not finished; a game given up
+    before its first guess is finished, but keeps its secret: each refusal says its reason."""
+    rules = Rules.parse("bc")
+    playing, unstarted = Codemaker(rules, "2745"), Codemaker(rules, "2745")
+    unstarted.give_up()
+    refusals = []
+    for game in (playing, Codebreaker(rules), unstarted):
+        with pytest.raises(BullsCowsError) as refused:
+            challenge(game)
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1] == (
+        "only a finished game against my secret can be a challenge"
+    )
+    assert refusals[2] == (
+        "a game given up before its first guess cannot be a challenge: its secret stays "
+        "hidden, so that it can be played again"
+    )
 
 
 class _Named(Viewer[str]):

@@ -387,8 +387,8 @@ def challenge(game: object) -> Codemaker:
         raise BullsCowsError("only a finished game against my secret can be a challenge")
     if game.keeps_secret:  # its secret is to be played again, not peeked at in a copy
         raise BullsCowsError(
-            "only a finished game against my secret can be a challenge, not one given up "
-            "before its first guess"
+            "a game given up before its first guess cannot be a challenge: its secret stays "
+            "hidden, so that it can be played again"
         )
     return Codemaker(game.rules, secret=game.secret, hints=game.hinter)
 
