@@ -232,9 +232,8 @@ def test_each_refusal_of_a_challenge_says_its_own_reason_once() -> None:
         with pytest.raises(BullsCowsError) as refused:
             challenge(game)
         refusals.append(str(refused.value))
-    assert refusals[0] == refusals[1] == (
-        "only a finished game against my secret can be a challenge"
-    )
+    unfinished = "only a finished game against my secret can be a challenge"
+    assert refusals[0] == refusals[1] == unfinished
     assert refusals[2] == (
         "a game given up before its first guess cannot be a challenge: its secret stays "
         "hidden, so that it can be played again"
