@@ -138,7 +138,15 @@ def check_folder(path: str | Path, what: str, in_place: bool = False) -> Path:
     ... except BullsCowsError as error:
     ...     print(error)
     cannot write the card to 'missing/card.json': No such file or directory
+    >>> check_folder(".", "the card")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: cannot write the card to '.': it is a folder; give a ...
     """
+    if Path(path).is_dir():
+        raise BullsCowsError(
+            f"cannot write {what} to {quote_path(path)}: it is a folder; give a file's name"
+        )
     folder = Path(path).parent
     if not folder.is_dir():
         reason = "Not a directory" if folder.exists() else "No such file or directory"

@@ -66,7 +66,6 @@ def refused(args: list[str], quoted: str, valid: str, code: int) -> Result:
         (["--strategy", "entropy", "--opening", "root-bound"], "'entropy'", "--strategy optimal"),
         (["--strategy", "entropy", "--budget", "9"], "--budget", "optimal strategies"),
         (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler", "not both"),
-        (["--checkpoint", "."], "'.'", "is a directory"),
     ],
 )
 def test_a_wrong_option_of_a_search_is_a_usage_error(

@@ -77,12 +77,28 @@ def test_a_chart_refused_on_writing_is_named_as_before_the_run() -> None:
     assert result.stderr.splitlines()[-1] == last
 
 
-def test_a_folder_named_as_the_chart_is_refused_before_the_run() -> None:
-    Path("chart.svg").mkdir()
-    result = run("bench", "--rules", "p2c3n", "--plot", "chart.svg")
+@pytest.mark.parametrize(
+    ("args", "what"),
+    [
+        (["bench", "--rules", "p2c3n", "--plot"], "chart"),
+        (["tree", "--rules", "p2c3n", "--out"], "tree"),
+        (["tree", "--rules", "p2c3n", "--strategy", "optimal", "--checkpoint"], "checkpoint"),
+        (["card", "--rules", "bc", "--out"], "card"),
+    ],
+)
+def test_a_folder_named_as_the_file_to_write_is_refused_before_the_run(
+    args: list[str], what: str
+) -> None:
+    """One line in the project's words (not click's 'File ... is a directory'), before any
+    work, and nothing is written into the folder."""
+    name = "out.svg" if what == "chart" else "out.json"
+    Path(name).mkdir()
+    result = run(*args, name)
     assert result.exit_code == 1, result.output
-    assert result.stderr == "Error: cannot write the chart to 'chart.svg': Is a directory\n"
-    assert list(Path("chart.svg").iterdir()) == []
+    assert result.stderr == (
+        f"Error: cannot write the {what} to {name!r}: it is a folder; give a file's name\n"
+    )
+    assert list(Path(name).iterdir()) == []
 
 
 def test_a_file_in_place_of_the_folder_is_named_too() -> None:

@@ -69,7 +69,7 @@ from bullscows.strategies.card_strategy import (
 @click.option("--json", "as_json", is_flag=True, help="Print the card and its figures as JSON.")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=click.Path(path_type=Path),  # a folder, or a file not to be written: writes says
     callback=writes("the card"),
     metavar="FILE",
     help="Write the card to FILE.json (or the page of --format to FILE.svg or FILE.pdf), in a "

@@ -78,7 +78,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    type=click.Path(path_type=Path),  # a folder, or a file not to be written: writes says
     callback=writes("the tree", *TREE_ENDINGS),
     metavar="FILE.json",
     help="Write the tree to FILE.json, gzip-compressed to FILE.json.gz, or in Irving notation "
@@ -88,7 +88,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 @executor_options
 @click.option(
     "--checkpoint",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),  # a folder: writes says
     callback=writes("the checkpoint", in_place=True),
     metavar="FILE",
     help="With an optimal strategy: keep the search's progress in FILE, in a folder that "
