@@ -275,12 +275,14 @@ def load_json(
     *,
     line: int = 1,
     pairs: bool = False,
+    holds: str | None = None,
 ) -> object:
     """Strict JSON, or a ``BullsCowsError`` naming ``where`` and the line (``text`` starts on
     line ``line`` of its file). An object that holds a key twice is refused, named by its JSON
     Pointer (a tree's reply held twice would lose one of its branches unseen, a card's or a
     checkpoint's field one of its values), unless ``pairs``: each object is then read as its
-    ``Pairs``, for the caller to check.
+    ``Pairs``, for the caller to check. Text that is no JSON object or list from its start
+    (empty, or text of another kind) is refused saying what the file ``holds``, where given.
 
     >>> load_json('[1, 2.5, "x"]', "list")
     [1, 2.5, 'x']
@@ -292,6 +294,14 @@ def load_json(
     Traceback (most recent call last):
     ...
     bullscows.errors.BullsCowsError: file 'x.json' line 2: the number 'NaN' is not a number ...
+    >>> load_json("", "card file 'c.json'", holds="a card file holds a card")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: card file 'c.json' is empty; a card file holds a card
+    >>> load_json("1 2\\n", "file 'x.json'", holds="it holds a list")
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: file 'x.json' starts with '1 2\\n', not JSON; it holds a list
     >>> load_json('{"a": {"0 1": 1, "0 1": 2}}', "tree", line=3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -307,6 +317,10 @@ def load_json(
             object_pairs_hook=Pairs if pairs else _unique,
         )  # fmt: skip
     except json.JSONDecodeError as error:
+        start = text.lstrip()[:20]
+        if holds is not None and start[:1] not in ("{", "["):  # no JSON at all: say what is
+            said = f"starts with {quote(start)}, not JSON" if start else "is empty"
+            raise BullsCowsError(f"{where} {said}; {holds}") from None
         at = error.lineno + line - 1
         raise BullsCowsError(
             f"{where} line {at} is not JSON: {error.msg} (column {error.colno})"

@@ -50,6 +50,8 @@ MAX_GUESSES = 1_000
 MAX_RECORD = 1_000_000
 #: Longest text a field of an event may hold (a code, a reply).
 MAX_FIELD = 200
+#: What a file of a game record holds, for the error of one that holds no JSON.
+RECORD_HOLDS = 'a game record file holds one game as JSON (a game\'s "record" in the web API)'
 
 
 class Status(Enum):
@@ -166,7 +168,7 @@ class GameRecord:
         if len(text) > MAX_RECORD:
             raise RecordError(f"{named}a game record is at most {MAX_RECORD:,} characters")
         try:
-            data = load_json(text, where or "game record")
+            data = load_json(text, where or "game record", holds=RECORD_HOLDS)
         except BullsCowsError as error:
             raise RecordError(str(error)) from None
         try:

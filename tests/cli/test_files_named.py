@@ -1,6 +1,6 @@
 """A file handed to a command that is not what it should be is one line that names the file
 and says what it should hold: a saved game (``analyse --record``) whatever is wrong with it,
-and a tree file that holds JSON but not an object."""
+a card file that holds no JSON, and a tree file that holds JSON but not an object."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from click.testing import CliRunner
 from bullscows.cli import main
 
 RECORDS = {
-    "empty": ("", "line 1 is not JSON"),
+    "empty": ("", "is empty; a game record file holds one game as JSON"),
+    "blank": (" \n\n", "is empty; a game record file holds one game as JSON"),
+    "not JSON": ("hello\n", "starts with 'hello\\n', not JSON; a game record file holds one"),
+    "broken JSON": ('{"version": 1,', "line 1 is not JSON: Expecting property name"),
     "a list": ("[]", "a game record is an object with events, kind"),
     "a header only": ('{"version": 1}', "a game record is an object with events, kind"),
     "a later version": (
@@ -40,6 +43,27 @@ def test_a_saved_game_that_does_not_read_names_its_file(
     assert result.exit_code == 1, result.output
     assert result.output.startswith("Error: game record 'game.json'"), result.output
     assert words in result.output and result.output.count("\n") == 1, result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("", "is empty"), ("hello\n", "starts with 'hello\\n', not JSON")],
+)
+@pytest.mark.parametrize("args", [["card", "--card"], ["bench", "--rules", "bc", "--strategy"]])
+def test_a_card_file_that_holds_no_json_says_what_it_should_hold(
+    text: str, said: str, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not json's 'Expecting value': the file, what it starts with, what a card file holds."""
+    monkeypatch.chdir(tmp_path)
+    Path("card.json").write_text(text)
+    named = "card.json" if args[0] == "card" else "card:card.json"
+    result = CliRunner().invoke(main, [*args, named])
+    assert result.exit_code in (1, 2), result.output
+    line = (
+        f"card file 'card.json' {said}; a card file holds a card as JSON, as `bullscows card "
+        "--out FILE.json` writes it"
+    )
+    assert result.output.splitlines()[-1].endswith(line), result.output
 
 
 @pytest.mark.parametrize(("text", "shown"), [("[1]", "[1]"), ("null", "None"), ('"x"', "'x'")])

@@ -253,9 +253,13 @@ def card_text(card: Card, figures: CardFigures | None = None) -> str:
     return json.dumps(card.to_json(figures or card.figures()), indent=1) + "\n"
 
 
+#: What a card file holds, for the error of one that holds no JSON.
+CARD_HOLDS = "a card file holds a card as JSON, as `bullscows card --out FILE.json` writes it"
+
+
 def load_card(text: str, where: str) -> Card:
     """A card from JSON text; errors name ``where``."""
-    return Card.from_json(load_json(text, where), where)
+    return Card.from_json(load_json(text, where, holds=CARD_HOLDS), where)
 
 
 def read_card(path: str | Path) -> Card:
