@@ -222,6 +222,8 @@ def test_give_up_asks_first_and_ends_the_game(context: BrowserContext, base: str
     page.locator("#give-up").click()
     expect(page.locator("#result")).to_contain_text(HIDDEN)  # before a guess: costs nothing
     expect(page.locator("#again")).to_be_visible()
+    expect(page.locator("#not-counted")).to_be_visible()  # it does not count: nothing to share
+    assert not page.locator("#copy-grid").count() and not page.locator("#grid").count()
 
 
 def test_solve_by_clicking_replies_with_a_contradiction_fixed(
@@ -374,6 +376,7 @@ def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str, 
     expect(page.locator(ROWS)).to_have_count(1)
     page.get_by_text("Give up…").click()
     page.locator("#give-up").click()
+    expect(page.locator("#copy-grid")).to_be_visible()  # a game that counts has a result
     page.locator("#challenge").click()
     link = page.locator("#challenge-link").get_attribute("href")
     me.close()

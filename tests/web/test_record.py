@@ -92,6 +92,8 @@ def test_a_game_given_up_before_its_first_guess_does_not_count(client: TestClien
     page = give_up_a_game(client, "p3c4n", guessed=False)
     shown = client.get(page).text
     assert ABANDONED in shown and 'id="outcome"' not in shown
+    assert "Copy result" not in shown and 'id="grid"' not in shown  # no result to share
+    assert "grid" not in client.get(f"/api/games/{page.rsplit('/', 1)[-1]}").json()["state"]
     assert 'id="no-record"' in client.get("/record").text
     assert tallied(client) == {}
     created = client.post("/new/play", data={"rules": "p3c4n"}).headers["location"]
@@ -100,7 +102,7 @@ def test_a_game_given_up_before_its_first_guess_does_not_count(client: TestClien
         assert submit(client, created, {"say": "undo"}).status_code == 303
         assert submit(client, created, {"do": "give-up"}).status_code == 303
     shown = client.get(created).text
-    assert ABANDONED not in shown and 'id="outcome"' in shown
+    assert ABANDONED not in shown and 'id="outcome"' in shown and "Copy result" in shown
     assert tallied(client) == {"p3c4n": "1 played, " + ("1" if "You broke it" in shown else "0")
                                + " won"}  # fmt: skip
 

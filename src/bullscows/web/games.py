@@ -292,7 +292,8 @@ class Fields(Viewer[dict[str, Any]]):
             if kept:  # nor its record's secret and seed (played again, it is the same game)
                 data["record"] = game.to_record().public_json(over=False)
             data["counted"] = counts(game)
-            data["grid"] = share_text(game, data["day"], game.max_guesses)
+            if data["counted"]:  # a game that does not count has no result to share
+                data["grid"] = share_text(game, data["day"], game.max_guesses)
         if game.coach:
             data["coach"] = True
             if over:
