@@ -28,6 +28,7 @@ from playwright.sync_api import (
 from bullscows import Code, Feedback, Rules, score
 from bullscows.outcomes import build_tree
 from bullscows.sessions import HIDDEN, Codebreaker
+from bullscows.sessions.outcomes import GIVE_UP_HIDES, GIVE_UP_SHOWS
 from bullscows.strategies import get_strategy
 
 from .conftest import server
@@ -218,6 +219,7 @@ def test_give_up_asks_first_and_ends_the_game(context: BrowserContext, base: str
     expect(page.locator("#give-up")).to_be_hidden()
     page.get_by_text("Give up…").click()
     expect(page.locator("#give-up")).to_be_visible()
+    expect(page.locator("#give-up")).to_have_text(GIVE_UP_HIDES)  # not "and show the code"
     assert not page.locator("#result").count()  # opening the question ends nothing
     page.locator("#give-up").click()
     expect(page.locator("#result")).to_contain_text(HIDDEN)  # before a guess: costs nothing
@@ -375,6 +377,7 @@ def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str, 
     page.locator("#send").click()
     expect(page.locator(ROWS)).to_have_count(1)
     page.get_by_text("Give up…").click()
+    expect(page.locator("#give-up")).to_have_text(GIVE_UP_SHOWS)  # after a guess, it is shown
     page.locator("#give-up").click()
     expect(page.locator("#copy-grid")).to_be_visible()  # a game that counts has a result
     page.locator("#challenge").click()

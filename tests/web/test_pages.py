@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from bullscows import Code, Rules, score
 from bullscows.outcomes import build_tree
+from bullscows.sessions.outcomes import GIVE_UP_HIDES, GIVE_UP_SHOWS
 from bullscows.strategies import get_strategy
 from bullscows.web.app import create_app
 
@@ -340,6 +341,20 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     fresh = client.get(started.headers["location"]).text
     assert "4 symbols of 1-6" in fresh and 'id="say"' in fresh
     assert 'id="record"' in client.get("/record").text
+
+
+def test_the_give_up_button_says_whether_the_code_will_be_shown(client: TestClient) -> None:
+    """Before the first guess a game of my secret keeps it hidden when given up (so that it
+    can be played again): the button says so; after a guess, and in a duel, it shows it."""
+    page = new(client, "play", rules="mm")
+    shown = client.get(page).text
+    assert GIVE_UP_HIDES in shown and GIVE_UP_SHOWS not in shown
+    say(client, page, "1234")
+    if "still possible" in client.get(page).text:  # not broken by the guess
+        shown = client.get(page).text
+        assert GIVE_UP_SHOWS in shown and GIVE_UP_HIDES not in shown
+    duel = client.get(new(client, "duel")).text
+    assert GIVE_UP_SHOWS in duel and GIVE_UP_HIDES not in duel
 
 
 def test_analysis_page_and_hard_mode_form(client: TestClient) -> None:

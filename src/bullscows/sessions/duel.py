@@ -39,7 +39,7 @@ from bullscows.sessions.moves import (
     given,
 )
 from bullscows.sessions.moves import Help as AskHelp
-from bullscows.sessions.outcomes import GaveUp, Helped, Outcome, Scored
+from bullscows.sessions.outcomes import GIVE_UP_SHOWS, GaveUp, Helped, Outcome, Scored
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
 
 
@@ -181,6 +181,9 @@ class Duel:
         """Replace the person's reply number ``number`` (from 1)."""
         self._expect(None)
         return self.breaker.correct(number, feedback)
+
+    #: The words that confirm giving up: a duel always shows the computer's code.
+    giving_up = GIVE_UP_SHOWS
 
     def give_up(self) -> Code:
         """The person stops; the computer's secret, which it reveals."""

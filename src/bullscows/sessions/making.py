@@ -50,6 +50,8 @@ from bullscows.sessions.moves import (
 from bullscows.sessions.moves import Help as AskHelp
 from bullscows.sessions.moves import Hint as AskHint
 from bullscows.sessions.outcomes import (
+    GIVE_UP_HIDES,
+    GIVE_UP_SHOWS,
     LIST_AT_MOST,
     GaveUp,
     Helped,
@@ -147,7 +149,26 @@ class _Maker(Logged, ABC):
         >>> game.over, game.abandoned
         (True, True)
         """
-        return self.gave_up and not any(event.action == "guess" for event in self.log)
+        return self.gave_up and not self._guessed
+
+    @property
+    def _guessed(self) -> bool:
+        """Whether a guess was made (and perhaps taken back since)."""
+        return any(event.action == "guess" for event in self.log)
+
+    @property
+    def giving_up(self) -> str:
+        """The words that confirm giving up now: before the first guess the code the
+        computer picked stays hidden (``keeps_secret``), else it is shown.
+
+        >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+        >>> game.giving_up
+        'Yes, give up before a guess (the code stays hidden)'
+        >>> _ = game.guess("0123")
+        >>> game.giving_up
+        'Yes, give up and show the code'
+        """
+        return GIVE_UP_HIDES if self.picks_secret and not self._guessed else GIVE_UP_SHOWS
 
     @property
     def keeps_secret(self) -> bool:

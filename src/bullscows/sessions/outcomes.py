@@ -141,6 +141,10 @@ class GaveUp(Outcome):
 #: What a game given up before its first guess says of its secret, which it does not show: the
 #: game does not count, and the same secret (a daily puzzle's, a seeded game's) can be played.
 HIDDEN = "The secret stays hidden, so that this game can be played again."
+#: The words that confirm giving up (a game's ``giving_up``): the computer's code is shown,
+#: or, before the first guess at a code it picked, stays hidden (``HIDDEN``).
+GIVE_UP_SHOWS = "Yes, give up and show the code"
+GIVE_UP_HIDES = "Yes, give up before a guess (the code stays hidden)"
 
 
 def revealed(secret: Code | None, picked: bool = True) -> tuple[str, ...]:

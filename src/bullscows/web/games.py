@@ -285,6 +285,7 @@ class Fields(Viewer[dict[str, Any]]):
             "guesses": [step_out(s, rules) for s in game.history], "remaining": game.remaining,
             "hints": game.hinter is not None, "hints_given": game.hints_given,
             "keypad": symbol_states(game.knowledge), "day": day_of(game),
+            "giving_up": game.giving_up,
         }  # fmt: skip
         if over:
             secret, kept = game.secret, game.keeps_secret
@@ -317,6 +318,7 @@ class Fields(Viewer[dict[str, Any]]):
             "awaiting": None if awaiting is None else awaiting.value,
             "breaker": breaker_out(game.breaker, awaiting is DuelTurn.REPLY),
             "winner": None if winner is None else winner.value,
+            "giving_up": game.giving_up,
         }
         if game.over:
             data["secret"] = game.maker.secret.text

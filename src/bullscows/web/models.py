@@ -160,6 +160,8 @@ class StateOut(BaseModel):
     coach: bool | None = None
     advice: AdviceOut | None = None
     review: ReviewOut | None = None
+    # play, duel: the words that confirm giving up (the code shown, or kept hidden)
+    giving_up: str | None = None
     # duel
     broken: bool | None = None
     awaiting: str | None = None
