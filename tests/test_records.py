@@ -269,3 +269,25 @@ def test_the_coach_travels_in_the_record_of_either_codemaker() -> None:
     assert "coach" not in Codemaker(Rules.parse("mm"), "1122").to_record().to_json()
     with pytest.raises(RecordError, match="coach 'yes': true, or left out"):
         GameRecord.from_json({**data, "coach": "yes"})
+
+
+def test_a_friends_challenge_travels_in_its_record_and_its_copies() -> None:
+    """A challenge's game is titled for the friend's code after any replay, and a challenge
+    of it is one too; a game of the computer's own code has no title of its own."""
+    from bullscows.sessions import challenge
+    from bullscows.sessions.making import CHALLENGE_TITLE
+
+    played = Codemaker(Rules.parse("mm"), "1122")
+    played.guess("1234")
+    played.give_up()
+    assert played.title is None and "challenge" not in played.to_record().to_json()
+    copy = challenge(played)
+    copy.guess("1234")
+    data = copy.to_record().to_json()
+    assert data["challenge"] is True
+    again = restore(GameRecord.loads(copy.to_record().dumps()))
+    assert again.to_record() == copy.to_record() and again.title == CHALLENGE_TITLE
+    again.give_up()
+    assert challenge(again).title == CHALLENGE_TITLE
+    with pytest.raises(RecordError, match="challenge 1: true, or left out"):
+        GameRecord.from_json({**data, "challenge": 1})

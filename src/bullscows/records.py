@@ -43,7 +43,7 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "give-up": (),  # the person stops; the computer's code is shown
 }
 #: The optional fields of a record: a codemaker's game options.
-OPTIONS = {"hard", "max_guesses", "coach"}
+OPTIONS = {"hard", "max_guesses", "coach", "challenge"}
 #: The largest guess limit a game may have.
 MAX_GUESSES = 1_000
 #: A record longer than this (in characters of JSON) is refused.
@@ -124,6 +124,7 @@ class GameRecord:
     hard: bool = False  # a codemaker's game in hard mode: every guess fits every reply so far
     max_guesses: int | None = None  # a codemaker's guess limit: the game is lost after it
     coach: bool = False  # a codemaker's game with the card's advice at each move
+    challenge: bool = False  # a codemaker's game of a friend's challenge: their game's secret
 
     def __repr__(self) -> str:  # never the secret, never the seed
         return f"GameRecord({self.kind!r}, {self.rules!r}, {len(self.events)} events)"
@@ -140,6 +141,7 @@ class GameRecord:
             **({"hard": True} if self.hard else {}),
             **({} if self.max_guesses is None else {"max_guesses": self.max_guesses}),
             **({"coach": True} if self.coach else {}),
+            **({"challenge": True} if self.challenge else {}),
         }
 
     def public_json(self, over: bool) -> dict[str, Any]:
@@ -185,7 +187,7 @@ class GameRecord:
                 f"a game record is an object with {', '.join(sorted(keys))} (and "
                 f"{' or '.join(sorted(OPTIONS))})"
             )
-        for flag in ("hard", "coach"):
+        for flag in ("hard", "coach", "challenge"):
             if flag in data and data[flag] is not True:
                 raise RecordError(f"{flag} {quote_value(data[flag])}: true, or left out")
         limit = data.get("max_guesses", 1)
@@ -220,4 +222,5 @@ class GameRecord:
             raise RecordError("a game record's events are a list")
         events = tuple(Event.from_json(event) for event in data["events"])
         return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events,
-                   "hard" in data, data.get("max_guesses"), "coach" in data)  # fmt: skip
+                   "hard" in data, data.get("max_guesses"), "coach" in data,
+                   "challenge" in data)  # fmt: skip

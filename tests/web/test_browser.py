@@ -28,6 +28,7 @@ from playwright.sync_api import (
 from bullscows import Code, Feedback, Rules, score
 from bullscows.outcomes import build_tree
 from bullscows.sessions import HIDDEN, Codebreaker
+from bullscows.sessions.making import CHALLENGE_TITLE
 from bullscows.sessions.outcomes import GIVE_UP_HIDES, GIVE_UP_SHOWS
 from bullscows.strategies import get_strategy
 
@@ -391,6 +392,7 @@ def test_a_challenge_explains_the_game_to_a_friend(browser: Browser, base: str, 
     page.locator("#accept").click()
     page.wait_for_url(re.compile(r"/game/"))
     expect(page.locator("#say")).to_be_visible()
+    expect(page.locator("h1")).to_have_text(CHALLENGE_TITLE)  # not "break the computer's code"
     fits(page)
     friend.close()
 

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from bullscows import Code, Rules, score
 from bullscows.outcomes import build_tree
+from bullscows.sessions.making import CHALLENGE_TITLE
 from bullscows.sessions.outcomes import GIVE_UP_HIDES, GIVE_UP_SHOWS
 from bullscows.strategies import get_strategy
 from bullscows.web.app import create_app
@@ -343,6 +344,12 @@ def test_a_finished_game_shares_its_result_and_a_challenge(client: TestClient) -
     assert 'id="record"' in client.get("/record").text
 
 
+def heading(page: str) -> str:
+    found = re.search(r"<h1>([^<]*)</h1>", page)
+    assert found is not None, page
+    return found.group(1).replace("&#39;", "'")
+
+
 def test_the_give_up_button_says_whether_the_code_will_be_shown(client: TestClient) -> None:
     """Before the first guess a game of my secret keeps it hidden when given up (so that it
     can be played again): the button says so; after a guess, and in a duel, it shows it."""
@@ -355,6 +362,22 @@ def test_the_give_up_button_says_whether_the_code_will_be_shown(client: TestClie
         assert GIVE_UP_SHOWS in shown and GIVE_UP_HIDES not in shown
     duel = client.get(new(client, "duel")).text
     assert GIVE_UP_SHOWS in duel and GIVE_UP_HIDES not in duel
+
+
+def test_a_friends_challenge_is_titled_for_their_code(client: TestClient) -> None:
+    page = new(client, "play", rules="mm")
+    assert heading(client.get(page).text) == "Play: break the computer's code"
+    say(client, page, "1234")
+    say(client, page, "quit")
+    made = client.post(f"{page}/challenge").headers["location"]
+    link = re.search(r'id="challenge-link" href="([^"]+)"', client.get(made).text)
+    assert link is not None
+    accepted = client.post(link.group(1)).headers["location"]
+    assert heading(client.get(accepted).text) == CHALLENGE_TITLE
+    game_id = accepted.rsplit("/", 1)[-1]
+    assert client.get(f"/api/games/{game_id}").json()["state"]["title"] == CHALLENGE_TITLE
+    say(client, accepted, "quit")  # over too (each page replays the stored record)
+    assert heading(client.get(accepted).text) == CHALLENGE_TITLE
 
 
 def test_analysis_page_and_hard_mode_form(client: TestClient) -> None:

@@ -81,10 +81,16 @@ def seeded_secret(rules: Rules, seed: int) -> Code:
     return random_secret(rules, MoveRandom(seed, "secret", 0))
 
 
+#: The heading of a game of a friend's challenge (``Codemaker.challenged``).
+CHALLENGE_TITLE = "Challenge: break your friend's code"
+
+
 class _Maker(Logged, ABC):
     """What both codemakers share: the replies given so far, hints, giving up."""
 
     kind: str
+    #: Whether the game is a friend's challenge: the secret of a game they played (``challenge``).
+    challenged = False
     #: Whether it picks its secret at the start (an adversary commits only when asked).
     picks_secret: bool = True
     #: Whether the computer picks a guess at every move (it breaks a code), not only when
@@ -185,6 +191,12 @@ class _Maker(Logged, ABC):
     @property
     def status(self) -> Status:
         return Status.LOST if self.lost else super().status
+
+    @property
+    def title(self) -> str | None:
+        """The game's heading where it is not its front end's own for the mode: a friend's
+        challenge's (``CHALLENGE_TITLE``)."""
+        return CHALLENGE_TITLE if self.challenged else None
 
     @property
     def chooser(self) -> Strategy | None:
@@ -325,7 +337,7 @@ class _Maker(Logged, ABC):
         hints = None if self.hinter is None else self.hinter.spec
         return GameRecord(
             self.kind, self.rules.spec, self.seed, hints, self._secret_text(), tuple(self.log),
-            self.hard, self.max_guesses, self.coach,
+            self.hard, self.max_guesses, self.coach, self.challenged,
         )  # fmt: skip
 
     def _secret_text(self) -> str | None:
@@ -357,8 +369,10 @@ class Codemaker(_Maker):
         hard: bool = False,
         max_guesses: int | None = None,
         coach: bool = False,
+        challenged: bool = False,
     ) -> None:
         super().__init__(rules, seed, hints, log, hard, max_guesses, coach)
+        self.challenged = challenged
         self.secret = (
             seeded_secret(rules, self.seed)
             if secret is None
@@ -389,7 +403,7 @@ class Codemaker(_Maker):
         with reading_record():
             game = cls(
                 rules_of(record), record.secret, record.seed, record.strategy, log, record.hard,
-                record.max_guesses, record.coach,
+                record.max_guesses, record.coach, record.challenge,
             )  # fmt: skip
         replay(record, cls.kind, game.actions())
         return game
@@ -401,8 +415,8 @@ def challenge(game: object) -> Codemaker:
 
     >>> game = Codemaker(Rules.parse("bc"), secret="2745")
     >>> _ = game.guess("2745")
-    >>> challenge(game).secret.text, challenge(game).history
-    ('2745', ())
+    >>> challenge(game).secret.text, challenge(game).history, challenge(game).title
+    ('2745', (), "Challenge: break your friend's code")
     """
     if not (isinstance(game, Codemaker) and game.over):
         raise BullsCowsError("only a finished game against my secret can be a challenge")
@@ -411,7 +425,7 @@ def challenge(game: object) -> Codemaker:
             "a game given up before its first guess cannot be a challenge: its secret stays "
             "hidden, so that it can be played again"
         )
-    return Codemaker(game.rules, secret=game.secret, hints=game.hinter)
+    return Codemaker(game.rules, secret=game.secret, hints=game.hinter, challenged=True)
 
 
 class Adversary(_Maker):

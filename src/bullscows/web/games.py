@@ -285,7 +285,7 @@ class Fields(Viewer[dict[str, Any]]):
             "guesses": [step_out(s, rules) for s in game.history], "remaining": game.remaining,
             "hints": game.hinter is not None, "hints_given": game.hints_given,
             "keypad": symbol_states(game.knowledge), "day": day_of(game),
-            "giving_up": game.giving_up,
+            "giving_up": game.giving_up, "title": game.title,
         }  # fmt: skip
         if over:
             secret, kept = game.secret, game.keeps_secret

@@ -162,6 +162,8 @@ class StateOut(BaseModel):
     review: ReviewOut | None = None
     # play, duel: the words that confirm giving up (the code shown, or kept hidden)
     giving_up: str | None = None
+    # play: the game's heading where it is not the mode's (a friend's challenge)
+    title: str | None = None
     # duel
     broken: bool | None = None
     awaiting: str | None = None

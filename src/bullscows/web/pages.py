@@ -68,7 +68,7 @@ def install(app: FastAPI) -> None:
              **extra: Any) -> HTMLResponse:  # fmt: skip
         shown = view.model_dump(exclude_unset=True)
         return render(request, "game.html", status, id=game_id, game=shown,
-                      title=TITLES[view.mode], abandoned=ABANDONED, hidden=HIDDEN,
+                      title=view.title or TITLES[view.mode], abandoned=ABANDONED, hidden=HIDDEN,
                       **extra)  # fmt: skip
 
     def new_form(request: Request, mode: str, status: int = 200, error: str | None = None,
