@@ -124,6 +124,9 @@ def _print(found: OpeningResult, built: DecisionTree) -> None:
     if found.stopped is not None:
         rows.append(("stopped", f"at {found.stopped}: the parts left have the better "
                      "heuristic's tree (entropy or expected-size)"))  # fmt: skip
+    if found.kept:
+        rows.append(("kept", f"{found.kept:,} sets the search settled, beside the checkpoint "
+                     "(its .sets file): the same command goes on from them"))  # fmt: skip
     rows.append(("total", f"{found.total:,}" + (
         " (the lowest of this opening)" if exact else " (an upper bound)"
     )))  # fmt: skip
@@ -149,5 +152,6 @@ def _json(found: OpeningResult, built: DecisionTree) -> dict[str, object]:
         "stopped": found.stopped,
         "lower": found.lower,
         "sets": found.sets,
+        "kept": found.kept,
         **built.stated.to_json(),
     }

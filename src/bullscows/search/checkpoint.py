@@ -31,6 +31,7 @@ from bullscows.readers import (
     read_text,
 )
 from bullscows.rules import Rules
+from bullscows.search.kept import KeptSets
 from bullscows.tree.model import Node
 
 FORMAT = "bullscows-search-checkpoint"
@@ -59,7 +60,9 @@ class Checkpoint:
     A file made for another variant or other options, or that is no checkpoint, or that is
     damaged, is refused and left as it was; a file that cannot be written, or that another
     process's search holds (a lock for the life of this object), is refused before the search
-    starts. An empty file, or one whose header was cut short, starts afresh.
+    starts. An empty file, or one whose header was cut short, starts afresh. With
+    ``keep_sets``, the sets its search settled inside the parts it did not finish are kept
+    beside it (``search.kept``).
     """
 
     def __init__(
@@ -69,6 +72,7 @@ class Checkpoint:
         objective: str,
         max_depth: int | None,
         consistent_only: bool,
+        keep_sets: bool = False,
     ) -> None:
         self.path = path
         self.header = {
@@ -81,6 +85,9 @@ class Checkpoint:
         self.resumed = 0
         self.refuted = 0  # exact answers whose claimed cost was wrong (searched again)
         self._out = -1  # the file, open for appending and locked, once read
+        #: The sets settled inside unfinished parts, kept beside the file (``search.kept``).
+        self.kept: KeptSets | None = None
+        self.kept_written = 0  # the sets ``close`` wrote there
         if path is None:
             return
         where = f"checkpoint {quote_path(path)}"
@@ -100,6 +107,11 @@ class Checkpoint:
             self._write(json.dumps(self.header), "w")  # new, or its header cut short
         else:
             self.resumed = self._load(path, data)
+        try:
+            self.kept = KeptSets(path, self.header) if keep_sets else None
+        except BullsCowsError:
+            self.close(finished=True)
+            raise
 
     def _hold(self) -> None:
         """Open the file for appending (refused now if it cannot be written, not at the first
@@ -127,9 +139,18 @@ class Checkpoint:
         self._out = out
         self._close = weakref.finalize(self, os.close, out)
 
-    def close(self) -> None:
+    @property
+    def sets_read(self) -> int:
+        """The sets read back from beside the file (``search.kept``), while it is open."""
+        return 0 if self.kept is None else self.kept.loaded
+
+    def close(self, finished: bool = False) -> None:
         """Close the file, ending its lock: a search on it may start (answers are then kept
-        in memory alone). Closing again does nothing."""
+        in memory alone). With ``keep_sets``, the sets settled inside the parts of a search not
+        ``finished`` are kept beside it (``search.kept``). Closing again does nothing."""
+        kept, self.kept = self.kept, None
+        if kept is not None:
+            self.kept_written = kept.close(finished)
         if self._out >= 0:
             self._close()
             self._out = -1

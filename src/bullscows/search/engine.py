@@ -24,6 +24,7 @@ from bullscows._kernels import search_calls
 from bullscows._kernels.tables import FAIL, STOPPED
 from bullscows.executors import TaskStopped, Threads
 from bullscows.rules import Rules
+from bullscows.search import kept
 from bullscows.search.checkpoint import Checkpoint, History
 from bullscows.search.distribute import PartTasks
 from bullscows.search.options import Objective, Run, SearchOptions, python_levels
@@ -49,6 +50,7 @@ class Search:
         team = run.executor
         shared = shared_table(options, team) if isinstance(team, Threads) else None
         self.state = SearchState(options, run.stop, shared)
+        kept.adopt(self.state.memo, options)  # the sets a stopped run kept, if any
         self.levels = python_levels(options.rules)
         self.reporting = Reporting(run.progress, run.start, self.state.penalty, options.weight > 0)
         # Its own thread's long compiled calls watched (``search.watch``): a search reporting
@@ -134,7 +136,8 @@ class Search:
     def report(self) -> None:
         """Tell the progress callback, if any, how far the search is, if it is time to."""
         if self.reporting.due(self.sets):
-            self.reporting.report(self.sets(), self.tasks.checkpoint.resumed)
+            checkpoint = self.tasks.checkpoint
+            self.reporting.report(self.sets(), checkpoint.resumed, checkpoint.sets_read)
 
     def _count_far(self, nodes: int) -> None:
         self.reporting.far += nodes

@@ -61,8 +61,9 @@ class OpeningResult:
     total of the opening's trees, equal to it when ``solved == parts``), ``lower`` (no tree
     of the opening costs less), the parts two guesses deep of three codes or more solved by
     the search of ``parts``, the sets searched (those of the tasks under way when it stopped
-    included, as its progress reports count them: ``Search.sets``), the seconds, and why it
-    stopped early (``None`` when it did not)."""
+    included, as its progress reports count them: ``Search.sets``), the seconds, why it
+    stopped early (``None`` when it did not), and the sets of the parts under way then kept
+    beside its checkpoint (``search.kept``)."""
 
     rules: Rules
     opening: Opening
@@ -75,6 +76,7 @@ class OpeningResult:
     sets: int
     seconds: float
     stopped: str | None
+    kept: int = 0
 
 
 class OpeningInterrupted(KeyboardInterrupt):
@@ -144,7 +146,9 @@ def opening_tree(
         first = Opening(first, ())
     if executor is not None:
         start_workers(executor, prepare)
-    store = Checkpoint(checkpoint, rules.spec, "total", None, False)
+    # The sets settled inside the parts left unfinished are kept beside it (``search.kept``).
+    store = Checkpoint(checkpoint, rules.spec, "total", None, False, keep_sets=True)
+    stopped: str | None = "an error"
     try:
         watched = progress if budget is None else budget.watch(progress)
         task = None if executor is None else solve_task
@@ -164,15 +168,16 @@ def opening_tree(
             stopped = INTERRUPT
         by_count, total = _figures(search, _grafted(tree, parts))
         lower = total - sum(part.total - part.bound for part in parts if not part.exact)
+        store.close(finished=stopped is None)
         found = OpeningResult(
             rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
-            by_count, search.sets(), time.perf_counter() - start, stopped,
+            by_count, search.sets(), time.perf_counter() - start, stopped, store.kept_written,
         )  # fmt: skip
         if stopped == INTERRUPT:
             raise OpeningInterrupted(found)
         return found
     finally:
-        store.close()  # its lock ends with the search, not when its frames are collected
+        store.close(finished=stopped is None)  # at once, not when its frames are collected
 
 
 def opening_parts(

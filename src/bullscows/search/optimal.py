@@ -128,8 +128,11 @@ def optimal_tree(
     # The total objective searches without a cap (unless given one); the others under one.
     search = search_for("total" if objective == "total-worst" else objective)
     running: list[Search] = []  # the searches so far: the last one's root is the standing
+    finished = False
     try:
-        return _run(rules, objective, max_depth, search, search_for, running, start)
+        found = _run(rules, objective, max_depth, search, search_for, running, start)
+        finished = True
+        return found
     except BudgetSpent as spent:
         raise SearchStopped(_standing(spent.reason, running, start)) from None
     except KeyboardInterrupt:
@@ -137,7 +140,7 @@ def optimal_tree(
             raise
         raise SearchInterrupted(_standing(INTERRUPT, running, start)) from None
     finally:
-        store.close()  # its lock ends with the search, not when its frames are collected
+        store.close(finished)  # its lock ends with the search, not when its frames are collected
 
 
 def check_searchable(rules: Rules) -> None:

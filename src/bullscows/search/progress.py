@@ -92,6 +92,7 @@ class SearchReport:
     seconds: float
     resumed: int = 0
     lower: int | None = None
+    kept: int = 0
     costs: Costs = Costs()
     first: tuple[int, int] | None = None
     settled: tuple[int, int] | None = None
@@ -103,8 +104,12 @@ class SearchReport:
         1,234,567 sets searched, bound 26,180, best none yet, 12 s (3 answers from the checkpoint)
         >>> print(SearchReport(5000, 24575, None, 10.0, lower=24575))
         5,000 sets searched, lower bound 24,575, upper bound none yet, 10 s
+        >>> print(SearchReport(9, None, None, 1.0, 99, kept=1234))  # doctest: +ELLIPSIS
+        9 sets searched, ..., 1 s (99 answers and 1,234 sets from the checkpoint)
         """
-        resumed = f" ({self.resumed:,} answers from the checkpoint)" if self.resumed else ""
+        read = [f"{self.resumed:,} answers"] if self.resumed else []
+        read += [f"{self.kept:,} sets"] if self.kept else []
+        resumed = f" ({' and '.join(read)} from the checkpoint)" if read else ""
         if self.lower is None:
             bound = "none yet" if self.bound is None else self.costs.text(self.bound)
             best = "none yet" if self.best is None else self.costs.text(self.best)

@@ -90,14 +90,14 @@ class Reporting:
         self.reported = now
         return True
 
-    def report(self, sets: int, resumed: int) -> None:
+    def report(self, sets: int, resumed: int, kept: int = 0) -> None:
         """Tell the progress callback how far the search is (``resumed``: answers read back
-        from the checkpoint)."""
+        from the checkpoint; ``kept``: sets read back from beside it, ``search.kept``)."""
         assert self.progress is not None  # only once ``due``
         root = self.root
         lower = root.lower() if self.with_lower else None
         seconds = self.reported - self.start
-        report = SearchReport(sets, root.bound, root.best, seconds, resumed)
+        report = SearchReport(sets, root.bound, root.best, seconds, resumed, kept=kept)
         where = replace(report, first=root.first, settled=root.settled)
         self.progress(replace(where, lower=lower, costs=root.costs))
 

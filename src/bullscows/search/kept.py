@@ -1,0 +1,246 @@
+"""The sets a stopped search settled inside the parts it had not finished, kept beside its
+checkpoint (``FILE.sets``) so that the next run starts from them.
+
+A checkpoint keeps a part's answer only once its search ends, and a big part may take hours:
+stopped before that (``--time-limit``, Ctrl-C), its search's memos still know the exact cost
+or a proven floor of every set they settled below it (``search_memo``). They are written here
+as the search stops, and read into the memo of every search of the same options that the next
+run makes in this process (the searching thread's and each of its threads'): it goes through
+what was settled at once instead of searching it again. A search that ends removes the file
+(its checkpoint holds every answer).
+
+Kept for the search of a fixed opening (``search.opening``), whose parts' guesses are tried in
+an order that no memo changes (``search_calls.guess_order``), so that a part resumed goes the
+way it went; not for the whole search (``search.optimal``), whose Python levels order their
+guesses by the memo's bounds: there the sets kept led to other guesses first and more sets in
+all (``bc``, stopped at 40,000 sets: 15,520 sets branched on against 8,723 to the end). Kept
+only where the workers are threads of the searching process (``--jobs``), not the processes of
+a Dask cluster; and at most ``KEPT_MOST`` sets a search, those of the highest costs or floors
+(the largest sets, whose search took longest), so that each memo they fill stays within a GiB.
+
+>>> import tempfile
+>>> from bullscows._kernels.search_calls import Memo
+>>> path = Path(tempfile.mkdtemp()) / "mm.ckpt"
+>>> header = {"rules": "mm", "objective": "total", "max_depth": None, "consistent_only": False}
+>>> kept = KeptSets(path, header)
+>>> memo = Memo(16)
+>>> memo.arrays[0][:7] = (5, 6, 3, 40, 2, 30, 0)
+>>> memo.arrays[1][0] = 1
+>>> kept.adopt(memo, "total", 1)
+>>> kept.close(finished=False), sets_path(path).exists()
+(1, True)
+>>> again = KeptSets(path, header)
+>>> seeded = Memo(16)
+>>> again.adopt(seeded, "total", 1)
+>>> again.loaded, len(seeded), entries(seeded.arrays[0]).tolist()
+(1, 1, [[5, 6, 3, 40, 2, 30, 0]])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import threading
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bullscows._kernels.search_calls import MEMO_SLOTS, Memo, kernels
+from bullscows.atomic import check_folder, write_atomic
+from bullscows.errors import BullsCowsError
+from bullscows.readers import quote, quote_path
+
+FORMAT = "bullscows-search-sets"
+#: What a memo slot means (``search_memo.SLOT``: key, cost, guess, floor, looked): a change
+#: to it, or to what the compiled search stores there, makes this number grow, and files of
+#: another number are refused.
+VERSION = 1
+#: Integers a memo slot holds, and those of its key (the set's two hashes and depth).
+SLOT, KEY = 7, 3
+#: The most sets kept of one search (``merged``): a memo holding them has 4 slots a set
+#: (``search_calls.Memo``), 0.9 GiB.
+KEPT_MOST = 1 << 22
+#: A ``(objective, weight)``: which search of a run a group of sets belongs to.
+Group = tuple[str, int]
+IntArray = npt.NDArray[np.int64]
+#: The files open in this process, by the options of their searches (``opened``).
+_OPEN: dict[tuple[str, int | None, bool], KeptSets] = {}
+_LOCK = threading.Lock()
+
+
+def sets_path(checkpoint: Path) -> Path:
+    """The file beside ``checkpoint`` where its search's sets are kept.
+
+    >>> sets_path(Path("runs/bc5.ckpt")).as_posix()
+    'runs/bc5.ckpt.sets'
+    """
+    return checkpoint.with_name(checkpoint.name + ".sets")
+
+
+def entries(table: IntArray) -> IntArray:
+    """The occupied slots of a memo's table, one row each (``SLOT`` integers)."""
+    rows = table.reshape(-1, SLOT)
+    return rows[rows[:, 2] >= 0]
+
+
+def merged(rows: IntArray, most: int = KEPT_MOST) -> IntArray:
+    """``rows`` with one row a set: of a set's rows, the one that knows most (an exact cost
+    before none, then the highest floor, then looked ahead at); at most ``most`` rows, those
+    of the highest cost or floor.
+
+    >>> merged(np.array([[1, 2, 3, -1, -1, 10, 0], [1, 2, 3, 12, 4, 10, 0],
+    ...                  [1, 2, 3, -1, -1, 11, 1], [7, 7, 3, -1, -1, 5, 0]]), most=1).tolist()
+    [[1, 2, 3, 12, 4, 10, 0]]
+    """
+    if not len(rows):
+        return rows
+    known = rows[:, 3] >= 0
+    order = np.lexsort((rows[:, 6], rows[:, 5], known, rows[:, 2], rows[:, 1], rows[:, 0]))
+    rows = rows[order]
+    keys = rows[:, :KEY]
+    last = np.ones(len(rows), dtype=bool)
+    last[:-1] = (keys[1:] != keys[:-1]).any(axis=1)
+    rows = rows[last]
+    if len(rows) > most:
+        size = np.maximum(rows[:, 3], rows[:, 5])  # a set's cost is at least its codes
+        rows = rows[np.argpartition(-size, most - 1)[:most]]
+    return rows
+
+
+class KeptSets:
+    """The sets file of the checkpoint ``path`` of a search with ``header``'s options (its
+    rules, objective, max depth, consistent only): read now if there is one, offered to each
+    memo of those options (``adopt``) until ``close``, which writes what they all hold."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = sets_path(path)
+        self.header: dict[str, Any] = {"format": FORMAT, "version": VERSION} | {
+            key: header[key] for key in ("rules", "objective", "max_depth", "consistent_only")
+        }
+        self.groups: dict[Group, IntArray] = self._read() if self.path.exists() else {}
+        self.loaded = sum(len(rows) for rows in self.groups.values())
+        self.memos: list[tuple[Group, Memo]] = []
+        # Kept only where a new file can be written (a checkpoint may resume where none can).
+        try:
+            check_folder(self.path, "the sets")
+            self.writable = True
+        except BullsCowsError:
+            self.writable = False
+        with _LOCK:
+            _OPEN[self._options()] = self
+
+    def _options(self) -> tuple[str, int | None, bool]:
+        h = self.header
+        depth = h["max_depth"]
+        return str(h["rules"]), None if depth is None else int(depth), bool(h["consistent_only"])
+
+    def adopt(self, memo: Memo, objective: str, weight: int) -> None:
+        """Fill ``memo`` (new, of a search of ``objective`` and ``weight``) with the sets
+        read for that search, and keep it, to write what it holds at ``close``."""
+        group = (objective, weight)
+        with _LOCK:
+            self.memos.append((group, memo))
+            rows = self.groups.get(group)
+        if rows is None or not len(rows):
+            return
+        slots = max(MEMO_SLOTS, 1 << (4 * len(rows) - 1).bit_length())
+        table = kernels().grow_memo((np.ascontiguousarray(rows).ravel(), memo.arrays[1]), slots)
+        memo.arrays = (table, np.array([len(rows), 0], dtype=np.int64))
+
+    def close(self, finished: bool) -> int:
+        """Stop offering sets; write those of every memo adopted (and those read) unless the
+        search ``finished``, which removes the file. The sets written (0 if none could be)."""
+        with _LOCK:
+            if _OPEN.get(self._options()) is self:
+                del _OPEN[self._options()]
+            memos, self.memos = self.memos, []
+        if finished:
+            self.path.unlink(missing_ok=True)
+            return 0
+        groups = {group: [rows] for group, rows in self.groups.items()}
+        for group, memo in memos:
+            groups.setdefault(group, []).append(entries(memo.arrays[0]))
+        kept = {group: merged(np.concatenate(parts)) for group, parts in groups.items()}
+        count = sum(len(rows) for rows in kept.values())
+        if not count or not self.writable:
+            return 0
+        try:
+            write_atomic(self.path, self._encode(kept))
+        except OSError:
+            return 0  # a full disk: the file before stays as it was
+        return count
+
+    def _encode(self, kept: dict[Group, IntArray]) -> bytes:
+        arrays = {f"sets{i}": rows for i, rows in enumerate(kept.values())}
+        header = self.header | {
+            "groups": [[objective, weight] for objective, weight in kept],
+            "digest": _digest(arrays),
+        }  # fmt: skip
+        arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+        out = io.BytesIO()
+        np.savez(out, **arrays)  # type: ignore[arg-type]
+        return out.getvalue()
+
+    def _read(self) -> dict[Group, IntArray]:
+        """The sets of the file, by group; a file of another search, of another version or
+        damaged is refused (left as it was)."""
+        where = f"the sets file {quote_path(self.path)}"
+        try:
+            with np.load(self.path, allow_pickle=False) as data:
+                header = json.loads(bytes(data["header"]).decode())
+                arrays = {name: np.asarray(data[name]) for name in data.files if name != "header"}
+        except (OSError, ValueError, KeyError, UnicodeDecodeError, zipfile.BadZipFile):
+            raise _damaged(where) from None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise _damaged(where)
+        if header.get("version") != VERSION:
+            raise BullsCowsError(
+                f"{where} was written by another version of bullscows (format "
+                f"{quote(str(header.get('version')))}, this one reads {VERSION}): {_INSTEAD}"
+            )
+        theirs = {key: header.get(key) for key in self.header}
+        if theirs != self.header:
+            raise BullsCowsError(f"{where} is for another search than its checkpoint: {_INSTEAD}")
+        groups = header.get("groups")
+        if (
+            not isinstance(groups, list)
+            or len(groups) != len(arrays)
+            or header.get("digest") != _digest(arrays)
+            or any(a.dtype != np.int64 or a.shape[1:] != (SLOT,) for a in arrays.values())
+        ):
+            raise _damaged(where)
+        return {(str(o), int(w)): arrays[f"sets{i}"] for i, (o, w) in enumerate(groups)}
+
+
+#: What to do with a sets file that cannot serve: it only saves time.
+_INSTEAD = "move it away (the search then starts its unfinished parts again)"
+
+
+def _damaged(where: str) -> BullsCowsError:
+    return BullsCowsError(f"{where} is damaged or no sets file of bullscows: {_INSTEAD}")
+
+
+def _digest(arrays: dict[str, IntArray]) -> str:
+    """A digest of the arrays' names, shapes and integers (a file damaged on the way)."""
+    digest = hashlib.sha256()
+    for name, rows in sorted(arrays.items()):
+        digest.update(f"{name}{rows.shape}".encode())
+        digest.update(np.ascontiguousarray(rows).tobytes())
+    return digest.hexdigest()
+
+
+def adopt(memo: Memo, options: Any) -> None:
+    """Offer ``memo``, that of a new search of ``options`` (``SearchOptions``), to the sets
+    file open for its options in this process, if any (``KeptSets.adopt``)."""
+    key = (options.rules.spec, options.max_depth, bool(options.consistent_only))
+    with _LOCK:
+        kept = _OPEN.get(key)
+    if kept is not None:
+        kept.adopt(memo, options.objective, options.weight)
+
+
+__all__ = ["KeptSets", "adopt", "entries", "merged", "sets_path"]
