@@ -113,6 +113,7 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
 
     def challenge(page: Page) -> None:
         start(page, base, "play")
+        enter(page, "0123")  # a game given up before its first guess is no challenge
         page.locator("details.confirm summary").click()
         page.locator("#give-up").click()
         page.locator("#challenge").click()
