@@ -372,6 +372,8 @@ def test_a_friends_challenge_is_titled_for_their_code(client: TestClient) -> Non
     made = client.post(f"{page}/challenge").headers["location"]
     link = re.search(r'id="challenge-link" href="([^"]+)"', client.get(made).text)
     assert link is not None
+    invited = client.get(link.group(1)).text  # the friend gave up: no "broke" said of them
+    assert "Your friend played a secret code" in invited and "broke" not in invited
     accepted = client.post(link.group(1)).headers["location"]
     assert heading(client.get(accepted).text) == CHALLENGE_TITLE
     game_id = accepted.rsplit("/", 1)[-1]
