@@ -115,7 +115,7 @@ def test_a_sets_file_of_another_search_is_refused(tmp_path: Path) -> None:
     assert "move it away" in message
 
 
-@pytest.mark.parametrize("damage", ["garbage", "cut", "changed"])
+@pytest.mark.parametrize("damage", ["garbage", "cut", "changed", "groups"])
 def test_a_damaged_sets_file_is_refused(tmp_path: Path, damage: str) -> None:
     path = _stopped_files(tmp_path)
     target = sets_path(path)
@@ -124,10 +124,14 @@ def test_a_damaged_sets_file_is_refused(tmp_path: Path, damage: str) -> None:
         target.write_bytes(b"not a sets file\n")
     elif damage == "cut":
         target.write_bytes(data[: len(data) // 2])
-    else:  # one integer changed: the digest tells
+    else:
         with np.load(target) as held:
             arrays = {name: np.array(held[name]) for name in held.files}
-        arrays["sets0"][0, 5] += 1
+        if damage == "changed":  # one integer changed: the digest tells
+            arrays["sets0"][0, 5] += 1
+        else:  # a header whose groups are no pairs
+            header = json.loads(bytes(arrays["header"]).decode()) | {"groups": [[1]]}
+            arrays["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
         with open(target, "wb") as out:
             np.savez(out, **arrays)
     message = _refused(path)
@@ -179,8 +183,8 @@ def test_the_command_says_what_it_kept_and_reads_it_back(tmp_path: Path) -> None
     assert not sets_path(path).exists()
 
 
-def test_the_whole_search_keeps_no_sets(tmp_path: Path) -> None:
-    path = tmp_path / "bc.ckpt"
+def test_the_whole_search_keeps_no_sets_in_one_thread(tmp_path: Path) -> None:
+    path = tmp_path / "p.ckpt"
     result = CliRunner().invoke(
         main,
         ["tree", "--rules", "p4c8n", "--strategy", "optimal", "--jobs", "1", "--budget", "300",
@@ -188,6 +192,29 @@ def test_the_whole_search_keeps_no_sets(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code != 0 and "stopped at the budget" in result.output
     assert path.exists() and not sets_path(path).exists()
+
+
+def test_the_whole_search_on_threads_says_what_it_kept(tmp_path: Path) -> None:
+    path = tmp_path / "p.ckpt"
+    common = ["tree", "--rules", "p4c8n", "--strategy", "optimal", "--jobs", "2",
+              "--checkpoint", str(path)]  # fmt: skip
+    first = CliRunner().invoke(main, [*common, "--budget", "3000", "--json"])
+    assert first.exit_code != 0, first.output
+    said = json.loads(first.stdout)
+    assert said["kept"] > 0 and sets_path(path).exists()
+    plain = CliRunner().invoke(main, [*common, "--budget", "3000"])
+    assert "sets the search settled, beside the checkpoint" in plain.output
+    last = CliRunner().invoke(main, common)
+    assert last.exit_code == 0 and "7,817" in last.output
+    assert not sets_path(path).exists()
+
+
+def test_the_whole_search_on_threads_resumes_from_its_sets_and_searches_less() -> None:
+    bench = load("kept_sets")
+    rows = bench.main(["p4c8n", "--whole", "--stop", "3000", "--jobs", "2"])
+    (_, kept, *_, total), (_, bare, *_, again) = rows
+    assert total == again == "7,817"  # the optimum
+    assert int(kept.replace(",", "")) < int(bare.replace(",", ""))
 
 
 def test_a_memo_is_adopted_only_by_searches_of_the_same_options(tmp_path: Path) -> None:

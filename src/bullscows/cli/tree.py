@@ -405,6 +405,10 @@ def _print_bounds(rules: Rules, strategy: Strategy, standing: Standing) -> None:
         rows[1] = ("upper bound", f"{costs.text(standing.upper)} (the best tree found)")
     if standing.lower is not None and standing.upper is not None:
         rows.append(("gap", costs.gap(standing.lower, standing.upper)))
+    if standing.kept:
+        from bullscows.search.kept import kept_words  # a search ran: its modules are loaded
+
+        rows.append(("kept", kept_words(standing.kept)))
     for name, value in rows:
         click.echo(f"  {name:<13} {value}")
 
@@ -432,6 +436,7 @@ def _standing_json(rules: Rules, strategy: Strategy, standing: Standing) -> dict
         "upper": bound(upper),
         "gap": None if lower is None or upper is None else costs.gap(lower, upper),
         "tree_found": standing.tree is not None,
+        "kept": standing.kept,
     }
 
 

@@ -109,6 +109,7 @@ def opening_decision_tree(found: OpeningResult) -> DecisionTree:
 
 
 def _print(found: OpeningResult, built: DecisionTree) -> None:
+    from bullscows.search.kept import kept_words
     from bullscows.search.progress import Costs
 
     rules, s = found.rules, built.stated
@@ -125,8 +126,7 @@ def _print(found: OpeningResult, built: DecisionTree) -> None:
         rows.append(("stopped", f"at {found.stopped}: the parts left have the better "
                      "heuristic's tree (entropy or expected-size)"))  # fmt: skip
     if found.kept:
-        rows.append(("kept", f"{found.kept:,} sets the search settled, beside the checkpoint "
-                     "(its .sets file): the same command goes on from them"))  # fmt: skip
+        rows.append(("kept", kept_words(found.kept)))
     rows.append(("total", f"{found.total:,}" + (
         " (the lowest of this opening)" if exact else " (an upper bound)"
     )))  # fmt: skip

@@ -9,14 +9,15 @@ run makes in this process (the searching thread's and each of its threads'): it 
 what was settled at once instead of searching it again. A search that ends removes the file
 (its checkpoint holds every answer).
 
-Kept for the search of a fixed opening (``search.opening``), whose parts' guesses are tried in
-an order that no memo changes (``search_calls.guess_order``), so that a part resumed goes the
-way it went; not for the whole search (``search.optimal``), whose Python levels order their
-guesses by the memo's bounds: there the sets kept led to other guesses first and more sets in
-all (``bc``, stopped at 40,000 sets: 15,520 sets branched on against 8,723 to the end). Kept
-only where the workers are threads of the searching process (``--jobs``), not the processes of
-a Dask cluster; and at most ``KEPT_MOST`` sets a search, those of the highest costs or floors
-(the largest sets, whose search took longest), so that each memo they fill stays within a GiB.
+Kept by the search of a fixed opening (``search.opening``), and by the whole search
+(``search.optimal``) when its tasks run on threads (``executors.Threads``, ``--jobs`` 2 or
+more), each task's set then searched by ``search.split``: in one thread, the whole search
+resumed with them searched more sets than without (``bc`` stopped at 40,000 sets: 86,617
+against 62,391; on 2 threads, 52,164 against 93,162; docs/explanation/search.md), so it keeps
+none there. Not on the processes of a Dask cluster (their memos are not in this process); and
+at most ``KEPT_MOST``
+sets a search, those of the highest costs or floors (the largest sets, whose search took
+longest), so that each memo they fill stays within a GiB.
 
 >>> import tempfile
 >>> from bullscows._kernels.search_calls import Memo
@@ -213,7 +214,10 @@ class KeptSets:
             or any(a.dtype != np.int64 or a.shape[1:] != (SLOT,) for a in arrays.values())
         ):
             raise _damaged(where)
-        return {(str(o), int(w)): arrays[f"sets{i}"] for i, (o, w) in enumerate(groups)}
+        try:
+            return {(str(o), int(w)): arrays[f"sets{i}"] for i, (o, w) in enumerate(groups)}
+        except (TypeError, ValueError, KeyError):  # groups of another shape
+            raise _damaged(where) from None
 
 
 #: What to do with a sets file that cannot serve: it only saves time.
@@ -233,6 +237,18 @@ def _digest(arrays: dict[str, IntArray]) -> str:
     return digest.hexdigest()
 
 
+def kept_words(count: int) -> str:
+    """What a stopped search says of the sets it kept (its summary's ``kept`` row).
+
+    >>> kept_words(1234)  # doctest: +ELLIPSIS
+    '1,234 sets the search settled, beside the checkpoint (its .sets file): ...'
+    """
+    return (
+        f"{count:,} sets the search settled, beside the checkpoint (its .sets file): the same "
+        "command goes on from them"
+    )
+
+
 def adopt(memo: Memo, options: Any) -> None:
     """Offer ``memo``, that of a new search of ``options`` (``SearchOptions``), to the sets
     file open for its options in this process, if any (``KeptSets.adopt``)."""
@@ -243,4 +259,4 @@ def adopt(memo: Memo, options: Any) -> None:
         kept.adopt(memo, options.objective, options.weight)
 
 
-__all__ = ["KeptSets", "adopt", "entries", "merged", "sets_path"]
+__all__ = ["KeptSets", "adopt", "entries", "kept_words", "merged", "sets_path"]

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.errors import SearchError
+from bullscows.executors import Threads
 from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Checkpoint
@@ -79,6 +80,12 @@ class OptimalResult:
     tree: Node = field(repr=False)
 
 
+#: Whether the search keeps the sets of its unfinished parts (``search.kept``) without threads
+#: too: off, as they made it search more there; ``benchmarks/kept_sets.py --alone`` turns it on
+#: to compare.
+KEEP_ALONE = False
+
+
 def optimal_tree(
     rules: Rules,
     objective: Objective = "total",
@@ -118,7 +125,9 @@ def optimal_tree(
     start = time.perf_counter()
     if executor is not None:
         start_workers(executor, prepare)
-    store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only)
+    # On threads, the sets settled inside the parts left unfinished are kept beside it.
+    kept = isinstance(executor, Threads) or KEEP_ALONE
+    store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only, kept)
     task = None if executor is None else solve_task
     run = Run(progress, start, store, executor, task)
 
@@ -134,11 +143,11 @@ def optimal_tree(
         finished = True
         return found
     except BudgetSpent as spent:
-        raise SearchStopped(_standing(spent.reason, running, start)) from None
+        raise SearchStopped(_standing(spent.reason, running, start, store)) from None
     except KeyboardInterrupt:
         if not running:  # stopped before the search began: nothing to say
             raise
-        raise SearchInterrupted(_standing(INTERRUPT, running, start)) from None
+        raise SearchInterrupted(_standing(INTERRUPT, running, start, store)) from None
     finally:
         store.close(finished)  # its lock ends with the search, not when its frames are collected
 
@@ -167,16 +176,21 @@ def beyond_limit(rules: Rules) -> Standing:
     return Standing(reason, 0, time.perf_counter() - start, lower, None, None, Costs())
 
 
-def _standing(reason: str, running: list[Search], start: float) -> Standing:
+def _standing(reason: str, running: list[Search], start: float, store: Checkpoint) -> Standing:
     """Where the searches stood when the budget ran out: the bounds of the search of
-    the objective, once it is running (not while only asking which cap fits)."""
+    the objective, once it is running (not while only asking which cap fits), and the sets
+    kept beside ``store``, closed now (``search.kept``)."""
+    store.close()
     nodes = running[-1].sets() if running else 0  # each search's prior holds those before it
     seconds = time.perf_counter() - start
     main = next((search for search in running if search.options.weight), None)
     if main is None:
-        return Standing(reason, nodes, seconds, None, None, None, running[-1].root.costs)
+        costs = running[-1].root.costs
+        return Standing(reason, nodes, seconds, None, None, None, costs, store.kept_written)
     root = main.root
-    return Standing(reason, nodes, seconds, root.lower(), root.best, root.tree, root.costs)
+    return Standing(
+        reason, nodes, seconds, root.lower(), root.best, root.tree, root.costs, store.kept_written
+    )
 
 
 def _run(

@@ -208,7 +208,8 @@ class Standing:
     """Where a stopped search stood: why it stopped, its sets and seconds, the proven lower
     bound, the best cost found and its tree (the incumbent: a valid tree, not proven
     optimal), and how costs read; bounds are ``None`` when the search stopped before it had
-    one (while it asked which cap fits)."""
+    one (while it asked which cap fits); and the sets it kept beside its checkpoint
+    (``search.kept``)."""
 
     reason: str
     nodes: int
@@ -217,6 +218,7 @@ class Standing:
     upper: int | None
     tree: Node | None
     costs: Costs
+    kept: int = 0
 
     def __str__(self) -> str:
         """
