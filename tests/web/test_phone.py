@@ -252,6 +252,35 @@ def test_a_tree_rows_figures_stand_on_the_line_of_its_link(browser: Browser, bas
     context.close()
 
 
+#: The height of each reply row of the tree's node (CSS px).
+ROW_HEIGHTS = """() => [...document.querySelectorAll("table.replies tbody tr")]
+  .map(row => Math.round(row.getBoundingClientRect().height))"""
+
+
+def test_a_trees_node_reads_at_a_glance_on_a_phone(browser: Browser, base: str) -> None:
+    """The root of bc--optimal on a phone, without script: each of its 14 replies one short
+    row (pegs and words, secrets as 1,440, the next guess in tiles), the whole node within two
+    screens (it took three as a card per reply), and a row leads to its node from any cell."""
+    context = open_context(browser, viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/tree?src=shipped:bc--optimal")
+    fits(page)
+    expect(page.locator("#node-guess .tile")).to_have_text(list("0123"))
+    rows = page.locator("table.replies tbody tr")
+    expect(rows).to_have_count(14)
+    expect(rows.locator(".pegs")).to_have_count(14)
+    expect(rows.locator(".tiles")).to_have_count(13)  # the win's row: found, no next guess
+    expect(rows.nth(1)).to_contain_text("1,440")
+    assert max(page.evaluate(ROW_HEIGHTS)) <= 56, page.evaluate(ROW_HEIGHTS)
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    assert height <= 2 * PHONE["height"], height
+    # A click on the secrets of "0 bulls, 1 cow" lands on its link, stretched over the row
+    rows.nth(1).locator("td").nth(1).click(force=True)
+    expect(page.locator(".node h2")).to_contain_text("Guess 2:")
+    expect(page.locator("#node-guess")).to_have_text("1456")
+    context.close()
+
+
 def test_back_after_a_swapped_page_shows_the_page_before(browser: Browser, base: str) -> None:
     """With script a form's answer replaces the page in place; the back button still leads to
     the page before, and a link within the page (the skip link) reloads nothing."""

@@ -178,6 +178,7 @@ def node_json(explored: Explored, at: str) -> dict[str, Any]:
         child = node.branches.get(index)
         out.append({
             "pair": feedback.format("pair"), "text": feedback.format(default_style(rules)),
+            "bulls": feedback.bulls, "cows": feedback.cows,
             "secrets": int(counts[index]), "win": feedback.is_win(rules.length),
             "guess": None if child is None else knowledge.code(child.guess).text,
             "depth": 0 if child is None else explored.height(child),
@@ -190,6 +191,7 @@ def node_json(explored: Explored, at: str) -> dict[str, Any]:
         "lead": explored.lead,
         "name": explored.name,
         "rules": rules.spec,
+        "repeats": rules.repeats,
         "variant": rules.describe(),
         "strategy": tree.strategy,
         "summary": summary.to_json(),
