@@ -34,6 +34,7 @@ from bullscows.search.engine import Search
 from bullscows.search.position import optimal_from, position_search, searchable
 from bullscows.seeding import MoveRandom
 from bullscows.sessions import Adversary, Codemaker
+from bullscows.standings import counts
 from bullscows.strategies import Strategy, get_strategy
 from bullscows.tree import Node, load_tree
 from bullscows.tree.store import shipped_file
@@ -309,3 +310,21 @@ def share_text(game: Codemaker | Adversary, day: int | None = None, limit: int |
     lines = [f"{title}: {', '.join(extras)}"]
     lines += [BULL * s.feedback.bulls + COW * s.feedback.cows or NOTHING for s in game.history]
     return "\n".join(lines)
+
+
+def result_to_share(game: Codemaker | Adversary, day: int | None = None) -> str | None:
+    """What the terminal and the web offer to share of ``game``: its ``share_text`` (out of
+    its guesses allowed) when it counts in a player's record (``standings.counts``), else
+    ``None`` (not over, or given up before its first guess). A guess taken back, then given
+    up, counts: lost after no guess.
+
+    >>> game = Codemaker(Rules.parse("p3c4n"), secret="012")
+    >>> _ = game.guess("013"), game.undo(), game.give_up()
+    >>> print(result_to_share(game))
+    bullscows p3c4n: given up after 0 guesses
+    >>> unstarted = Codemaker(Rules.parse("p3c4n"), secret="012")
+    >>> _ = unstarted.give_up()
+    >>> result_to_share(unstarted) is None
+    True
+    """
+    return share_text(game, day, game.max_guesses) if counts(game) else None

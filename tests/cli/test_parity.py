@@ -170,3 +170,44 @@ def test_assist_with_an_optimal_strategy_off_its_tree_answers_and_says_how() -> 
         "Suggested guess: 8012 (the optimal tree, by symmetry: this game is one of its own)"
         in result.stdout
     )
+
+
+@pytest.mark.parametrize(
+    "moves", [["quit"], ["012", "undo", "quit"], ["012", "quit"], ["012", "undo", "013", "quit"]]
+)
+def test_the_terminal_and_the_web_share_the_same_games(record: str, moves: list[str]) -> None:
+    """A game counts (and offers its result to share) in the terminal exactly where it does
+    on the web, by ``analysis.result_to_share``: a guess taken back, then given up, is a loss
+    to share; given up before any guess, it does not count. Against the adversary, whose
+    first reply is never a win, the same moves give the same result whatever the seed."""
+    import warnings
+
+    from bullscows.analysis import result_to_share
+    from bullscows.sessions import Adversary
+    from bullscows.sessions.moves import read_move
+    from bullscows.standings import ABANDONED
+    from bullscows.web.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    game = Adversary(P3, seed=1)
+    for typed in moves:
+        game.apply(read_move(game, typed))
+    expected = result_to_share(game)
+    with TestClient(create_app(record, warm=False)) as client:
+        created = client.post("/api/games", json={"rules": "p3c4n", "adversary": True})
+        game_id = created.json()["id"]
+        for typed in moves:
+            action = {"undo": "undo", "quit": "give-up"}.get(typed, "guess")
+            body = {"code": typed} if action == "guess" else {}
+            answered = client.post(f"/api/games/{game_id}/{action}", json=body)
+            assert answered.status_code == 200, answered.text
+        state = answered.json()["state"]
+    assert state.get("grid") == expected and state["counted"] is (expected is not None)
+    shown = play("--rules", "p3c4n", "--adversary", "--seed", "2", lines=moves).stdout
+    if expected is None:
+        assert shown.splitlines()[-1] == ABANDONED and "To share" not in shown
+    else:
+        assert f"To share (no code in it):\n{expected}\n" in shown and ABANDONED not in shown

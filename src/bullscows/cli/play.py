@@ -125,16 +125,17 @@ def play(
 def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, style: str) -> None:
     """A game that ended: kept in the player's record (unless given up before its first
     guess), its grid to share, and its analysis if asked."""
-    from bullscows.analysis import share_text  # the web's shareable result, the same text
+    from bullscows.analysis import result_to_share  # what the web offers, the same text
     from bullscows.cli.record import keep
-    from bullscows.standings import ABANDONED, counts
+    from bullscows.standings import ABANDONED
 
-    kept = counts(game) and keep(game.to_record())
-    if not counts(game):
+    shared = result_to_share(game)
+    kept = shared is not None and keep(game.to_record())
+    if shared is None:
         terminal.say(ABANDONED)
-    if game.history:
+    else:
         terminal.say("To share (no code in it):")
-        terminal.say(share_text(game, limit=game.max_guesses))
+        terminal.say(shared)
     if analysed and game.history:
         from bullscows.analysis import analyse, move_text
 

@@ -277,7 +277,7 @@ class Fields(Viewer[dict[str, Any]]):
     """The fields of ``state`` each kind of game has (``sessions.Viewer``)."""
 
     def maker(self, game: Codemaker | Adversary) -> dict[str, Any]:
-        from bullscows.analysis import share_text, symbol_states  # loads the search: when used
+        from bullscows.analysis import result_to_share, symbol_states  # loads the search
 
         rules, over = game.rules, game.over
         data: dict[str, Any] = {
@@ -293,8 +293,9 @@ class Fields(Viewer[dict[str, Any]]):
             if kept:  # nor its record's secret and seed (played again, it is the same game)
                 data["record"] = game.to_record().public_json(over=False)
             data["counted"] = counts(game)
-            if data["counted"]:  # a game that does not count has no result to share
-                data["grid"] = share_text(game, data["day"], game.max_guesses)
+            grid = result_to_share(game, data["day"])  # None where the game does not count
+            if grid is not None:
+                data["grid"] = grid
         if game.coach:
             data["coach"] = True
             if over:

@@ -154,7 +154,7 @@ class StateOut(BaseModel):
     hints: bool | None = None
     hints_given: int | None = None
     secret: str | None = None
-    grid: str | None = None  # over and counted: the result to share (analysis.share_text)
+    grid: str | None = None  # over and counted: the result to share (analysis.result_to_share)
     counted: bool | None = None  # over: whether the game counts in a record (standings.counts)
     # play with the coach: the card's advice before the next guess, and the review at the end
     coach: bool | None = None
