@@ -1,7 +1,7 @@
 """Bounded, total readers: every byte, number and file a person hands the program goes through
-here (``quote``, ``read_file``, ``unpack``, ``load_json``, ``read_text``, ``read_named``), so
-that bad input is
-a one-line ``BullsCowsError`` and no input takes unbounded memory.
+here (``quote``, ``did_you_mean``, ``read_file``, ``unpack``, ``load_json``, ``read_text``,
+``read_named``), so that bad input is a one-line ``BullsCowsError`` and no input takes
+unbounded memory.
 
 >>> quote("0123")
 "'0123'"
@@ -15,12 +15,14 @@ bullscows.errors.BullsCowsError: tree line 1: the number '1e999' is out of range
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
 import re
 import stat
 import zlib
+from collections.abc import Iterable
 from pathlib import Path
 
 from bullscows.errors import BullsCowsError
@@ -52,6 +54,28 @@ def quote(text: str, limit: int = QUOTE_LENGTH) -> str:
         return repr(text)
     shown = repr(text[:limit])
     return f"{shown[:-1]}...{shown[-1]} ({len(text):,} characters)"
+
+
+def closest(text: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` closest to the misspelt ``text`` (case aside), or ``None``.
+
+    >>> closest("Logic", ["bc", "logik"]), closest("zz", ["bc", "logik"])
+    ('logik', None)
+    """
+    choices = {name.lower(): name for name in names}
+    close = difflib.get_close_matches(text.lower()[:QUOTE_LENGTH], choices, n=1)
+    return choices[close[0]] if close else None
+
+
+def did_you_mean(text: str, names: Iterable[str]) -> str:
+    """`` (did you mean 'NAME'?)`` for the one of ``names`` closest to ``text``, or nothing:
+    for an error that then lists what is valid.
+
+    >>> did_you_mean("minmax", ["simple", "minimax", "entropy"])
+    " (did you mean 'minimax'?)"
+    """
+    name = closest(text, names)
+    return "" if name is None else f" (did you mean {name!r}?)"
 
 
 def quote_value(value: object) -> str:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from bullscows.errors import RulesError
-from bullscows.readers import quote
+from bullscows.readers import closest, did_you_mean, quote
 
 DIGITS = "0123456789"
 #: Symbols used when a variant names only how many colours it has.
@@ -42,6 +42,16 @@ PRESETS: dict[str, tuple[int, str, bool, bool, str]] = {
     "mm-colours": (4, "RGBYOP", True, False, "Mastermind with colour letters"),
     "logik": (5, "12345678", True, False, "Logik: 5 pegs of 8 colours, repeats allowed"),
     "digits": (4, DIGITS, True, False, "4 digits, repeats allowed (the uLisp game)"),
+}
+
+#: Names people give the presets (letters and digits only), suggested for a spec that is none.
+KNOWN_AS = {
+    "mastermind": "mm",
+    "moo": "bc",
+    "bullsandcows": "bc",
+    "bullscows": "bc",
+    "cowsandbulls": "bc",
+    "bullscowsnolead": "bc-nolead",
 }
 
 SPEC_HELP = (
@@ -204,7 +214,7 @@ def read_spec(spec: str, scoring: bool = False, whole: str | None = None) -> lis
     symbols = options.get("symbols")
     if base.lower() in PRESETS:
         shape = _read_preset(base.lower(), whole, symbols)
-    elif base.lower().startswith("moo"):
+    elif base.lower().startswith("moo") and base[3:]:
         shape = radix_shape(read_radix(base[3:], f"rules spec {quote(whole)}"), symbols)
     else:
         shape = _read_compact(base, spec, symbols, whole)
@@ -247,8 +257,9 @@ def _read_modifier(modifier: str, spec: str) -> tuple[str, str]:
         return key, ""
     if key in ("symbols", "allowed") and value:
         return key, value
+    meant = did_you_mean(key, ["nolead", "symbols", "allowed", "guesses"])
     raise RulesError(
-        f"rules spec {quote(spec)}: cannot read {quote(modifier)}; modifiers are :nolead, "
+        f"rules spec {quote(spec)}: cannot read {quote(modifier)}{meant}; modifiers are :nolead, "
         ":symbols=SYMBOLS, :allowed=SYMBOLS/SYMBOLS/... and, last, :guesses=SPEC"
     )
 
@@ -276,7 +287,7 @@ def _read_compact(base: str, spec: str, symbols: str | None, whole: str) -> Shap
     text = base.lower()
     match = re.fullmatch(r"p([0-9]{1,6})c([0-9]{1,6})([rn])", text)
     if match is None:
-        raise RulesError(f"unknown rules {quote(spec)}; expected {SPEC_HELP}")
+        raise RulesError(f"unknown rules {quote(spec)}{_meant(base)}; expected {SPEC_HELP}")
     pegs, colours = int(match[1]), int(match[2])
     if symbols is None:
         symbols = default_symbols(colours)
@@ -285,6 +296,21 @@ def _read_compact(base: str, spec: str, symbols: str | None, whole: str) -> Shap
             f"rules spec {quote(whole)}: {colours} colours but {len(symbols)} symbols given"
         )
     return pegs, symbols, match[3] == "r", None
+
+
+def _meant(base: str) -> str:
+    """What the spec ``base``, which is none, may have meant: `` (did you mean 'bc'?)``.
+
+    >>> _meant("p4c6")
+    " (did you mean 'p4c6r', repeats, or 'p4c6n', none?)"
+    >>> _meant("Mastermind"), _meant("bc-nolaed"), _meant("xyz")
+    (" (did you mean 'mm'?)", " (did you mean 'bc-nolead'?)", '')
+    """
+    text = base.lower()
+    if re.fullmatch(r"p[0-9]{1,6}c[0-9]{1,6}", text):
+        return f" (did you mean '{text}r', repeats, or '{text}n', none?)"
+    name = closest(re.sub(r"[^a-z0-9-]", "", text), [*PRESETS, *KNOWN_AS])
+    return "" if name is None else f" (did you mean {KNOWN_AS.get(name, name)!r}?)"
 
 
 def format_shape(shape: Shape) -> str:

@@ -13,7 +13,7 @@ A name ``card:PATH`` plays the card saved in ``PATH`` (``bullscows.strategies.ca
 from __future__ import annotations
 
 from bullscows.errors import StrategyError
-from bullscows.readers import quote
+from bullscows.readers import did_you_mean, quote
 from bullscows.strategies.base import Strategy, file_strategy
 from bullscows.strategies.basic import RandomConsistent, Simple
 from bullscows.strategies.card_strategy import PREFIX as CARD_PREFIX
@@ -86,8 +86,8 @@ def get_strategy(
         cls = STRATEGIES[name]
     except KeyError:
         raise StrategyError(
-            f"unknown strategy {quote(name)}; strategies: {', '.join(STRATEGIES)}, tree:FILE.json, "
-            "card:FILE.json"
+            f"unknown strategy {quote(name)}{did_you_mean(name, STRATEGIES)}; strategies: "
+            f"{', '.join(STRATEGIES)}, tree:FILE.json, card:FILE.json"
         ) from None
     if issubclass(cls, OptimalSearch):
         return cls(consistent_only=consistent_only, max_depth=max_depth)
