@@ -291,3 +291,25 @@ def test_a_friends_challenge_travels_in_its_record_and_its_copies() -> None:
     assert challenge(again).title == CHALLENGE_TITLE
     with pytest.raises(RecordError, match="challenge 1: true, or left out"):
         GameRecord.from_json({**data, "challenge": 1})
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "why"),
+    [
+        (Adversary(SMALL, seed=1), "challenge", "a challenge is a friend's fixed secret, and an "
+                                                "adversary game has none"),
+        (Codebreaker(SMALL, "minimax", seed=1), "hard", "only codemaker and adversary games"),
+        (Codebreaker(SMALL, "minimax", seed=1), "challenge", "only codemaker games have it"),
+        (Duel(SMALL, "minimax", seed=1, secret="012"), "coach", "only codemaker and adversary"),
+    ],
+)  # fmt: skip
+def test_an_option_the_kind_of_game_lacks_is_refused_not_ignored(
+    game: Game, option: str, why: str
+) -> None:
+    """A record read with an option its game cannot have (an adversary's game holds no
+    friend's secret to be a challenge of; a codebreaker's has no hard mode) is refused, in
+    one line that names the option and says why, rather than replayed without it."""
+    data = game.to_record().to_json() | {option: True}
+    with pytest.raises(RecordError, match=rf"^game record 'x\.json': '{option}' in an? ") as error:
+        GameRecord.loads(json.dumps(data), "game record 'x.json'")
+    assert why in str(error.value) and "\n" not in str(error.value)

@@ -42,8 +42,20 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "commit": (),  # the adversary binds itself to a secret
     "give-up": (),  # the person stops; the computer's code is shown
 }
-#: The optional fields of a record: a codemaker's game options.
-OPTIONS = {"hard", "max_guesses", "coach", "challenge"}
+#: The optional fields of a record, each with the kinds of game it belongs to: the options of a
+#: game against the computer's code; a challenge is a friend's fixed secret, which only a
+#: codemaker has (an adversary commits to none).
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "hard": ("codemaker", "adversary"),
+    "max_guesses": ("codemaker", "adversary"),
+    "coach": ("codemaker", "adversary"),
+    "challenge": ("codemaker",),
+}
+#: Why an option does not belong to a kind of game (``OPTIONS``), where it is not obvious.
+NOT_FOR = {
+    ("challenge", "adversary"): "a challenge is a friend's fixed secret, and an adversary "
+    "game has none",
+}
 #: The largest guess limit a game may have.
 MAX_GUESSES = 1_000
 #: A record longer than this (in characters of JSON) is refused.
@@ -182,7 +194,7 @@ class GameRecord:
     def from_json(cls, data: object) -> GameRecord:
         """A record from ``to_json``'s data, every field checked."""
         keys = {"version", "kind", "rules", "seed", "strategy", "secret", "events"}
-        if not isinstance(data, dict) or not keys <= set(data) <= keys | OPTIONS:
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | set(OPTIONS):
             raise RecordError(
                 f"a game record is an object with {', '.join(sorted(keys))} (and "
                 f"{' or '.join(sorted(OPTIONS))})"
@@ -203,6 +215,7 @@ class GameRecord:
             )
         if data["kind"] not in KINDS:
             raise RecordError(f"game kind {quote_value(data['kind'])}: one of {', '.join(KINDS)}")
+        _check_options(data)
         if not isinstance(data["rules"], str) or len(data["rules"]) > MAX_FIELD * 10:
             raise RecordError(f"rules {quote_value(data['rules'])}: give a variant's spec")
         try:
@@ -224,3 +237,20 @@ class GameRecord:
         return cls(data["kind"], data["rules"], data["seed"], strategy, secret, events,
                    "hard" in data, data.get("max_guesses"), "coach" in data,
                    "challenge" in data)  # fmt: skip
+
+
+def _check_options(data: dict[str, Any]) -> None:
+    """Refuse an option that the record's kind of game does not have (``OPTIONS``), rather
+    than ignore it.
+
+    >>> _check_options({"kind": "adversary", "challenge": True})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.RecordError: 'challenge' in an adversary game: a challenge is a friend's ...
+    """
+    kind = data["kind"]
+    for option, kinds in OPTIONS.items():
+        if option in data and kind not in kinds:
+            why = NOT_FOR.get((option, kind), f"only {' and '.join(kinds)} games have it")
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise RecordError(f"{option!r} in {article} {kind} game: {why} (leave it out)")

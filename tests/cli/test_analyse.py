@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from bullscows import Code, Rules, score
 from bullscows.cli import main
 from bullscows.cli.record import keep
-from bullscows.sessions import Codebreaker, Codemaker
+from bullscows.sessions import Adversary, Codebreaker, Codemaker
 
 P3 = Rules.parse("p3c4n")
 
@@ -86,6 +86,22 @@ def test_a_saved_game_of_each_kind(tmp_path: Path) -> None:
     result = run("--record", str(tmp_path / "solve.json"))
     assert result.exit_code == 0, result.output
     assert "1 of 1 moves analysed" in result.stdout
+
+
+def test_an_adversary_game_marked_a_challenge_is_refused(tmp_path: Path) -> None:
+    """An adversary commits to no secret, so its game cannot be a friend's challenge: the
+    record is refused in one line that quotes its file and says why."""
+    game = Adversary(P3, seed=5)
+    game.guess("012")
+    (tmp_path / "adversary.json").write_text(
+        json.dumps(game.to_record().to_json() | {"challenge": True})
+    )
+    result = run("--record", str(tmp_path / "adversary.json"))
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        f"Error: game record '{tmp_path / 'adversary.json'}': 'challenge' in an adversary game: a "
+        "challenge is a friend's fixed secret, and an adversary game has none (leave it out)\n"
+    )
 
 
 def test_bad_input_is_one_line() -> None:
