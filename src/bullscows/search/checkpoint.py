@@ -110,7 +110,7 @@ class Checkpoint:
         try:
             self.kept = KeptSets(path, self.header) if keep_sets else None
         except BullsCowsError:
-            self.close(finished=True)
+            self.close()  # the sets are not open yet: this only ends the lock
             raise
 
     def _hold(self) -> None:

@@ -148,7 +148,7 @@ def opening_tree(
         start_workers(executor, prepare)
     # The sets settled inside the parts left unfinished are kept beside it (``search.kept``).
     store = Checkpoint(checkpoint, rules.spec, "total", None, False, keep_sets=True)
-    stopped: str | None = "an error"
+    finished = False  # an error before the search's end keeps its sets
     try:
         watched = progress if budget is None else budget.watch(progress)
         task = None if executor is None else solve_task
@@ -159,16 +159,17 @@ def opening_tree(
         opening, tree, parts = _open(search, first, depth, fallback)
         # What the tree costs besides its parts two guesses deep (their fallbacks' trees in it).
         base = _figures(search, _grafted(tree, parts))[1] - sum(part.total for part in parts)
-        stopped = None
+        stopped: str | None = None
         try:
             _solve(search, parts, depth, base)
+            finished = True
         except BudgetSpent as spent:
             stopped = spent.reason
         except KeyboardInterrupt:
             stopped = INTERRUPT
         by_count, total = _figures(search, _grafted(tree, parts))
         lower = total - sum(part.total - part.bound for part in parts if not part.exact)
-        store.close(finished=stopped is None)
+        store.close(finished)
         found = OpeningResult(
             rules, opening, tree, total, lower, sum(part.exact for part in parts), len(parts),
             by_count, search.sets(), time.perf_counter() - start, stopped, store.kept_written,
@@ -177,7 +178,7 @@ def opening_tree(
             raise OpeningInterrupted(found)
         return found
     finally:
-        store.close(finished=stopped is None)  # at once, not when its frames are collected
+        store.close(finished)  # at once, not when its frames are collected
 
 
 def opening_parts(
