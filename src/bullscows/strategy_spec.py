@@ -20,6 +20,15 @@ from bullscows.errors import StrategyError
 from bullscows.readers import quote_value
 
 DEFAULT_STRATEGY = "minimax"
+#: Every strategy's name, as ``bullscows strategies`` lists them (``strategies.STRATEGIES``'
+#: keys), for the help of commands that do not import the strategies to show it.
+NAMES = (
+    "simple", "random-consistent", "minimax", "expected-size", "entropy", "most-parts",
+    "random", "brute-force", "cows", "optimal", "optimal-worst", "optimal-worst-count",
+    "optimal-total-worst", "card",
+)  # fmt: skip
+#: What ``--strategy`` takes, for its help.
+CHOICES = ", ".join(NAMES) + ", or a saved tree or card: tree:FILE.json, card:FILE.json"
 #: Longest strategy name a record may carry (a ``tree:PATH`` name includes its path).
 MAX_NAME = 4096
 

@@ -15,6 +15,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.readers import read_named
 from bullscows.records import GameRecord
 from bullscows.rules import Rules
+from bullscows.strategy_spec import CHOICES
 
 if TYPE_CHECKING:  # the game's modules load NumPy: not for --help
     from bullscows.knowledge import Step
@@ -37,7 +38,8 @@ if TYPE_CHECKING:  # the game's modules load NumPy: not for --help
     "--strategy",
     default="minimax",
     show_default=True,
-    help="Where no exact figure exists, the strategy that plays on to measure a guess.",
+    metavar="NAME",
+    help=f"Where no exact figure exists, the strategy that plays on to measure a guess: {CHOICES}.",
 )
 @reply_style_option()
 @click.option("--json", "as_json", is_flag=True, help="Print the moves as JSON.")

@@ -30,6 +30,7 @@ from bullscows.feedback import counted
 from bullscows.outcomes import DEFAULT_MAX_GUESSES
 from bullscows.rules import Rules
 from bullscows.strategies import Strategy
+from bullscows.strategy_spec import CHOICES
 
 
 def _strategy_names(
@@ -66,8 +67,8 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     multiple=True,
     metavar="NAME",
     callback=_strategy_names,
-    help="A strategy to measure (repeatable), or 'all'. Default: every strategy that needs no "
-    "search for its tree first (a search may take hours).",
+    help=f"A strategy to measure (repeatable): {CHOICES}; or 'all'. Default: every strategy "
+    "that needs no search for its tree first (a search may take hours).",
 )
 @click.option(
     "--consistent-only", is_flag=True, help="Heuristics guess only codes that fit every reply."

@@ -18,6 +18,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.feedback import STYLES
 from bullscows.readers import QUOTE_LENGTH, quote, quote_path, read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
+from bullscows.strategy_spec import CHOICES
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
     from bullscows.strategies import Strategy
@@ -235,7 +236,9 @@ def _strategy_options(searches: bool) -> Callable[[F], F]:
             "--strategy",
             default="minimax",
             show_default=True,
-            help="How the computer guesses (`bullscows strategies` lists them).",
+            metavar="NAME",
+            help=f"How the computer guesses (`bullscows strategies` says what each does): "
+            f"{CHOICES}.",
         ),
         click.option(
             "--consistent-only",

@@ -101,7 +101,15 @@ def _as_dict(name: str, r: Rules, text: str) -> dict[str, object]:
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def strategies(as_json: bool) -> None:
-    """List the strategies the computer can play."""
+    """List the strategies the computer can play, each with what it does.
+
+    A name goes to --strategy of play, solve, duel, assist, analyse, bench and tree.
+
+    \b
+    bullscows strategies
+    bullscows strategies --json
+    bullscows solve --rules mm --strategy entropy
+    """
     from bullscows.strategies import DEFAULT_STRATEGY, STRATEGIES
 
     if as_json:

@@ -44,6 +44,11 @@ def record(as_json: bool) -> None:
     database the web app (`bullscows serve`) keeps its games in, so games played in either
     count; $BULLSCOWS_DATABASE names another database. A game given up before its first
     guess was never started: it is not kept, and counts neither as won nor as lost.
+
+    \b
+    bullscows record
+    bullscows record --json
+    BULLSCOWS_DATABASE=sqlite:///club.sqlite3 bullscows record
     """
     from bullscows.standings import standings
     from bullscows.web.storage import Store, shown_url
