@@ -205,6 +205,32 @@ def test_bodies_that_are_no_json_or_too_large(client: TestClient) -> None:
     assert response.status_code == 413 and "at most" in response.json()["error"]
 
 
+def test_a_key_given_twice_is_refused_by_every_json_route(client: TestClient) -> None:
+    """A JSON reader keeps the last of two values of one key: ``{"code": "0123", "code":
+    "4567"}`` would guess 4567 unseen. Every route that reads a JSON body (found from the app,
+    so a new one is tried too) refuses such a body with a 400 that names the key, nested or
+    not, and the game is left as it was."""
+    from fastapi import params
+    from fastapi.routing import APIRoute
+
+    game_id, _ = start(client, mode="play", rules="bc")
+    routes = [route for route in client.app.routes  # type: ignore[attr-defined]
+              if isinstance(route, APIRoute) and route.body_field is not None
+              and not isinstance(route.body_field.field_info, params.Form)]  # fmt: skip
+    paths = {route.path.replace("{game_id}", game_id) for route in routes}
+    assert {"/api/games", f"/api/games/{game_id}/guess", "/api/record"} <= paths
+    for path in sorted(paths):
+        for body, message in [
+            ('{"code": "0123", "code": "4567"}', "the top object holds the key 'code' twice"),
+            ('{"games": [{"rules": "bc", "rules": "mm"}]}', "at '/games/0' holds the key 'rules'"),
+        ]:
+            response = client.post(path, content=body, headers={"content-type": "application/json"})
+            assert response.status_code == 400, (path, response.text)
+            error = response.json()["error"]
+            assert message in error and "\n" not in error, (path, error)
+    assert client.get(f"/api/games/{game_id}").json()["state"]["guesses"] == []
+
+
 def test_another_site_cannot_act(client: TestClient) -> None:
     game_id, _ = start(client, mode="play")
     for headers in ({"origin": "https://evil.example"}, {"sec-fetch-site": "cross-site"},

@@ -1,24 +1,27 @@
 """The JSON API: ``/api/games`` to start a game, one POST per move, and the tree explorer.
 
 Every error a person can cause is a 400 (404 for an unknown id, 409 for a stale move) with
-``{"error": message}``, the message the terminal would print. Each move may carry ``move``,
-the state's ``move`` number it answers: a move sent twice is then refused, never applied
-twice. The OpenAPI document is at ``/openapi.json``.
+``{"error": message}``, the message the terminal would print; a JSON body is read strictly
+(``StrictJSONRoute``: a key given twice is refused, not read as its last). Each move may
+carry ``move``, the state's ``move`` number it answers: a move sent twice is then refused,
+never applied twice. The OpenAPI document is at ``/openapi.json``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from bullscows.errors import BullsCowsError
-from bullscows.readers import quote_value
+from bullscows.readers import load_json, quote_value, read_text
 from bullscows.records import MAX_GUESSES
 from bullscows.seeding import MAX_SEED
 from bullscows.sessions import Fix, GiveUp, Guess, Hint, Move, Record, Reply, Undo
@@ -154,6 +157,34 @@ def no_address(path: str) -> str:
     if path.startswith("/api/"):
         return f"no address {path[:100]!r} here: the API's addresses are listed in /openapi.json"
     return f"no page {path[:100]!r} here: the start page (/) and its menu lead to every page"
+
+
+class StrictJSONRequest(Request):
+    """A request whose JSON body is read as every JSON a person hands in
+    (``readers.load_json``): a key given twice in one object, which a plain reader would
+    silently keep the last of, is a 400 that names it, as are numbers JSON cannot hold."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            try:
+                self._json = load_json(read_text(await self.body(), "the JSON body"),
+                                       "the JSON body")  # fmt: skip
+            except BullsCowsError as error:
+                raise HTTPException(400, str(error)) from None
+        return self._json
+
+
+class StrictJSONRoute(APIRoute):
+    """A route that reads its JSON body as a ``StrictJSONRequest``: every route of the app
+    (``app.create_app`` makes it the router's route class before it adds any route)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJSONRequest(request.scope, request.receive))
+
+        return strict
 
 
 def install(app: FastAPI) -> None:

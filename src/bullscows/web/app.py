@@ -83,6 +83,7 @@ def create_app(
         docs_url=None,  # its pages load their scripts from a CDN: the document is enough
         redoc_url=None,
     )
+    app.router.route_class = api.StrictJSONRoute  # every route reads its JSON body strictly
     pool = Pool(limits.pool, limits.seconds, database=store.url)
     app.state.games = Games(store, pool)
     app.state.limits = limits
