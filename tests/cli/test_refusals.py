@@ -7,13 +7,22 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from bullscows import Code, Rules, score
 from bullscows.cli import main
 from bullscows.sessions import Codebreaker, seeded_secret
 
 BC = Rules.parse("bc")
+
+
+def piped(args: list[str], lines: list[str], tmp_path: Path) -> Result:
+    """``bullscows ARGS`` with ``lines`` piped in, keeping its games in a record of its own:
+    a warning that the test run's shared record could not take one (busy, say) would be a
+    second line on stderr."""
+    record = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    return CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines),
+                              env={"COLUMNS": "300", "BULLSCOWS_DATABASE": record})  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -28,11 +37,7 @@ BC = Rules.parse("bc")
 def test_a_refused_line_goes_to_stderr(
     args: list[str], lines: list[str], error: str, tmp_path: Path
 ) -> None:
-    # A record of its own: the game given up is kept, and a warning that the test run's shared
-    # record could not take it (busy, say) would be a second line on stderr.
-    record = f"sqlite:///{tmp_path / 'games.sqlite3'}"
-    result = CliRunner().invoke(main, args, input="".join(f"{line}\n" for line in lines),
-                                env={"COLUMNS": "300", "BULLSCOWS_DATABASE": record})  # fmt: skip
+    result = piped(args, lines, tmp_path)
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
@@ -86,3 +91,29 @@ def test_play_with_hard_mode_and_a_guess_limit() -> None:
     assert f"The secret was {secret}." in result.stdout
     one = CliRunner().invoke(main, ["play", "--seed", "1", "--max-guesses", "1"], input="1389\n")
     assert "No guesses left: you have used your one guess." in one.stdout  # not 'all 1'
+
+
+@pytest.mark.parametrize(
+    ("args", "lines", "error"),
+    [
+        (["solve", "--seed", "1"], ["0 1", "fix 1 9 9", "quit"],
+         "Error: line 2: 'fix 1 9 9': reply '9 9': 9 bulls and 9 cows make 18"),
+        (["solve", "--seed", "1"], ["0 1", "fix 1 lots", "quit"],
+         "Error: line 2: 'fix 1 lots': cannot read reply 'lots'"),
+        (["solve", "--seed", "1"], ["0 1", "fix 3 0 0", "quit"],
+         "Error: line 2: 'fix 3 0 0': there is no reply #3 to correct"),
+        (["assist"], ["0123 0 1", "fix 2 1 1", "quit"],
+         "Error: line 2: 'fix 2 1 1': there is no reply #2 to correct"),
+        (["duel", "--seed", "1"], ["0123", "0 1", "fix 1 5 0", "quit"],
+         "Error: line 3: 'fix 1 5 0': reply '5 0'"),
+    ],
+)  # fmt: skip
+def test_a_fix_that_cannot_be_made_from_a_script_is_a_refused_line(
+    args: list[str], lines: list[str], error: str, tmp_path: Path
+) -> None:
+    # It was only warned about, on standard output, and the run ended with exit code 0: a
+    # script's replies were then not what it said, and nothing told it so.
+    result = piped(args, lines, tmp_path)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith(error), line

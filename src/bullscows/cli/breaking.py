@@ -68,9 +68,9 @@ def apply_move(terminal: Terminal, game: Game, move: Move) -> Outcome | None:
 
 
 def refuse_move(terminal: Terminal, move: Move, error: BullsCowsError) -> None:
-    """Say why ``move`` was refused: a line that cannot be used (a guess, a reply, a fix
-    command badly formed) is a refused line (from a script, the run then ends with exit code
-    1); a command the game cannot carry out now is only warned about."""
+    """Say why ``move`` was refused: a line that cannot be used (a guess, a reply, a fix) is
+    a refused line (from a script, the run then ends with exit code 1); a command the game
+    cannot carry out now (undo, hint) is only warned about."""
     if move.refused_as_a_line:
         terminal.refuse(str(error))
     else:

@@ -109,6 +109,8 @@ class Fix(Move):
 
     ``typed``: the line, when it began with ``fix`` but was no fix command (``fix 1``,
     ``fix x 1 1``): the game refuses it, saying what a fix command looks like (``fix_usage``).
+    A fix refused for any reason (no reply #N, a reply that cannot be read) refuses its line,
+    as a reply would be: from a script, the replies would otherwise not be what it says.
     """
 
     step: int
@@ -118,7 +120,7 @@ class Fix(Move):
 
     @property
     def refused_as_a_line(self) -> bool:
-        return bool(self.typed)  # ``fix 1``: no fix command, a line that cannot be used
+        return True
 
 
 @dataclass(frozen=True)
