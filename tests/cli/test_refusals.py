@@ -117,3 +117,23 @@ def test_a_fix_that_cannot_be_made_from_a_script_is_a_refused_line(
     assert result.exit_code == 1, result.output
     [line] = result.stderr.splitlines()
     assert line.startswith(error), line
+
+
+@pytest.mark.parametrize("word", ["quit", "Q", "give up"])
+def test_a_word_that_quits_skips_the_check_of_the_secret(word: str, tmp_path: Path) -> None:
+    # 'quit' was read as a code ("'q' is not a symbol") and the question asked again.
+    result = piped(["solve"], ["4 0", word], tmp_path)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert result.stdout.count("What was your secret?") == 1  # not asked again
+
+
+def test_a_secret_that_is_no_code_is_a_refused_line(tmp_path: Path) -> None:
+    # It was said on standard output, and the run ended with exit code 0.
+    result = piped(["solve"], ["4 0", "12", "0123"], tmp_path)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        "Error: line 2: code '12' has 2 symbols; a code has 4, e.g. '0123'; type your secret, "
+        "or Enter to skip\n"
+    )
+    assert result.stdout.endswith("Every reply you gave was right.\n")

@@ -12,7 +12,7 @@ from typing import NoReturn
 from bullscows.cli.common import Terminal
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Codebreaker, Duel, Game, GiveUp, Move, Outcome, read_move
-from bullscows.sessions.moves import FIX_HELP, Playable
+from bullscows.sessions.moves import FIX_HELP, QUIT, Playable
 
 
 def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
@@ -149,7 +149,8 @@ def ask_replies(
 
 
 def audit_secret(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
-    """Ask for the person's secret and name every reply that was wrong."""
+    """Ask for the person's secret and name every reply that was wrong; Enter, the end of
+    input or a word that quits (one that is no code) skips it."""
     while True:
         text = terminal.ask("What was your secret? I'll check your replies (Enter to skip): ")
         if not text:
@@ -157,7 +158,9 @@ def audit_secret(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
         try:
             mistakes = breaker.audit(text)
         except BullsCowsError as error:
-            terminal.warn(str(error))
+            if " ".join(text.lower().split()) in QUIT:
+                return
+            terminal.refuse(f"{error}; type your secret, or Enter to skip")
             continue
         break
     if not mistakes:
