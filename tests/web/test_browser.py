@@ -326,6 +326,39 @@ def test_walk_the_optimal_bc_tree_to_a_leaf(context: BrowserContext, base: str) 
     fits(page)
 
 
+#: A reply in words: "0 bulls, 1 cow".
+WORDS = re.compile(r"\d bulls?, \d cows?")
+
+
+def read_once(tree: str, least: int) -> None:
+    """Each line of the accessibility ``tree`` (``aria_snapshot``), an element and its name,
+    says a reply at most once, and at least ``least`` lines say one."""
+    said = [len(WORDS.findall(line)) for line in tree.splitlines()]
+    assert max(said, default=0) == 1 and said.count(1) >= least, tree
+
+
+def test_a_reply_is_read_once(context: BrowserContext, base: str) -> None:
+    """Screen readers read a reply once: a tree's rows and the replies' buttons hide their
+    pegs (decoration beside the words) from them; the board's rows label their pegs (the
+    words give way to the tiles on a phone) and hide the words instead."""
+    page = context.new_page()
+    page.goto(f"{base}/tree")
+    page.get_by_role("link", name="bc--optimal", exact=True).click()
+    expect(page.locator("table.replies tbody tr")).to_have_count(14)
+    # Each row, its cell and its link (the win's row has none) name the reply once.
+    read_once(page.locator("table.replies tbody").aria_snapshot(), 14 * 3 - 1)
+    hidden = page.locator("table.replies .pegs[aria-hidden='true']")
+    expect(hidden).to_have_count(14)
+    start_game(page, base, "solve")
+    expect(page.locator("button.choice")).to_have_count(14)
+    read_once(page.locator(".choices").aria_snapshot(), 14)
+    expect(page.locator("button.choice .pegs[aria-hidden='true']")).to_have_count(14)
+    page.locator("button.choice").first.click()
+    expect(page.locator(ROWS)).to_have_count(1)
+    read_once(page.locator(".board").first.aria_snapshot(), 1)
+    expect(page.locator(f"{ROWS} .pegs[role='img']")).to_have_attribute("aria-label", WORDS)
+
+
 def test_every_shipped_tree_opens_from_the_list(context: BrowserContext, base: str) -> None:
     page = context.new_page()
     page.goto(f"{base}/tree")
