@@ -64,3 +64,24 @@ def test_a_misspelt_strategy_suggests_the_one_meant(name: str, meant: str) -> No
         f"Error: Invalid value for --strategy: unknown strategy '{name}' (did you mean "
         f"'{meant}'?); strategies: simple, random-consistent, minimax,"
     ), error
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["solve", "--reply-style", "peg"], "Invalid value for '--reply-style': 'peg' is not one "
+         "of 'words', 'bc', 'ab', 'pegs', 'digits', 'pair', 'letters' (did you mean 'pegs'?)."),
+        (["tree", "--format", "txt"], "Invalid value for '--format': 'txt' is not one of "
+         "'summary', 'text', 'irving' (did you mean 'text'?)."),
+        (["card", "--rule", "frist"], "Invalid value for '--rule': 'frist' is not one of "
+         "'first', 'any' (did you mean 'first'?)."),
+        (["serve", "--durability", "ful"], "Invalid value for '--durability': 'ful' is not one "
+         "of 'process', 'full' (did you mean 'full'?)."),
+        (["tree", "--format", "x" * 60], "Invalid value for '--format': "
+         f"'{'x' * 50}...' (60 characters) is not one of 'summary', 'text', 'irving'."),
+    ],
+)  # fmt: skip
+def test_a_misspelt_choice_suggests_the_one_meant(args: list[str], said: str) -> None:
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1] == f"Error: {said}"

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from bullscows.atomic import write_file
-from bullscows.cli.common import Whole, contradicted, ending, variant_options, writes
+from bullscows.cli.common import Choice, Whole, contradicted, ending, variant_options, writes
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
@@ -39,7 +39,7 @@ from bullscows.strategies.card_strategy import (
 )
 @click.option(
     "--rule",
-    type=click.Choice(RULE_NAMES),
+    type=Choice(RULE_NAMES),
     default="first",
     show_default=True,
     help="Where the book says nothing: the first code in reading order that fits every reply, "
@@ -61,7 +61,7 @@ from bullscows.strategies.card_strategy import (
 @click.option(
     "--format",
     "form",
-    type=click.Choice(["text", *PAGE_FORMATS]),
+    type=Choice(["text", *PAGE_FORMATS]),
     default="text",
     show_default=True,
     help="Text, or a printable page (svg, pdf: needs --out).",

@@ -16,7 +16,7 @@ from bullscows.atomic import check_folder
 from bullscows.cli import streams
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import STYLES
-from bullscows.readers import QUOTE_LENGTH, quote, quote_path, read_text
+from bullscows.readers import QUOTE_LENGTH, did_you_mean, quote, quote_path, read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
 from bullscows.strategy_spec import CHOICES
 
@@ -34,6 +34,16 @@ class _Short(click.ParamType[Any, Any]):
         if isinstance(value, str) and len(value) > QUOTE_LENGTH:
             self.fail(f"{quote(value)} is not a valid {self.name}.", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class Choice(click.Choice):  # type: ignore[type-arg]
+    """``click.Choice`` that says which value a misspelt one meant, and quotes it short:
+    ``'peg' is not one of 'words', 'bc', ... (did you mean 'pegs'?).``"""
+
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        text = str(value)
+        choices = ", ".join(map(repr, self.choices))
+        return f"{quote(text)} is not one of {choices}{did_you_mean(text, map(str, self.choices))}."
 
 
 class Whole(_Short, click.IntRange):
@@ -310,7 +320,7 @@ def reply_style_option(default: str | None = None, when: str = "") -> Callable[[
     styles = ", ".join(f"{k} ({v})" for k, v in STYLES.items())
     option = click.option(
         "--reply-style",
-        type=click.Choice(list(STYLES)),
+        type=Choice(list(STYLES)),
         default=default,
         show_default=default or "words; pegs where a code may repeat a symbol (Mastermind)",
         help=f"How replies are printed{' ' + when if when else ''}: {styles}.",

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import click
 
-from bullscows.cli.common import Number, Whole
+from bullscows.cli.common import Choice, Number, Whole
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote
 from bullscows.web import MAX_EXPIRE_HOURS
@@ -71,7 +71,7 @@ def _url(context: click.Context, parameter: click.Parameter, value: str | None) 
               help="Such computations run at once, for all workers (0: one fewer than the "
               "cores); they pause while requests are answered.")  # fmt: skip
 @click.option(
-    "--durability", type=click.Choice(["process", "full"]), default="process",
+    "--durability", type=Choice(["process", "full"]), default="process",
     show_default=True,
     help="What an answered move survives on SQLite: the server's crash (process), or also "
     "the machine's (full: an fsync per move).",

@@ -11,6 +11,7 @@ import click
 
 from bullscows.cli.bounds import KINDS, print_bound
 from bullscows.cli.common import (
+    Choice,
     Number,
     Whole,
     contradicted,
@@ -57,7 +58,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 @click.option(
     "--format",
     "form",
-    type=click.Choice(["summary", "text", "irving"]),
+    type=Choice(["summary", "text", "irving"]),
     default="summary",
     show_default=True,
     help="Print the tree's figures, the tree itself as indented text, or the tree in Irving "
@@ -113,7 +114,7 @@ STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 )
 @click.option(
     "--bound",
-    type=click.Choice(list(KINDS)),
+    type=Choice(list(KINDS)),
     help="With --strategy optimal: print a proven lower bound on the lowest total instead of "
     "searching, with each first guess's: the root bound (the search's start), or the deep or "
     "deeper bound (one or two guesses deeper; --jobs N bounds parts on N threads).",
