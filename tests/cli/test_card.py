@@ -4,15 +4,17 @@ in-process."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from bullscows import Rules, score
 from bullscows.cli import main
 from bullscows.knowledge import Knowledge
 from bullscows.sessions import seeded_secret
-from bullscows.strategies.card import load_card
+from bullscows.strategies.card import load_card, read_card
 from bullscows.strategies.card_coach import advise
 from bullscows.strategies.card_strategy import best_card
 
@@ -145,3 +147,25 @@ def test_the_coach_reviews_a_game_given_up_off_the_card() -> None:
         "Guess 1, 1234: the card says 1124 (line 1: the first guess); the optimal strategy plays "
     )
     assert lines[summary + 2].startswith("Guess 2, 5566: the card says ")
+
+
+def test_the_way_to_a_coach_for_a_variant_without_a_card_leads_to_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The error said to make a card and play card:card.json, but --coach followed only the
+    # shipped card: the command it gave led back to the same error.
+    monkeypatch.chdir(tmp_path)
+    refused = run("play", "--rules", "p3c9n", "--coach")
+    assert refused.exit_code == 2
+    made = re.search(r"`bullscows (card [^`]*)` and play it with --strategy (card:\S+)$",
+                     refused.stderr.strip())  # fmt: skip
+    assert made is not None, refused.stderr
+    assert run(*made[1].split()).exit_code == 0
+    result = CliRunner().invoke(
+        main, ["play", "--rules", "p3c9n", "--coach", "--strategy", made[2]], input="quit\n",
+        env={"COLUMNS": "200", "NO_COLOR": "1"},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    card = read_card(tmp_path / "card.json")
+    first = advise(card, Knowledge.start(card.rules)).guess.text
+    assert f"The card says {first} (line 1: the first guess); 504 codes fit." in result.output

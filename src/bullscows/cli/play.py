@@ -15,7 +15,7 @@ from bullscows.sessions import Adversary, Codemaker, Status, revealed
 from bullscows.strategies import Strategy
 from bullscows.strategies.card import Card
 from bullscows.strategies.card_coach import advise, optimum_for, review
-from bullscows.strategies.card_strategy import best_card
+from bullscows.strategies.card_strategy import coach_card
 
 
 @click.command()
@@ -36,8 +36,8 @@ from bullscows.strategies.card_strategy import best_card
 @click.option(
     "--coach",
     is_flag=True,
-    help="Before each guess, say what the card (`bullscows card`) plays and why; after the game, "
-    "compare it with the card and the optimum.",
+    help="Before each guess, say what the card (`bullscows card`; with --strategy card:FILE.json "
+    "that card) plays and why; after the game, compare it with the card and the optimum.",
 )
 @click.option(
     "--max-guesses",
@@ -78,7 +78,7 @@ def play(
     bullscows play --adversary            no secret: each reply keeps the most codes
     bullscows play --rules mm --coach     the card's advice before each guess
     """
-    card = _card(rules) if coach else None
+    card = _card(rules, strategy) if coach else None
     terminal = Terminal()
     hints = strategy if hint else None
     game: Codemaker | Adversary = (
@@ -147,9 +147,9 @@ def _after(terminal: Terminal, game: Codemaker | Adversary, analysed: bool, styl
                      "each guess against the best.")  # fmt: skip
 
 
-def _card(rules: Rules) -> Card:
-    """The card the coach follows; a variant without one is a usage error."""
+def _card(rules: Rules, strategy: Strategy) -> Card:
+    """The card the coach follows (``coach_card``); a variant without one is a usage error."""
     try:
-        return best_card(rules)
+        return coach_card(rules, strategy)
     except BullsCowsError as error:
         raise click.UsageError(f"--coach: {error}") from None

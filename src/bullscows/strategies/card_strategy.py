@@ -101,7 +101,7 @@ def search_problem(rules: Rules) -> str | None:
         return None
     return (
         f"no card ships for {rules.spec}; make one with `bullscows card --rules {rules.spec} "
-        "--search --out card.json` and play card:card.json"
+        "--search --out card.json` and play it with --strategy card:card.json"
     )
 
 
@@ -153,6 +153,14 @@ class CardStrategy(Strategy):
         if card.rule == "first":
             return int(knowledge.candidates[0])
         return int(knowledge.candidates[rng.randrange(len(knowledge))])
+
+
+def coach_card(rules: Rules, strategy: Strategy | None = None) -> Card:
+    """The card a coach follows on ``rules``: the one ``strategy`` plays when it plays a card
+    (``card:FILE.json``, made for a variant no card ships for), else ``best_card(rules)``."""
+    if isinstance(strategy, CardStrategy):
+        return strategy.card_for(rules)
+    return best_card(rules)
 
 
 def card_strategy(name: str) -> CardStrategy:
