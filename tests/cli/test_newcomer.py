@@ -243,3 +243,13 @@ def test_the_help_of_no_command_says_how_to_start_and_what_a_reply_is() -> None:
     start = run("bullscows play", input="quit\n")
     assert start.exit_code == 0, start.output
     assert "4 distinct symbols of 0-9" in start.output
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_command_says_what_it_does_first(name: str) -> None:
+    # candidates asked a question ("Is the secret determined, ...?") where the others say
+    # what they do.
+    short = COMMANDS[name][2]
+    first = run(f"bullscows {name} --help").stdout.split("\n\n")[1].strip()
+    for line in (short, first):
+        assert line[0].isupper() and line.endswith("."), line

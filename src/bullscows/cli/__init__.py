@@ -32,7 +32,7 @@ COMMANDS = {
     "candidates": (
         "bullscows.cli.candidates",
         "candidates",
-        "Does a history of replies fix the secret, or contradict itself?",
+        "Say what a history of guesses and replies leaves possible.",
     ),
     "analyse": (
         "bullscows.cli.analyse",

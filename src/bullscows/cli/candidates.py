@@ -51,9 +51,9 @@ def candidates(
     reply_style: str,
     as_json: bool,
 ) -> None:
-    """Is the secret determined, undetermined, or is the history inconsistent?
+    """Say what a history of guesses and replies leaves possible: one code, several, or none.
 
-    Each STEP is a guess and its reply ('7019 1 1', '7019 1B1C'); without any, and without
+    Each 'GUESS REPLY' is a guess and its reply ('7019 1 1', '7019 1B1C'); without any, and without
     --from, the history is read from standard input, one a line (blank lines and lines
     starting with # are skipped). A reply no guess can get ('3 1' with 4 positions) makes the
     history inconsistent. Exit 0 with the answer, 1 when a line cannot be read.
