@@ -132,3 +132,31 @@ def test_the_last_game_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert result.exit_code == 0, result.output
     assert "3 of 3 moves analysed" in result.stdout
     assert "3. 321  3 bulls, 0 cows" in result.stdout
+
+
+def test_a_variant_other_than_the_games_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --rules bc was silently left aside: the game of p3c4n was analysed as if nothing was
+    # asked. The same variant, or none, still reads the game.
+    monkeypatch.setenv("BULLSCOWS_DATABASE", f"sqlite:///{tmp_path / 'games.sqlite3'}")
+    game = Codemaker(P3, secret="210", seed=5)
+    for guess in ("012", "210"):
+        game.guess(guess)
+    keep(game.to_record())
+    saved = tmp_path / "play.json"
+    saved.write_text(game.to_record().dumps())
+    for args, what, whose in (
+        (["--last"], "your last game", "the game's"),
+        (["--record", str(saved)], f"game record '{saved}'", "the file's"),
+    ):
+        refused = run(*args, "--rules", "bc")
+        assert refused.exit_code == 2, refused.output
+        assert refused.stderr.splitlines()[-1] == (
+            f"Error: {what} is of p3c4n, not of bc (--rules): leave the variant out, or give "
+            f"{whose}"
+        )
+        for given in (["--rules", "p3c4n"], []):
+            result = run(*args, *given)
+            assert result.exit_code == 0, result.output
+            assert result.stdout.startswith("p3c4n: ")

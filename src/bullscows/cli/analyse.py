@@ -10,9 +10,9 @@ import click
 
 from bullscows.cli import streams
 from bullscows.cli.candidates import history_arguments
-from bullscows.cli.common import make_strategy, reply_style_option
+from bullscows.cli.common import contradicted, make_strategy, reply_style_option
 from bullscows.errors import BullsCowsError
-from bullscows.readers import read_named
+from bullscows.readers import quote_path, read_named
 from bullscows.records import GameRecord
 from bullscows.rules import Rules
 from bullscows.strategy_spec import CHOICES
@@ -77,7 +77,10 @@ def analyse(
         )
     player = make_strategy(strategy)
     if record is not None or last:
-        rules, history, seed = _played(_read_record(record) if record else _last_kept())
+        played, history, seed = _played(_read_record(record) if record else _last_kept())
+        what = f"game record {quote_path(record)}" if record else "your last game"
+        contradicted(what, played, rules, "the game's" if last else "the file's")
+        rules = played
         given = click.get_current_context().get_parameter_source("reply_style")
         if given is click.core.ParameterSource.DEFAULT:  # the game's variant's own style
             from bullscows.feedback import default_style

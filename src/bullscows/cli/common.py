@@ -135,9 +135,10 @@ def variant_given() -> bool:
     )
 
 
-def contradicted(what: str, found: Rules, rules: Rules) -> None:
+def contradicted(what: str, found: Rules, rules: Rules, whose: str = "the file's") -> None:
     """A usage error if a variant was given (``variant_given``) and ``what`` (a file,
-    quoted) is of another one, ``found``.
+    quoted, or a game: ``whose`` variant is then to be given instead) is of another one,
+    ``found``.
 
     >>> from bullscows.rules import Rules
     >>> contradicted("'x.json'", Rules.parse("mm"), Rules.parse("mm"))  # no command: no error
@@ -145,7 +146,7 @@ def contradicted(what: str, found: Rules, rules: Rules) -> None:
     if found.spec != rules.spec and click.get_current_context(silent=True) and variant_given():
         raise click.UsageError(
             f"{what} is of {found.spec}, not of {rules.spec} (--rules): leave the variant out, "
-            "or give the file's"
+            f"or give {whose}"
         )
 
 
