@@ -317,6 +317,25 @@ def test_no_page_scrolls_sideways_and_targets_are_big(
     context.close()
 
 
+@pytest.mark.parametrize("width", [1280, 1024, 800, 700])
+def test_an_analysis_reads_whole_at_every_width(
+    browser: Browser, pages: dict[str, str], width: int
+) -> None:
+    """A game's analysis (ten columns, the last a sentence) never scrolls sideways: a table
+    where the page widens enough to give the sentence room, else a card per move; its
+    sentence is never squeezed to a word a line (it was 85 px wide, and the page scrolled
+    sideways from 641 to 916 px)."""
+    context = open_context(browser, viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.goto(pages["analysis"])
+    fits(page)
+    widths = page.locator("#analysis tbody td:last-child").evaluate_all(
+        "ts => ts.map(t => t.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) >= 250, (width, widths)
+    context.close()
+
+
 def test_axe_finds_no_serious_violation_in_any_theme(
     browser: Browser, pages: dict[str, str]
 ) -> None:
