@@ -1,5 +1,6 @@
 """A board's rows in a real browser: each stays one line (its tiles, its pegs in two rows at
-most, and its reply's words) for long codes too, measured by the rows' heights."""
+most, and its reply's words) for long codes too, measured by the rows' heights; on a phone,
+codes of 8 symbols or more give their tiles the first line and their pegs a second."""
 
 from __future__ import annotations
 
@@ -85,4 +86,33 @@ def test_a_plays_rows_of_six_symbols_stay_on_one_line(
         if page.locator("#outcome").count():  # won at once: a row is a row still
             break
     one_line_each(page)
+    context.close()
+
+
+#: Each row's smallest tile (px) and whether its pegs stand under its tiles: [[size, under], ...].
+TILES = """() => [...document.querySelectorAll(".board .row[data-step]")].map(row => {
+  const tiles = [...row.querySelectorAll(".tile")].map(t => t.getBoundingClientRect());
+  const pegs = row.querySelector(".pegs").getBoundingClientRect();
+  return [Math.min(...tiles.map(t => t.width)), pegs.top >= Math.max(...tiles.map(t => t.bottom))];
+})"""
+
+
+@pytest.mark.parametrize(("spec", "width"), [("p10c2r", 390), ("p9c3r", 390), ("p10c2r", 559)])
+def test_long_codes_on_a_phone_keep_tiles_one_can_read(
+    browser: Browser, base: str, spec: str, width: int
+) -> None:
+    """Codes of 9 or 10 symbols beside their pegs left tiles of 16 or 17 px on a phone: their
+    rows give the tiles the first line (27 px and more at 390 px) and the pegs a second."""
+    context = open_context(browser, viewport={"width": width, "height": 800})
+    page = context.new_page()
+    created = page.request.post(f"{base}/api/games", data={"rules": spec})
+    assert created.status == 201, created.text()
+    game_id = created.json()["id"]
+    length = int(spec[1:].split("c")[0])
+    for guess in ("01" * 5)[:length], ("0011" * 3)[:length]:
+        page.request.post(f"{base}/api/games/{game_id}/guess", data={"code": guess})
+    page.goto(f"{base}/game/{game_id}")
+    rows = page.evaluate(TILES)
+    assert rows and all(size >= 26 and under for size, under in rows), rows
+    fits(page)
     context.close()
