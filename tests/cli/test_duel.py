@@ -180,3 +180,22 @@ def test_a_piped_duel_names_the_lines_it_refuses_and_ends_at_a_contradiction() -
     assert "line 4 makes the replies contradict each other." in result.stderr
     assert "line 1:" not in result.stdout and "line 3:" not in result.stdout  # once: on stderr
     assert "No code can give reply #1 0123 -> 3 bulls, 1 cow." in result.output
+
+
+def test_history_and_help_at_the_guess_prompt(spawn: Spawn) -> None:
+    # 'history' was read as a guess ("code 'history' has 7 symbols"), and 'help' told how
+    # to write a reply at the prompt for a guess.
+    game = spawn("duel", "--seed", str(SEED))
+    game.expect(YOUR_GUESS)
+    game.send("help")
+    game.expect_text("A guess is a code: 4 distinct symbols of 0-9. Commands: history, quit.")
+    game.send("0123")
+    game.expect(MY_GUESS)
+    game.send("0 1")
+    game.expect(YOUR_GUESS)
+    game.send("history")
+    reply = words(*bulls_cows(seeded_secret(BC, SEED).text, "0123"))
+    game.expect_text(f"  [1] 0123  {reply}")
+    game.send("quit")
+    assert game.finish() == 0
+    assert "has 7 symbols" not in game.transcript

@@ -32,6 +32,7 @@ from bullscows.sessions.moves import (
     Fix,
     GiveUp,
     Guess,
+    History,
     Move,
     Reply,
     Undo,
@@ -39,7 +40,7 @@ from bullscows.sessions.moves import (
     given,
 )
 from bullscows.sessions.moves import Help as AskHelp
-from bullscows.sessions.outcomes import GIVE_UP_SHOWS, GaveUp, Helped, Outcome, Scored
+from bullscows.sessions.outcomes import GIVE_UP_SHOWS, GaveUp, Helped, Outcome, Scored, Shown
 from bullscows.strategies import DEFAULT_STRATEGY, Strategy, StrategySpec
 
 
@@ -61,7 +62,7 @@ class Duel:
 
     kind = "duel"
     #: Its turns are checked by each move (a move out of turn is a ``TurnError``).
-    accepts: tuple[type[Move], ...] = (Guess, Reply, Fix, Undo, GiveUp, AskHelp)
+    accepts: tuple[type[Move], ...] = (Guess, Reply, Fix, Undo, GiveUp, History, AskHelp)
     #: The computer picks a guess at every round.
     chooses_always = True
 
@@ -117,8 +118,13 @@ class Duel:
             return Scored(self.maker.history[-1].guess, feedback)
         if isinstance(move, GiveUp):
             return GaveUp(self.give_up())
+        guessing = self.awaiting is DuelTurn.GUESS
+        if isinstance(move, History) and guessing:
+            return Shown(self.maker.history)  # at a reply, the computer's guesses (breaker)
         if isinstance(move, AskHelp):
-            return Helped((REPLY_PROMPT_HELP,))
+            described = self.rules.describe()
+            guess = f"A guess is a code: {described}. Commands: history, quit."
+            return Helped((guess if guessing else REPLY_PROMPT_HELP,))
         self._expect(DuelTurn.REPLY if isinstance(move, Reply) else None)
         return self.breaker.apply(move)
 
