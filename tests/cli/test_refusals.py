@@ -137,3 +137,28 @@ def test_a_secret_that_is_no_code_is_a_refused_line(tmp_path: Path) -> None:
         "or Enter to skip\n"
     )
     assert result.stdout.endswith("Every reply you gave was right.\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "typed", "meant"),
+    [
+        (["play", "--seed", "1"], "hsitory", "history"),
+        (["play", "--seed", "1"], "qiut", "quit"),
+        (["solve", "--seed", "1"], "udno", "undo"),
+        (["assist"], "lsit", "list"),
+        (["duel", "--seed", "1"], "hlep", "help"),
+    ],
+)
+def test_a_misspelt_command_says_which_was_meant(
+    args: list[str], typed: str, meant: str, tmp_path: Path
+) -> None:
+    # It was refused as a code or a reply that cannot be read, and nothing more.
+    result = piped(args, [typed, "quit"], tmp_path)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith("Error: line 1: ") and line.endswith(f" (did you mean {meant!r}?)")
+
+
+def test_a_code_that_cannot_be_read_gets_no_suggestion(tmp_path: Path) -> None:
+    result = piped(["play", "--seed", "1"], ["12x4", "quit"], tmp_path)
+    assert result.stderr == "Error: line 1: code '12x4': 'x' is not a symbol; symbols are 0-9\n"

@@ -12,7 +12,7 @@ from typing import NoReturn
 from bullscows.cli.common import Terminal
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Codebreaker, Duel, Game, GiveUp, Move, Outcome, read_move
-from bullscows.sessions.moves import FIX_HELP, QUIT, Playable
+from bullscows.sessions.moves import FIX_HELP, QUIT, Playable, command_meant
 
 
 def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
@@ -63,18 +63,18 @@ def apply_move(terminal: Terminal, game: Game, move: Move) -> Outcome | None:
     try:
         return game.apply(move)
     except BullsCowsError as error:
-        refuse_move(terminal, move, error)
+        refuse_move(terminal, move, f"{error}{command_meant(game, terminal.typed)}")
         return None
 
 
-def refuse_move(terminal: Terminal, move: Move, error: BullsCowsError) -> None:
-    """Say why ``move`` was refused: a line that cannot be used (a guess, a reply, a fix) is
-    a refused line (from a script, the run then ends with exit code 1); a command the game
+def refuse_move(terminal: Terminal, move: Move, why: str) -> None:
+    """Say ``why`` ``move`` was refused: a line that cannot be used (a guess, a reply, a fix)
+    is a refused line (from a script, the run then ends with exit code 1); a command the game
     cannot carry out now (undo, hint) is only warned about."""
     if move.refused_as_a_line:
-        terminal.refuse(str(error))
+        terminal.refuse(why)
     else:
-        terminal.warn(str(error))
+        terminal.warn(why)
 
 
 def play_line(

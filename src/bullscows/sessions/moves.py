@@ -29,7 +29,7 @@ from typing import ClassVar, Protocol
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.feedback import NOTATIONS_HELP
-from bullscows.readers import quote
+from bullscows.readers import did_you_mean, quote
 
 # --- the moves ----------------------------------------------------------------------------------
 
@@ -249,6 +249,23 @@ def read_move(
     if isinstance(move, Reply | Record):
         move = replace(move, impossible=impossible)
     return replace(move, number=number)
+
+
+def command_meant(game: Playable, text: str) -> str:
+    """`` (did you mean 'history'?)`` when ``text``, a line ``game`` refused, is a word close
+    to a command it takes now (a misspelt command read as a guess or a reply); else nothing.
+
+    >>> from bullscows.sessions import Codemaker, Rules
+    >>> game = Codemaker(Rules.parse("bc"), secret="2745")
+    >>> command_meant(game, "hsitory"), command_meant(game, "12x4")
+    (" (did you mean 'history'?)", '')
+    """
+    word = " ".join(text.lower().split())
+    if len(word) < 3 or not word.replace(" ", "").isalpha():
+        return ""
+    names = [w for w, move in WORDS.items() if len(w) > 1 and move in game.accepts]
+    names += ["quit", "help", *(["fix"] if Fix in game.accepts else [])]
+    return did_you_mean(word, names)
 
 
 def named_move(name: str, number: int | None = None, code: str = "", reply: str = "",
