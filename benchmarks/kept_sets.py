@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/kept_sets.py digits --stop 100000
      .venv/bin/python benchmarks/kept_sets.py bc --whole --stop 40000 --jobs 2
-     .venv/bin/python benchmarks/kept_sets.py bc --whole --stop 40000 --alone
+     .venv/bin/python benchmarks/kept_sets.py bc --whole --stop 40000
 
 The search of the variant's opening (``tree --opening root-bound``), or with ``--whole`` the
 whole search for the lowest total (``tree --strategy optimal``), is stopped after ``--stop``
@@ -10,8 +10,7 @@ sets (a budget) with a checkpoint; the checkpoint is copied, and the two copies 
 the end on ``--jobs`` threads, one with the sets the stopped search kept beside it and one
 without, taking turns (``--repeats`` pairs, the first of each pair alternating). Printed for
 each run: the sets searched to the end, the wall-clock and CPU seconds (this process's, every
-thread), and the total found (the same for both). The whole search keeps its sets on threads
-alone (``search.optimal.KEEP_ALONE``); ``--alone`` has it keep them in one thread too.
+thread), and the total found (the same for both).
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ import numpy as np
 
 from bullscows.executors import Threads
 from bullscows.rules import Rules
-from bullscows.search import optimal
 from bullscows.search.kept import sets_path
 from bullscows.search.opening import opening_tree
 from bullscows.search.optimal import SearchStopped, optimal_tree
@@ -83,26 +81,21 @@ def main(argv: list[str] | None = None) -> list[list[str]]:
     parser.add_argument("--stop", type=int, default=100_000, help="sets before the stop")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--whole", action="store_true", help="the whole search, not an opening's")
-    parser.add_argument("--alone", action="store_true", help="keep the sets in one thread too")
     parser.add_argument("--repeats", type=int, default=1, help="pairs of resumed runs")
     args = parser.parse_args(argv)
     rules = Rules.parse(args.variant)
-    optimal.KEEP_ALONE = args.alone
-    try:
-        rows = []
-        with tempfile.TemporaryDirectory() as name:
-            folder = Path(name)
-            stopped = folder / "stopped.ckpt"
-            _, sets, said = search(rules, stopped, args.jobs, args.whole, Budget(sets=args.stop))
-            which = "whole search" if args.whole else "opening's search"
-            threads = f"{args.jobs} thread" + ("s" if args.jobs > 1 else "")
-            print(f"{rules.spec}: the {which} stopped after {sets:,} sets ({said}), on {threads}")
-            for repeat in range(args.repeats):
-                order = (True, False) if repeat % 2 == 0 else (False, True)
-                for with_sets in order:
-                    rows.append(resume(rules, folder, stopped, with_sets, args.jobs, args.whole))
-    finally:
-        optimal.KEEP_ALONE = False
+    rows = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        stopped = folder / "stopped.ckpt"
+        _, sets, said = search(rules, stopped, args.jobs, args.whole, Budget(sets=args.stop))
+        which = "whole search" if args.whole else "opening's search"
+        threads = f"{args.jobs} thread" + ("s" if args.jobs > 1 else "")
+        print(f"{rules.spec}: the {which} stopped after {sets:,} sets ({said}), on {threads}")
+        for repeat in range(args.repeats):
+            order = (True, False) if repeat % 2 == 0 else (False, True)
+            for with_sets in order:
+                rows.append(resume(rules, folder, stopped, with_sets, args.jobs, args.whole))
     head = ["resumed", "sets searched", "seconds", "CPU seconds", "total"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))

@@ -50,7 +50,8 @@ class Search:
         team = run.executor
         shared = shared_table(options, team) if isinstance(team, Threads) else None
         self.state = SearchState(options, run.stop, shared)
-        kept.adopt(self.state.memo, options)  # the sets a stopped run kept, if any
+        if kept.adopt(self.state.memo, options):  # the sets a stopped run kept, if any
+            self.state.apart()
         self.levels = python_levels(options.rules)
         self.reporting = Reporting(run.progress, run.start, self.state.penalty, options.weight > 0)
         # Its own thread's long compiled calls watched (``search.watch``): a search reporting
@@ -189,7 +190,13 @@ class Search:
             state.ready(codes)
             hopeful = self._watched(
                 lambda: search_calls.aheads(
-                    state.ctx, state.memo, codes, guesses[order], bounds[order], child, limit
+                    state.ahead_ctx,
+                    state.ahead_memo,
+                    codes,
+                    guesses[order],
+                    bounds[order],
+                    child,
+                    limit,
                 ),
                 search_calls.stopped,
             )
@@ -260,7 +267,7 @@ class Search:
             state = self.state
             state.ready(codes)
             total, split, owns = search_calls.ahead(
-                state.ctx, state.memo, codes, guess, bound, depth
+                state.ahead_ctx, state.ahead_memo, codes, guess, bound, depth
             )
             return total, [(len(part), reply, part) for reply, part in split], owns
         split = self.state.scores.parts(self.state.ctx, codes, guess)

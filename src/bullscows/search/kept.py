@@ -9,15 +9,13 @@ run makes in this process (the searching thread's and each of its threads'): it 
 what was settled at once instead of searching it again. A search that ends removes the file
 (its checkpoint holds every answer).
 
-Kept by the search of a fixed opening (``search.opening``), and by the whole search
-(``search.optimal``) when its tasks run on threads (``executors.Threads``, ``--jobs`` 2 or
-more), each task's set then searched by ``search.split``: in one thread, the whole search
-resumed with them searched more sets than without (``bc`` stopped at 40,000 sets: 86,617
-against 62,391; on 2 threads, 52,164 against 93,162; docs/explanation/search.md), so it keeps
-none there. Not on the processes of a Dask cluster (their memos are not in this process); and
-at most ``KEPT_MOST``
-sets a search, those of the highest costs or floors (the largest sets, whose search took
-longest), so that each memo they fill stays within a GiB.
+Kept by the search of a fixed opening (``search.opening``) and by the whole search
+(``search.optimal``), in one thread or on threads (``executors.Threads``); a search given them
+orders the guesses of its python levels by lookaheads taken apart from them
+(``SearchState.apart``), as the stopped run did. Not on the processes of a Dask cluster
+(their memos are not in this process); and at most ``KEPT_MOST`` sets a search, those of
+the highest costs or floors (the largest sets, whose search took longest), so that each
+memo they fill stays within a GiB.
 
 >>> import tempfile
 >>> from bullscows._kernels.search_calls import Memo
@@ -27,12 +25,14 @@ longest), so that each memo they fill stays within a GiB.
 >>> memo = Memo(16)
 >>> memo.arrays[0][:7] = (5, 6, 3, 40, 2, 30, 0)
 >>> memo.arrays[1][0] = 1
->>> kept.adopt(memo, "total", 1)
+>>> kept.adopt(memo, "total", 1)  # a search's first run: no sets to give it
+0
 >>> kept.close(finished=False), sets_path(path).exists()
 (1, True)
 >>> again = KeptSets(path, header)
 >>> seeded = Memo(16)
 >>> again.adopt(seeded, "total", 1)
+1
 >>> again.loaded, len(seeded), entries(seeded.arrays[0]).tolist()
 (1, 1, [[5, 6, 3, 40, 2, 30, 0]])
 """
@@ -139,18 +139,20 @@ class KeptSets:
         depth = h["max_depth"]
         return str(h["rules"]), None if depth is None else int(depth), bool(h["consistent_only"])
 
-    def adopt(self, memo: Memo, objective: str, weight: int) -> None:
+    def adopt(self, memo: Memo, objective: str, weight: int) -> int:
         """Fill ``memo`` (new, of a search of ``objective`` and ``weight``) with the sets
-        read for that search, and keep it, to write what it holds at ``close``."""
+        read for that search, and keep it, to write what it holds at ``close``; the sets
+        it was given."""
         group = (objective, weight)
         with _LOCK:
             self.memos.append((group, memo))
             rows = self.groups.get(group)
         if rows is None or not len(rows):
-            return
+            return 0
         slots = max(MEMO_SLOTS, 1 << (4 * len(rows) - 1).bit_length())
         table = kernels().grow_memo((np.ascontiguousarray(rows).ravel(), memo.arrays[1]), slots)
         memo.arrays = (table, np.array([len(rows), 0], dtype=np.int64))
+        return len(rows)
 
     def close(self, finished: bool) -> int:
         """Stop offering sets; write those of every memo adopted (and those read) unless the
@@ -249,14 +251,14 @@ def kept_words(count: int) -> str:
     )
 
 
-def adopt(memo: Memo, options: Any) -> None:
+def adopt(memo: Memo, options: Any) -> int:
     """Offer ``memo``, that of a new search of ``options`` (``SearchOptions``), to the sets
-    file open for its options in this process, if any (``KeptSets.adopt``)."""
+    file open for its options in this process, if any (``KeptSets.adopt``); the sets it was
+    given."""
     key = (options.rules.spec, options.max_depth, bool(options.consistent_only))
     with _LOCK:
         kept = _OPEN.get(key)
-    if kept is not None:
-        kept.adopt(memo, options.objective, options.weight)
+    return 0 if kept is None else kept.adopt(memo, options.objective, options.weight)
 
 
 __all__ = ["KeptSets", "adopt", "entries", "kept_words", "merged", "sets_path"]

@@ -80,12 +80,6 @@ class OptimalResult:
     tree: Node = field(repr=False)
 
 
-#: Whether the search keeps the sets of its unfinished parts (``search.kept``) without threads
-#: too: off, as they made it search more there; ``benchmarks/kept_sets.py --alone`` turns it on
-#: to compare.
-KEEP_ALONE = False
-
-
 def optimal_tree(
     rules: Rules,
     objective: Objective = "total",
@@ -125,8 +119,9 @@ def optimal_tree(
     start = time.perf_counter()
     if executor is not None:
         start_workers(executor, prepare)
-    # On threads, the sets settled inside the parts left unfinished are kept beside it.
-    kept = isinstance(executor, Threads) or KEEP_ALONE
+    # The sets settled inside the parts left unfinished are kept beside it, unless the
+    # parts are searched on a cluster's processes.
+    kept = executor is None or isinstance(executor, Threads)
     store = Checkpoint(checkpoint, rules.spec, objective, max_depth, consistent_only, kept)
     task = None if executor is None else solve_task
     run = Run(progress, start, store, executor, task)
