@@ -25,6 +25,7 @@ from datetime import UTC, date, datetime
 
 from bullscows.errors import BullsCowsError
 from bullscows.rules import Rules
+from bullscows.seeding import SEED_BOUND
 from bullscows.sessions import Codemaker, Game
 from bullscows.strategies import Strategy
 
@@ -34,6 +35,8 @@ EPOCH = date(2026, 1, 1)
 LIMITS = {"bc": 7, "mm": 10, "mm-colours": 10}
 VARIANTS = tuple(LIMITS)
 DAY_BITS = 20
+#: A daily seed has this many bits, so it stays below ``SEED_BOUND`` like every drawn seed.
+SEED_BITS = SEED_BOUND.bit_length() - 1
 KEY_ENV = "BULLSCOWS_DAILY_KEY"
 
 
@@ -53,8 +56,11 @@ def day_number(today: date | None = None) -> int:
 
 
 def _seed(spec: str, day: int, key: str) -> int:
+    """A seed below ``SEED_BOUND`` (as every drawn seed: a record keeps it, JSON and every
+    language read it whole) whose low ``DAY_BITS`` are ``day``."""
     digest = hashlib.sha256(f"bullscows daily\0{key}\0{spec}\0{day}".encode()).digest()
-    return (int.from_bytes(digest[:5], "big") << DAY_BITS) | day
+    drawn = int.from_bytes(digest[:8], "big") >> (64 - (SEED_BITS - DAY_BITS))
+    return (drawn << DAY_BITS) | day
 
 
 def daily_game(rules: Rules, day: int, hints: Strategy | str | None = None,
