@@ -153,6 +153,7 @@ def test_duel_refuses_moves_out_of_turn(client: TestClient) -> None:
         ({"rules": "bc", "symbols": "0012"}, "0012"),
         ({"rules": "bc", "length": 5, "symbols": "0123"}, "no code fits"),
         ({"strategy": "genius"}, "unknown strategy 'genius'"),
+        ({"strategy": "minmax"}, "unknown strategy 'minmax' (did you mean 'minimax'?); "),
         ({"strategy": "tree:/etc/passwd"}, "unknown strategy"),
         ({"mode": "solve", "rules": "p4c8n", "strategy": "optimal"}, "does not start"),
         ({"mode": "solve", "rules": "mm", "strategy": "cows"}, "repeats"),

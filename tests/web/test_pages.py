@@ -81,6 +81,21 @@ def test_a_bad_variant_is_an_inline_error(client: TestClient) -> None:
         assert response.status_code == 400 and f"{words} &#39;\u00b2&#39;" in response.text
 
 
+def test_a_misspelt_strategy_is_answered_with_the_name_meant(client: TestClient) -> None:
+    """Every form that takes a strategy's name says which one a misspelt name meant, in the
+    library's words (``strategies.registered``, as the terminal says it)."""
+    meant = "unknown strategy &#39;minmax&#39; (did you mean &#39;minimax&#39;?); strategies: "
+    for response in (
+        client.post("/new/play", data={"rules": "mm", "strategy": "minmax"}),
+        client.get("/tree/build?strategy=minmax&rules=mm", follow_redirects=True),
+        client.get("/bench", params={"rules": "mm", "strategy": "minmax"}),
+    ):
+        assert response.status_code == 400 and meant in response.text, response.text
+        assert "tree:FILE" not in response.text  # the web reads no file of the server's
+    said = client.get("/api/bench", params={"rules": "mm", "strategy": "minmax"}).json()
+    assert "(did you mean 'minimax'?)" in said["error"]
+
+
 def test_a_refused_custom_variant_is_shown_as_chosen(client: TestClient) -> None:
     """A refused form comes back with its variant selected, a preset or not."""
     response = client.post("/new/play", data={"rules": "p6c10r"})

@@ -58,6 +58,28 @@ STRATEGIES: dict[str, type[Strategy]] = {
 }
 
 
+#: The names of strategies read from a file, besides ``STRATEGIES``.
+FILE_FORMS = ("tree:FILE.json", "card:FILE.json")
+
+
+def registered(name: str, forms: tuple[str, ...] = ()) -> type[Strategy]:
+    """The strategy registered under ``name``, else a ``StrategyError`` quoting it with the
+    closest name and every name (and ``forms``: what else the caller accepts).
+
+    >>> registered("minmax")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.StrategyError: unknown strategy 'minmax' (did you mean 'minimax'?); ...
+    """
+    found = STRATEGIES.get(name)
+    if found is None:
+        raise StrategyError(
+            f"unknown strategy {quote(name)}{did_you_mean(name, STRATEGIES)}; strategies: "
+            f"{', '.join([*STRATEGIES, *forms])}"
+        )
+    return found
+
+
 def get_strategy(
     name: str | StrategySpec, *, consistent_only: bool = False, max_depth: int | None = None
 ) -> Strategy:
@@ -82,13 +104,7 @@ def get_strategy(
         return card_strategy(name)
     if name.startswith(TREE_PREFIX):
         return file_strategy(name, TREE_PREFIX, TreeStrategy.from_file, "mm.json")
-    try:
-        cls = STRATEGIES[name]
-    except KeyError:
-        raise StrategyError(
-            f"unknown strategy {quote(name)}{did_you_mean(name, STRATEGIES)}; strategies: "
-            f"{', '.join(STRATEGIES)}, tree:FILE.json, card:FILE.json"
-        ) from None
+    cls = STRATEGIES.get(name) or registered(name, FILE_FORMS)
     if issubclass(cls, OptimalSearch):
         return cls(consistent_only=consistent_only, max_depth=max_depth)
     if issubclass(cls, PartitionHeuristic):
@@ -96,4 +112,12 @@ def get_strategy(
     return cls()
 
 
-__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Strategy", "StrategySpec", "get_strategy"]
+__all__ = [
+    "DEFAULT_STRATEGY",
+    "FILE_FORMS",
+    "STRATEGIES",
+    "Strategy",
+    "StrategySpec",
+    "get_strategy",
+    "registered",
+]

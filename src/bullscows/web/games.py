@@ -38,7 +38,7 @@ from bullscows.sessions import (
     restore,
 )
 from bullscows.standings import counts
-from bullscows.strategies import STRATEGIES, Strategy, get_strategy
+from bullscows.strategies import STRATEGIES, Strategy, get_strategy, registered
 from bullscows.web.coaching import coach_card, coach_out, review_out
 from bullscows.web.models import (
     AskingOut,
@@ -114,10 +114,7 @@ def check_size(rules: Rules, limit: int, what: str) -> Rules:
 def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Strategy:
     """A named strategy (no tree files: the server's files are not the user's) that can play
     ``rules`` here; an optimal one needs a shipped or cached tree or a small variant."""
-    if name not in STRATEGIES:
-        raise StrategyError(
-            f"unknown strategy {name[:60]!r}; choose one of {', '.join(STRATEGIES)}"
-        )
+    registered(name)  # a name only: the server's files are not the user's
     strategy = get_strategy(name, consistent_only=consistent_only)
     problem = strategy.problem(rules)
     if problem is not None:
