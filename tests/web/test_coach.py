@@ -95,10 +95,17 @@ def _feedback(answer: dict[str, object]) -> Feedback:
 
 
 def test_a_variant_without_a_card_is_refused_at_the_start(client: TestClient) -> None:
+    """The refusal says what to choose in the browser, never a terminal's command or option."""
     response = client.post("/new/play", data={"rules": "p5c10n", "coach": "true"})
     assert response.status_code == 400 and 'class="error"' in response.text
     assert "coach: no card ships for bc5" in response.text
     message = refused(client, "/api/games", {"rules": "p5c10n", "coach": True})
-    assert message.startswith("coach: no card ships for bc5")
+    assert message == (
+        "coach: no card ships for bc5; the web has cards for bc, mm, and finds one for any "
+        "variant of at most 400 secrets: choose one of those (the menu's Card page shows each "
+        "card)"
+    )
+    said = refused(client, "/api/games", {"mode": "solve", "rules": "p5c10n", "strategy": "card"})
+    assert said == message.removeprefix("coach: ")
     form = client.get("/new/play").text
     assert '<input type="checkbox" name="coach" value="true" id="coach-option">' in form

@@ -21,7 +21,7 @@ from bullscows.readers import quote
 from bullscows.rules import Rules
 from bullscows.strategies.card import Card, CardFigures
 from bullscows.strategies.card_coach import advise
-from bullscows.strategies.card_strategy import best_card
+from bullscows.strategies.card_strategy import MAKE_CARD, best_card
 
 #: The page formats a card is drawn in.
 PAGE_FORMATS = ("svg", "pdf")
@@ -58,10 +58,11 @@ def draw_card(card: Card, out: BinaryIO, form: str, figures: CardFigures | None 
     figure.savefig(out, format=form, metadata=metadata)
 
 
-def card_view(spec: str, lines: int, after: str = "") -> dict[str, Any]:
+def card_view(spec: str, lines: int, after: str = "", remedy: str = MAKE_CARD) -> dict[str, Any]:
     """What a page shows of the best card of at most ``lines`` lines for the variant ``spec``:
     its heading, its book lines, its rule, its JSON data and, for a game so far (``after``:
-    guesses and replies, ``1124 0 1, 4656 2 0``), the coach's advice.
+    guesses and replies, ``1124 0 1, 4656 2 0``), the coach's advice. Where no card is at
+    hand, the error says ``remedy`` (``card_strategy.search_problem``).
 
     >>> view = card_view("mm", 1, "1132 0 0")
     >>> view["lines"]
@@ -70,7 +71,7 @@ def card_view(spec: str, lines: int, after: str = "") -> dict[str, Any]:
     'The card says 4444 (the rule: guess the first code, ...); 81 codes fit.'
     """
     rules = Rules.parse(spec)
-    card = best_card(rules, max(lines, 0))
+    card = best_card(rules, max(lines, 0), remedy)
     figures = card.figures()
     *book, rule = card.describe()
     knowledge = Knowledge.start(rules)

@@ -31,6 +31,11 @@ PREFIX = "card:"
 SHIPPED_LINES = 20
 #: Variants with at most this many secrets get a card searched on first use.
 SEARCH_LIMIT = 400
+#: What a player at a terminal does where no card is at hand (``search_problem``'s remedy).
+MAKE_CARD = (
+    "make one with `bullscows card --rules {spec} --search --out card.json` and play it with "
+    "--strategy card:card.json"
+)
 #: The ``any`` rule's card is searched for at most ``SEARCH_LIMIT`` secrets, or for at most
 #: this many where its figures are kept per class of sets (``card_exact.fully_symmetric``):
 #: bc's 5,040 take a minute of computing (docs/card.md).
@@ -46,16 +51,32 @@ def shipped_file(rules: Rules) -> Path | None:
     return Path(str(found)) if found.is_file() else None
 
 
-@lru_cache(maxsize=32)
-def best_cards(rules: Rules) -> tuple[Card, ...]:
+def shipped_specs() -> list[str]:
+    """The variants cards ship for.
+
+    >>> shipped_specs()
+    ['bc', 'mm']
+    """
+    folder = resources.files("bullscows") / "data" / "cards"
+    return sorted(item.name.removesuffix(".json") for item in folder.iterdir()
+                  if item.name.endswith(".json"))  # fmt: skip
+
+
+def best_cards(rules: Rules, remedy: str = MAKE_CARD) -> tuple[Card, ...]:
     """The best ``first``-rule card of each size from 0 to ``SHIPPED_LINES`` lines: shipped,
-    or found now (``QUICK_WIDTHS``) on a small variant."""
+    or found now (``QUICK_WIDTHS``) on a small variant; else a ``StrategyError`` that says
+    ``remedy`` (``search_problem``)."""
+    problem = search_problem(rules, remedy)
+    if problem is not None:
+        raise StrategyError(problem)
+    return _best_cards(rules)
+
+
+@lru_cache(maxsize=32)
+def _best_cards(rules: Rules) -> tuple[Card, ...]:
     path = shipped_file(rules)
     if path is not None:
         return tuple(load_frontier(path.read_text(encoding="utf-8"), f"card file {path.name}"))
-    problem = search_problem(rules)
-    if problem is not None:
-        raise StrategyError(problem)
     return search_cards(rules, "first", SHIPPED_LINES, QUICK_WIDTHS)
 
 
@@ -89,20 +110,25 @@ def any_problem(rules: Rules) -> str | None:
     )
 
 
-def best_card(rules: Rules, lines: int = SHIPPED_LINES) -> Card:
+def best_card(rules: Rules, lines: int = SHIPPED_LINES, remedy: str = MAKE_CARD) -> Card:
     """The best card of at most ``lines`` lines of ``best_cards``."""
-    cards = best_cards(rules)
+    cards = best_cards(rules, remedy)
     return cards[min(lines, len(cards) - 1)]
 
 
-def search_problem(rules: Rules) -> str | None:
-    """Why ``best_cards`` cannot give the cards of ``rules`` at once, or ``None``."""
+def search_problem(rules: Rules, remedy: str = MAKE_CARD) -> str | None:
+    """Why ``best_cards`` cannot give the cards of ``rules`` at once, or ``None``; the reason
+    ends with ``remedy``, what the player can do instead (``{spec}``: the variant's spec,
+    ``{shipped}``: the variants cards ship for, ``{limit}``: ``SEARCH_LIMIT``).
+
+    >>> search_problem(Rules.parse("p4c7r"), "choose {shipped} or {limit} secrets at most")
+    'no card ships for p4c7r; choose bc, mm or 400 secrets at most'
+    """
     if shipped_file(rules) is not None or rules.secret_rules.size <= SEARCH_LIMIT:
         return None
-    return (
-        f"no card ships for {rules.spec}; make one with `bullscows card --rules {rules.spec} "
-        "--search --out card.json` and play it with --strategy card:card.json"
-    )
+    shipped = ", ".join(shipped_specs())
+    instead = remedy.format(spec=rules.spec, shipped=shipped, limit=SEARCH_LIMIT)
+    return f"no card ships for {rules.spec}; {instead}"
 
 
 class CardStrategy(Strategy):

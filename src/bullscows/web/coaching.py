@@ -20,14 +20,30 @@ from bullscows.rules import Rules
 from bullscows.sessions import Adversary, Codemaker
 from bullscows.strategies.card import Card
 from bullscows.strategies.card_coach import Advice, Coached, advise, optimum_for, review
-from bullscows.strategies.card_strategy import best_card
+from bullscows.strategies.card_strategy import best_card, search_problem
 from bullscows.web.models import AdviceOut, CoachedOut, ReviewOut
+
+#: What a web player can do where no card is at hand (``search_problem``'s remedy): the web
+#: reads no card file, so it says which variants have one.
+CHOOSE_CARD = (
+    "the web has cards for {shipped}, and finds one for any variant of at most {limit} "
+    "secrets: choose one of those (the menu's Card page shows each card)"
+)
+
+
+def card_problem(rules: Rules) -> str | None:
+    """Why the web has no card for ``rules``, and what to choose instead; or ``None``.
+
+    >>> card_problem(Rules.parse("mm")) is None, card_problem(Rules.parse("p4c7r"))[:25]
+    (True, 'no card ships for p4c7r; ')
+    """
+    return search_problem(rules, CHOOSE_CARD)
 
 
 def coach_card(rules: Rules) -> Card:
     """The card the coach follows in ``rules`` (a ``StrategyError`` where there is none)."""
     try:
-        return best_card(rules)
+        return best_card(rules, remedy=CHOOSE_CARD)
     except StrategyError as error:
         raise StrategyError(f"coach: {error}") from None
 

@@ -39,7 +39,8 @@ from bullscows.sessions import (
 )
 from bullscows.standings import counts
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy, registered
-from bullscows.web.coaching import coach_card, coach_out, review_out
+from bullscows.strategies.card_strategy import CardStrategy
+from bullscows.web.coaching import card_problem, coach_card, coach_out, review_out
 from bullscows.web.models import (
     AskingOut,
     BreakerOut,
@@ -116,7 +117,7 @@ def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Stra
     ``rules`` here; an optimal one needs a shipped or cached tree or a small variant."""
     registered(name)  # a name only: the server's files are not the user's
     strategy = get_strategy(name, consistent_only=consistent_only)
-    problem = strategy.problem(rules)
+    problem = card_problem(rules) if name == CardStrategy.name else strategy.problem(rules)
     if problem is not None:
         raise StrategyError(problem)
     if strategy.needs_search(rules) and rules.size > MAX_SEARCH_CODES:

@@ -24,6 +24,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.sessions import HIDDEN, Game, Move, named_move, read_move
 from bullscows.standings import ABANDONED, standings
 from bullscows.web import benching, explorer
+from bullscows.web.coaching import CHOOSE_CARD
 from bullscows.web.common import (
     BENCH_STRATEGIES,
     PLAYER_COOKIE,
@@ -293,7 +294,7 @@ def install(app: FastAPI) -> None:
         context: dict[str, Any] = {"title": "A card to play by", "rules": rules, "lines": lines,
                                    "after": after}  # fmt: skip
         try:
-            context["card"] = card_view(rules[:200], min(lines, 200), after[:2000])
+            context["card"] = card_view(rules[:200], min(lines, 200), after[:2000], CHOOSE_CARD)
         except BullsCowsError as error:
             return render(request, "card.html", 400, error=str(error), **context)
         return render(request, "card.html", **context)
