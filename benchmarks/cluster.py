@@ -28,7 +28,7 @@ from typing import Any
 
 from scaling import PartKey, Recording, predict, search, structure
 
-from bullscows.executors import DaskTasks
+from bullscows.dask_tasks import DaskTasks
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
 from bullscows.search.optimal import OBJECTIVES

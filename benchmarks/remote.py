@@ -18,7 +18,8 @@ import time
 from concurrent.futures import Executor, Future
 from typing import Any
 
-from bullscows.executors import DaskTasks, Threads
+from bullscows.dask_tasks import DaskTasks
+from bullscows.executors import Threads
 from bullscows.rules import Rules
 from bullscows.search import Objective, optimal_tree
 from bullscows.search.optimal import OBJECTIVES, OptimalResult

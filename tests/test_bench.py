@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from bullscows import Rules, executors
+from bullscows import Rules, dask_tasks
 from bullscows.bench import BenchReport, StrategyResult, run_bench, sample_secrets
 from bullscows.charts import chart_groups, plot_report
 from bullscows.errors import BullsCowsError, CodeError, StrategyError
@@ -172,7 +172,7 @@ def test_unknown_strategy() -> None:
 
 
 def test_unreachable_scheduler_is_a_clean_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(executors, "SCHEDULER_TIMEOUT", 1.0)
+    monkeypatch.setattr(dask_tasks, "SCHEDULER_TIMEOUT", 1.0)
     with pytest.raises(BullsCowsError, match=re.escape("scheduler 'tcp://127.0.0.1:9': nothing")):
         run_bench(TINY, ["simple"], scheduler="tcp://127.0.0.1:9")
 

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from bullscows._kernels.tables import INFEASIBLE
 from bullscows.cli import main
-from bullscows.executors import DaskTasks, workers
+from bullscows.dask_tasks import DaskTasks
+from bullscows.executors import workers
 from bullscows.rules import Rules
 from bullscows.search import distribute
 from bullscows.search.worker import solve_task

@@ -23,7 +23,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("universe", "feedback", "figures"),
     ("codes",),
     ("knowledge", "symmetry", "tree"),  # values of a game: what is known, decision trees
-    ("executors", "search"),  # the optimal search works on integer arrays and trees
+    ("executors", "dask_tasks", "search"),  # the optimal search works on integer arrays and trees
     ("strategies",),
     ("outcomes", "hints", "estimates"),  # what strategies give: guess counts, trees, hints
     ("bench", "charts"),

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from bullscows import executors
+from bullscows import dask_tasks
 from bullscows.cli import main
 from bullscows.outcomes import build_tree
 from bullscows.rules import Rules
@@ -178,7 +178,7 @@ def test_a_server_that_does_not_answer_is_refused_after_the_timeout(
 ) -> None:
     """Something listens but says nothing (Dask's own client would wait for ever)."""
     pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(executors, "SCHEDULER_TIMEOUT", 0.5)
+    monkeypatch.setattr(dask_tasks, "SCHEDULER_TIMEOUT", 0.5)
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen()

@@ -202,7 +202,7 @@ def _scheduler(ctx: click.Context, param: click.Parameter, address: str | None) 
     (whether a scheduler answers there is found when the work starts)."""
     if address is None:
         return None
-    from bullscows.executors import scheduler_address  # NumPy: not needed for --help
+    from bullscows.dask_tasks import scheduler_address  # not needed for --help
 
     try:
         scheduler_address(address)

@@ -16,9 +16,9 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
+from bullscows.dask_tasks import DaskTasks
 from bullscows.errors import BullsCowsError
 from bullscows.executors import (
-    DaskTasks,
     TaskStopped,
     Threads,
     current_team,
@@ -238,7 +238,7 @@ class PartTasks:
         """Sets searched so far by the tasks sent whose sets ``done`` has not heard yet: a
         finished task's count, and a running one's so far on ``Threads`` (its search's
         counters, read live) or a Dask cluster (as its worker last told it, every
-        ``executors.TELL_EVERY`` seconds); a task in a local process counts once it ends."""
+        ``dask_tasks.TELL_EVERY`` seconds); a task in a local process counts once it ends."""
         finished = 0
         for future in self.uncounted:
             if future.done() and not future.cancelled() and future.exception() is None:

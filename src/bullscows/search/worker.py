@@ -31,14 +31,8 @@ import numpy.typing as npt
 
 from bullscows._kernels import drivers
 from bullscows._kernels.tables import INFEASIBLE
-from bullscows.executors import (
-    TELL_EVERY,
-    TOPIC,
-    count_progress,
-    current_team,
-    dask_task,
-    stop_flag,
-)
+from bullscows.dask_tasks import TELL_EVERY, TOPIC, dask_task
+from bullscows.executors import count_progress, current_team, stop_flag
 from bullscows.rules import Rules
 from bullscows.search.checkpoint import Found, History
 from bullscows.search.distribute import Local
@@ -163,7 +157,7 @@ def heard(flag: npt.NDArray[np.int64], counter: Callable[[], int]) -> Iterator[N
     ``TaskStopped``) once the worker hears that its answer is no longer wanted: its future
     was cancelled, as ``executors.Threads`` does for a task on a thread of the searching
     process; and the client is told its work so far (``counter()``) every
-    ``executors.TELL_EVERY`` seconds. Elsewhere nothing happens."""
+    ``dask_tasks.TELL_EVERY`` seconds. Elsewhere nothing happens."""
     found = None if current_team() is not None else _dask_task()
     if found is None:
         yield
@@ -194,8 +188,8 @@ def _dask_task() -> tuple[Listener, Any] | None:
 class Listener:
     """A daemon thread of a Dask worker that sets the stop flag of each task it is given
     once the worker's state says that the task was cancelled (its key released while it
-    runs: the client no longer wants it), and tells the client (on ``executors.TOPIC``)
-    each task's work so far every ``executors.TELL_EVERY`` seconds. It reads the worker's
+    runs: the client no longer wants it), and tells the client (on ``dask_tasks.TOPIC``)
+    each task's work so far every ``dask_tasks.TELL_EVERY`` seconds. It reads the worker's
     own state, asking the scheduler nothing, and sleeps while no task is given."""
 
     def __init__(self, worker: Any) -> None:
