@@ -57,13 +57,17 @@ def ready(pid: int, port: int, workers: int) -> bool:
 def test_ctrl_c_stops_the_server_with_exit_0_however_many_processes(
     workers: int, tmp_path: Path
 ) -> None:
-    database = f"sqlite:///{tmp_path / 'games.db'}"
+    # a SQLAlchemy URL, or (two workers) a plain path, read as the same SQLite file
+    file = tmp_path / "games.db"
+    database = str(file) if workers > 1 else f"sqlite:///{file}"
     command = [sys.executable, "-c", console_script(), "serve", "--port", "0",
                "--database", database, "--workers", str(workers)]  # fmt: skip
     with job(command, private_env()) as process:
         assert process.stdout is not None
         serving = process.stdout.readline()
         assert serving.startswith("bullscows serving on http://127.0.0.1:"), serving
+        assert serving.endswith(f"games kept in sqlite:///{file})\n"), serving
+        assert file.is_file()
         port = int(serving.split(":")[2].split("/")[0])
         deadline = time.monotonic() + LIMIT
         while not ready(process.pid, port, workers) and time.monotonic() < deadline:

@@ -60,7 +60,7 @@ def database_cases(tmp_path: Path) -> dict[str, tuple[str, str]]:
         ),
         "not writable": ("sqlite:////proc/games.sqlite3", "/proc/games.sqlite3 cannot be written"),
         "unknown dialect": ("nosuch://x", "no kind of database is called 'nosuch'"),
-        "malformed URL": ("games.sqlite3", "this is not a database URL; give a SQLAlchemy URL"),
+        "malformed URL": ("://games", "this is not a database URL; give a SQLAlchemy URL"),
         "driver missing": ("mysql://host/games", "its driver is not installed"),
     }
 
@@ -110,7 +110,21 @@ def test_an_empty_database_url_is_refused_not_taken_for_the_default(url: str) ->
     """``--database "$DB"`` with the variable unset would else use the default file."""
     code, output = serve("--database", url)
     assert code == 2, output
-    assert f"Invalid value for '--database': {url!r}: give a SQLAlchemy URL, or leave" in output
+    assert f"Invalid value for '--database': {url!r}: give a SQLAlchemy URL or a SQLite" in output
+
+
+def test_a_plain_path_is_a_sqlite_file_made_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text without '://' names a SQLite file, relative to the folder the command runs in:
+    the refusal of its missing folder quotes the absolute URL it was read as."""
+    monkeypatch.chdir(tmp_path)
+    code, output = serve("--database", "missing/games.sqlite3")
+    assert code == 1 and output == (
+        f"Error: database 'sqlite:///{tmp_path}/missing/games.sqlite3': the folder "
+        f"{tmp_path}/missing does not exist: create it first, or name another\n"
+    ), output
+    assert not (tmp_path / "missing").exists()
 
 
 def test_a_data_folder_that_cannot_be_made_says_which_variables_choose_another(

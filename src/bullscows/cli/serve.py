@@ -29,12 +29,18 @@ def _rate(context: click.Context, parameter: click.Parameter, value: str) -> str
 
 
 def _url(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
-    """A database URL given, or a usage error for an empty one (an unset variable, say)."""
-    if value is not None and not value.strip():
+    """The database's URL (``storage.database_url``: a plain path is a SQLite file), or a
+    usage error for an empty one (an unset variable, say)."""
+    if value is None:
+        return None
+    if not value.strip():
         raise click.BadParameter(
-            f"{quote(value)}: give a SQLAlchemy URL, or leave --database out for the default"
+            f"{quote(value)}: give a SQLAlchemy URL or a SQLite file's path, or leave "
+            "--database out for the default"
         )
-    return value
+    from bullscows.web.storage import database_url  # SQLAlchemy: not needed for --help
+
+    return database_url(value)
 
 
 @click.command()
@@ -42,11 +48,12 @@ def _url(context: click.Context, parameter: click.Parameter, value: str | None) 
 @click.option("--port", type=Whole(0, 65535), default=8000, show_default=True, help="Port.")
 @click.option(
     "--database",
-    metavar="URL",
+    metavar="URL|FILE",
     callback=_url,
-    help="Any SQLAlchemy URL; default $BULLSCOWS_DATABASE, else a SQLite file in the user's "
-    "data directory ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows, made if need "
-    "be). Another SQLite file must be in a folder that exists.",
+    help="Any SQLAlchemy URL, or a SQLite file's path (text without '://', made absolute); "
+    "default $BULLSCOWS_DATABASE, else a SQLite file in the user's data directory "
+    "($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows, made if need be). Another "
+    "SQLite file must be in a folder that exists.",
 )
 @click.option(
     "--workers", type=Whole(1, 64), default=1, show_default=True,

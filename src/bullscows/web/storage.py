@@ -138,6 +138,18 @@ def default_url() -> str:
     return os.environ.get(DATABASE_ENV) or f"sqlite:///{data_dir() / DEFAULT_FILE}"
 
 
+def database_url(given: str) -> str:
+    """The SQLAlchemy URL of a database given as a URL or as a plain file path: text with
+    ``://`` is a URL, kept as it is; any other is the path of a SQLite file, made absolute.
+
+    >>> database_url("postgresql://host/games"), database_url("/srv/games.sqlite3")
+    ('postgresql://host/games', 'sqlite:////srv/games.sqlite3')
+    """
+    if "://" in given:
+        return given
+    return f"sqlite:///{Path(given).expanduser().resolve()}"
+
+
 def shown_url(url: str) -> str:
     """``url`` without its password, cut to a sensible length.
 
