@@ -10,7 +10,7 @@ import click
 
 from bullscows.cli import streams
 from bullscows.cli.candidates import history_arguments
-from bullscows.cli.common import contradicted, make_strategy, reply_style_option
+from bullscows.cli.common import Command, contradicted, make_strategy, reply_style_option
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote_path, read_named
 from bullscows.records import GameRecord
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the game's modules load NumPy: not for --help
     from bullscows.knowledge import Step
 
 
-@click.command()
+@click.command(cls=Command)
 @history_arguments
 @click.option(
     "--record",

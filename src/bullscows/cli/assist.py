@@ -14,7 +14,7 @@ from bullscows.cli.breaking import (
     say_outcome,
     show_contradiction,
 )
-from bullscows.cli.common import Terminal, computer_player_options
+from bullscows.cli.common import Command, Terminal, computer_player_options
 from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_lines
 from bullscows.errors import BullsCowsError
@@ -46,7 +46,7 @@ from bullscows.strategies import Strategy
 LIST_AT_MOST = 12
 
 
-@click.command()
+@click.command(cls=Command)
 @computer_player_options
 @click.option(
     "--from",

@@ -15,6 +15,7 @@ from bullscows.bench import BenchReport, distribution_text, quick_strategies, ru
 from bullscows.charts import check_plot_path, plot_report
 from bullscows.cli import streams
 from bullscows.cli.common import (
+    Command,
     Whole,
     executor_options,
     make_strategy,
@@ -59,7 +60,7 @@ def _plot_path(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return check_folder(path, "the chart")  # as --out is: one line, exit 1
 
 
-@click.command()
+@click.command(cls=Command)
 @variant_options
 @click.option(
     "--strategy",

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import click
 
-from bullscows.cli.common import Whole, reply_style_option, variant_options
+from bullscows.cli.common import Command, Whole, reply_style_option, variant_options
 from bullscows.cli.streams import read_lines, width
 from bullscows.rules import Rules
 from bullscows.sessions.outcomes import WIDTH
@@ -31,7 +31,7 @@ def history_arguments(function: F) -> F:
     return steps(variant_options(source(function)))
 
 
-@click.command()
+@click.command(cls=Command)
 @history_arguments
 @click.option(
     "--limit",

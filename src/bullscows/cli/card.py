@@ -9,7 +9,15 @@ from pathlib import Path
 import click
 
 from bullscows.atomic import write_file
-from bullscows.cli.common import Choice, Whole, contradicted, ending, variant_options, writes
+from bullscows.cli.common import (
+    Choice,
+    Command,
+    Whole,
+    contradicted,
+    ending,
+    variant_options,
+    writes,
+)
 from bullscows.cli.progress import say
 from bullscows.errors import StrategyError
 from bullscows.rules import Rules
@@ -27,7 +35,7 @@ from bullscows.strategies.card_strategy import (
 )
 
 
-@click.command()
+@click.command(cls=Command)
 @variant_options
 @click.option(
     "--lines",

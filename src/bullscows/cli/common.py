@@ -36,6 +36,38 @@ class _Short(click.ParamType[Any, Any]):
         return super().convert(value, param, ctx)
 
 
+class Command(click.Command):
+    """``click.Command`` that refuses arguments beyond its own in one line quoting them and
+    saying what it takes (``takes``, in words), not click's bare "unexpected extra argument":
+    ``'1234 5678 9012': score takes a secret and a guess (SECRET GUESS); '9012' is one too
+    many``. Every command is one (``@click.command(cls=Command)``)."""
+
+    #: Extra arguments are let through click's own check, to be refused here.
+    allow_extra_args = True
+
+    def __init__(self, *args: Any, takes: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.takes = takes
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, args)
+        if rest and not ctx.resilient_parsing:
+            ctx.fail(self.extra_arguments(ctx, rest))
+        return rest
+
+    def extra_arguments(self, ctx: click.Context, extra: list[str]) -> str:
+        """Why the arguments ``extra`` are refused, quoting every argument given."""
+        arguments = [p for p in self.get_params(ctx) if isinstance(p, click.Argument)]
+        given = [str(ctx.params[p.name]) for p in arguments if p.name and ctx.params.get(p.name)]
+        quoted = quote(" ".join([*given, *extra]))
+        if not arguments:
+            return f"{quoted}: {self.name} takes no arguments, only options (see --help)"
+        usage = " ".join(p.make_metavar(ctx) for p in arguments)
+        takes = f"{self.takes} ({usage})" if self.takes else usage
+        many = "is one" if len(extra) == 1 else f"are {len(extra)}"
+        return f"{quoted}: {self.name} takes {takes}; {quote(' '.join(extra))} {many} too many"
+
+
 class Choice(click.Choice):  # type: ignore[type-arg]
     """``click.Choice`` that says which value a misspelt one meant, and quotes it short:
     ``'peg' is not one of 'words', 'bc', ... (did you mean 'pegs'?).``"""

@@ -7,7 +7,7 @@ import sys
 import click
 
 from bullscows.cli.breaking import ask_replies, audit_secret, play_line
-from bullscows.cli.common import Terminal, computer_player_options
+from bullscows.cli.common import Command, Terminal, computer_player_options
 from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import Duel, DuelTurn, Winner
@@ -15,7 +15,7 @@ from bullscows.sessions.moves import REPLY_HELP
 from bullscows.strategies import Strategy
 
 
-@click.command()
+@click.command(cls=Command)
 @computer_player_options
 def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     """Both at once: each round you guess its code, then it guesses yours.

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from bullscows.cli.common import reply_style_option, scoring_variant_options
+from bullscows.cli.common import Command, reply_style_option, scoring_variant_options
 from bullscows.cli.streams import echo_wrapped
 from bullscows.codes import Code
 from bullscows.readers import quote
@@ -16,7 +16,7 @@ from bullscows.rules import PRESETS, Rules, parse_spec, preset
 SCORE_ONLY = "bullscows score scores its codes"
 
 
-@click.command()
+@click.command(cls=Command, takes="a secret and a guess")
 @click.argument("secret")
 @click.argument("guess")
 @scoring_variant_options
@@ -43,7 +43,7 @@ def score(secret: str, guess: str, rules: Rules, reply_style: str, as_json: bool
         click.echo(feedback.format(reply_style))
 
 
-@click.command()
+@click.command(cls=Command, takes="at most one variant")
 @click.argument("spec", required=False)
 @click.option(
     "--rules", "option_spec", metavar="SPEC", help="The variant to describe, as other commands "
@@ -98,7 +98,7 @@ def _as_dict(name: str, r: Rules, text: str) -> dict[str, object]:
     }  # fmt: skip
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def strategies(as_json: bool) -> None:
     """List the strategies the computer can play, each with what it does.

@@ -7,7 +7,14 @@ import sys
 import click
 
 from bullscows.cli.breaking import apply_move, move_of, say_lines, say_outcome
-from bullscows.cli.common import Terminal, Whole, play_options, strategy_option, variant_options
+from bullscows.cli.common import (
+    Command,
+    Terminal,
+    Whole,
+    play_options,
+    strategy_option,
+    variant_options,
+)
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import counted
 from bullscows.rules import Rules
@@ -18,7 +25,7 @@ from bullscows.strategies.card_coach import advise, optimum_for, review
 from bullscows.strategies.card_strategy import coach_card
 
 
-@click.command()
+@click.command(cls=Command)
 @variant_options
 @play_options
 @click.option(

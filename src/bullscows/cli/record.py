@@ -9,6 +9,7 @@ import warnings
 import click
 
 from bullscows.cli import streams
+from bullscows.cli.common import Command
 from bullscows.errors import BullsCowsError, BullsCowsWarning
 from bullscows.records import GameRecord
 
@@ -33,7 +34,7 @@ def keep(record: GameRecord) -> bool:
     return True
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
 def record(as_json: bool) -> None:
     """Your record against the computer's code, per variant: games played and won, the

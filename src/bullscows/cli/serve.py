@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import click
 
-from bullscows.cli.common import Choice, Number, Whole
+from bullscows.cli.common import Choice, Command, Number, Whole
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote
 from bullscows.web import MAX_EXPIRE_HOURS
@@ -43,7 +43,7 @@ def _url(context: click.Context, parameter: click.Parameter, value: str | None) 
     return database_url(value)
 
 
-@click.command()
+@click.command(cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=Whole(0, 65535), default=8000, show_default=True, help="Port.")
 @click.option(

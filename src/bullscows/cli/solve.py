@@ -7,7 +7,7 @@ import sys
 import click
 
 from bullscows.cli.breaking import ask_replies, audit_secret
-from bullscows.cli.common import Terminal, computer_player_options
+from bullscows.cli.common import Command, Terminal, computer_player_options
 from bullscows.cli.progress import search_first
 from bullscows.cli.streams import read_line
 from bullscows.errors import BullsCowsError
@@ -19,7 +19,7 @@ from bullscows.sessions.moves import REPLY_PROMPT_HELP
 from bullscows.strategies import Strategy
 
 
-@click.command()
+@click.command(cls=Command)
 @computer_player_options
 @click.option(
     "--plain",

@@ -12,6 +12,7 @@ import click
 from bullscows.cli.bounds import KINDS, print_bound
 from bullscows.cli.common import (
     Choice,
+    Command,
     Number,
     Whole,
     contradicted,
@@ -52,7 +53,7 @@ ANNOUNCE_SECONDS = 2.0
 STOPPED_WITH_TREE, STOPPED_WITHOUT_TREE = 3, 4
 
 
-@click.command()
+@click.command(cls=Command)
 @variant_options
 @searched_strategy_option
 @click.option(
