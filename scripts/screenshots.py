@@ -3,7 +3,9 @@
 
 Run: .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only NAME ...]
 
-Starts ``bullscows serve`` over a fresh SQLite file and drives Debian's chromium (Playwright)
+Starts ``bullscows serve`` over a fresh SQLite file, its games seeded (``BULLSCOWS_SEED``,
+``--seed``: the same secrets and codes each retake, so that only a changed page changes its
+picture; the daily puzzle's are the day's), and drives Debian's chromium (Playwright)
 through each mode: a game being played with a hint, a game won and its share box, a solve
 and one whose replies contradict each other, a duel, an assist, the optimal ``bc`` tree, a
 bench, the record, a challenge, the card's coach, and the dark and high-contrast themes.
@@ -12,6 +14,7 @@ bench, the record, a challenge, the card's coach, and the dark and high-contrast
 from __future__ import annotations
 
 import argparse
+import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +22,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from bullscows import Codebreaker, Feedback, Rules
+from bullscows.web.app import SEED_ENV
 from bullscows.web.process import serving
 
 CHROMIUM = "/usr/bin/chromium"
@@ -158,7 +162,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--only", nargs="*", default=None, help="the pictures to take")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the server's games")
     args = parser.parse_args()
+    os.environ[SEED_ENV] = str(args.seed)  # read by the server ``serving`` starts
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     with (

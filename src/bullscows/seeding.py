@@ -16,14 +16,18 @@ True
 from __future__ import annotations
 
 import random
+import re
 
 from bullscows.errors import BullsCowsError
-from bullscows.readers import quote_value
+from bullscows.readers import quote, quote_value
 
 #: Seeds drawn for a game that was given none are below this (they fit JSON and every language).
 SEED_BOUND = 2**53
 #: A seed a person gives is a whole number of at most 18 digits, either sign (a record keeps it).
 MAX_SEED = 10**18 - 1
+#: What a seed may be, said by every refusal of one.
+SEED_HELP = "give a whole number of at most 18 digits, either sign"
+_SEED_TEXT = re.compile(r"[+-]?[0-9]{1,18}")
 
 
 def check_seed(seed: object) -> int:
@@ -38,10 +42,24 @@ def check_seed(seed: object) -> int:
     bullscows.errors.BullsCowsError: seed 1000000000000000000: give a whole number of at most 18 ...
     """
     if type(seed) is not int or abs(seed) > MAX_SEED:
-        raise BullsCowsError(
-            f"seed {quote_value(seed)}: give a whole number of at most 18 digits, either sign"
-        )
+        raise BullsCowsError(f"seed {quote_value(seed)}: {SEED_HELP}")
     return seed
+
+
+def read_seed(text: str, what: str = "seed") -> int:
+    """The seed written as ``text`` (ASCII digits, a sign allowed), else the words of
+    ``check_seed`` about ``what``.
+
+    >>> read_seed(" -7 "), read_seed("+12")
+    (-7, 12)
+    >>> read_seed("seven", "BULLSCOWS_SEED")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: BULLSCOWS_SEED 'seven': give a whole number of at most 18 ...
+    """
+    if not _SEED_TEXT.fullmatch(text.strip()):
+        raise BullsCowsError(f"{what} {quote(text.strip())}: {SEED_HELP}")
+    return int(text)
 
 
 def new_seed() -> int:

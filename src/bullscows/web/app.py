@@ -17,8 +17,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import multiprocessing
+import os
+import random
+import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
@@ -27,6 +31,8 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
+from bullscows.errors import BullsCowsError
+from bullscows.seeding import SEED_BOUND, read_seed
 from bullscows.web import api, pages, player
 from bullscows.web.common import HERE, Games
 from bullscows.web.compute import Pool
@@ -35,6 +41,8 @@ from bullscows.web.limits import Limits, RateLimit
 from bullscows.web.security import ASGIApp, Guard, Message, Receive, Scope, Send
 from bullscows.web.storage import Store, Unavailable
 
+#: The environment variable that seeds a server's games (``create_app``'s ``seed``).
+SEED_ENV = "BULLSCOWS_SEED"
 #: No OpenTelemetry: FastAPI (from 0.16x) otherwise looks for its providers on every request,
 #: a tenth of a move's time on the server.
 QUIET: dict[str, Any] = (
@@ -52,10 +60,16 @@ def warm_up() -> None:
 
 
 def create_app(
-    database: str | None = None, warm: bool = True, limits: Limits | None = None
+    database: str | None = None,
+    warm: bool = True,
+    limits: Limits | None = None,
+    seed: int | None = None,
 ) -> FastAPI:
     """The app over the database at ``database`` (see ``storage.default_url``), within
-    ``limits`` (``Limits()``: the defaults)."""
+    ``limits`` (``Limits()``: the defaults). With ``seed``, new games draw their seeds from
+    one generator seeded so: each game its own, the same ones in the same order each run
+    (pictures and tests that replay); else each a fresh one. The daily puzzle's secret is
+    the day's, and a challenge's the game's it copies, seeded or not."""
     limits = limits or Limits()
     store = Store(database)
 
@@ -85,7 +99,8 @@ def create_app(
     )
     app.router.route_class = api.StrictJSONRoute  # every route reads its JSON body strictly
     pool = Pool(limits.pool, limits.seconds, database=store.url)
-    app.state.games = Games(store, pool)
+    seeds = None if seed is None else random.Random(f"games:{seed}")  # -7 is not 7
+    app.state.games = Games(store, pool, seeds)
     app.state.limits = limits
     app.add_middleware(Guard)
     app.add_middleware(RateLimit, limits_of=limits, store=store)
@@ -111,9 +126,38 @@ def create_app(
 
 
 def from_environment() -> FastAPI:
-    """The app of one worker of ``bullscows serve``: database and limits from the
-    environment (``BULLSCOWS_DATABASE``, ``Limits.from_environment``)."""
-    return create_app(None, limits=Limits.from_environment())
+    """The app of one worker of ``bullscows serve``: database, limits and seed from the
+    environment (``BULLSCOWS_DATABASE``, ``Limits.from_environment``, ``SEED_ENV``). A seed
+    that is no seed stops the worker with one line (uvicorn's failure to start)."""
+    from uvicorn.config import STARTUP_FAILURE
+
+    try:
+        seed = seed_from(os.environ)
+    except BullsCowsError as error:
+        print(f"Error: {error}", file=sys.stderr)
+        sys.exit(STARTUP_FAILURE)
+    seed = None if seed is None else worker_seed(seed)
+    return create_app(None, limits=Limits.from_environment(), seed=seed)
+
+
+def worker_seed(seed: int) -> int:
+    """The seed of this process's games' generator: ``seed`` itself in the one process of a
+    server, else (a worker of ``serve --workers N``, started by ``multiprocessing``) one
+    drawn from ``seed`` and the process id, so that no two workers draw the same games."""
+    if multiprocessing.parent_process() is None:
+        return seed
+    return random.Random(f"{seed}:{os.getpid()}").randrange(SEED_BOUND)
+
+
+def seed_from(environ: Mapping[str, str]) -> int | None:
+    """The seed that ``SEED_ENV`` gives the games of a server (``None`` where it is unset or
+    empty), read as every seed is (``seeding.read_seed``).
+
+    >>> seed_from({SEED_ENV: " -7 "}), seed_from({})
+    (-7, None)
+    """
+    text = environ.get(SEED_ENV, "")
+    return read_seed(text, SEED_ENV) if text.strip() else None
 
 
 async def _expire(store: Store, limits: Limits) -> None:

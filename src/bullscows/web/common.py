@@ -21,6 +21,7 @@ from fastapi.templating import Jinja2Templates
 from bullscows.caching import Kept
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.records import GameRecord
+from bullscows.seeding import SEED_BOUND
 from bullscows.sessions import Game, Move
 from bullscows.sessions import challenge as challenge_of
 from bullscows.web import benching
@@ -69,10 +70,12 @@ class Conflict(BullsCowsError):
 
 class Games:
     """The stored games: load by id, apply a move, commit it unless another came first (then
-    apply it again to the newer game), return."""
+    apply it again to the newer game), return. A new game's seed is fresh, or the next drawn
+    from ``seeds`` (a generator seeded once: the same games in the same order each run)."""
 
-    def __init__(self, store: Store, pool: Pool | None = None) -> None:
-        self.store, self.pool = store, pool or Pool()
+    def __init__(self, store: Store, pool: Pool | None = None,
+                 seeds: random.Random | None = None) -> None:  # fmt: skip
+        self.store, self.pool, self.seeds = store, pool or Pool(), seeds
         self._locks: WeakValueDictionary[str, threading.Lock] = WeakValueDictionary()
         self._guard = threading.Lock()
         self._known: OrderedDict[str, Known] = OrderedDict()
@@ -213,9 +216,16 @@ class Games:
               ) -> tuple[str, StateOut]:  # fmt: skip
         """A new game as ``setup`` asks, for ``player``, stored once what it shows first is
         computed: its id and state."""
-        game = new_game(setup)
+        game = new_game(setup, self._seed())
         shown = self.shown(client, game, setup.mode)
         return self.add(game, setup.mode, player), shown
+
+    def _seed(self) -> int | None:
+        """The next game's seed from ``seeds``, or ``None`` (a fresh one)."""
+        if self.seeds is None:
+            return None
+        with self._guard:
+            return self.seeds.randrange(SEED_BOUND)
 
     def analysis(self, client: Client | None, game_id: str) -> tuple[Game, str, list[Any]]:
         """The game, its mode, and ``games.analysed`` of it (in the pool when large); its

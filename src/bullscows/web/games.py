@@ -137,8 +137,8 @@ def check_mode(mode: str) -> str:
     return mode
 
 
-def new_game(setup: Setup) -> Game:
-    """A new game as ``setup`` asks."""
+def new_game(setup: Setup, seed: int | None = None) -> Game:
+    """A new game as ``setup`` asks, of ``seed`` (``None``: a fresh one)."""
     check_mode(setup.mode)
     rules = variant(setup.rules)
     strategy = strategy_for(setup.strategy, rules, setup.consistent_only)
@@ -148,10 +148,10 @@ def new_game(setup: Setup) -> Game:
             coach_card(rules)  # a variant with no card is refused here, not at the first move
         kind = Adversary if setup.adversary else Codemaker
         return kind(rules, hints=hints, hard=setup.hard, max_guesses=setup.max_guesses,
-                    coach=setup.coach)  # fmt: skip
+                    coach=setup.coach, seed=seed)  # fmt: skip
     if setup.mode == "duel":
-        return Duel(rules, strategy)
-    return Codebreaker(rules, strategy, assist=setup.mode == "assist")
+        return Duel(rules, strategy, seed=seed)
+    return Codebreaker(rules, strategy, seed=seed, assist=setup.mode == "assist")
 
 
 @dataclass(frozen=True)
