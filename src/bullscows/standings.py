@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.records import GameRecord
 from bullscows.sessions import Adversary, Codemaker, Status, restore
 
@@ -76,6 +77,20 @@ def win_percent(won: int, played: int) -> int:
     (17, 67, 13, 0)
     """
     return (200 * won + played) // (2 * played) if played else 0
+
+
+def wins_text(distribution: dict[int, int]) -> str:
+    """How many guesses the wins took, in words: ``distribution`` maps guesses to the wins
+    that took that many (``standings``), as a record's line shows it.
+
+    >>> wins_text({3: 1, 4: 2}), wins_text({1: 1}), wins_text({})
+    ('wins: 1 in 3 guesses, 2 in 4 guesses', 'wins: 1 in 1 guess', 'no win yet')
+    """
+    if not distribution:
+        return "no win yet"
+    return "wins: " + ", ".join(
+        f"{wins} in {counted(n, 'guess')}" for n, wins in distribution.items()
+    )
 
 
 def standings(records: Iterable[GameRecord]) -> list[dict[str, Any]]:

@@ -54,8 +54,8 @@ def test_played_won_streaks_and_guesses_per_variant(database: str) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[1:] == [
-        "p3c4n: played 4, won 3 (75%), streak 1 (best 2); guesses:wins 1:2 2:1",
-        "mm: played 1, won 1 (100%), streak 1 (best 1); guesses:wins 1:1",
+        "p3c4n: played 4, won 3 (75%), streak 1 (best 2); wins: 2 in 1 guess, 1 in 2 guesses",
+        "mm: played 1, won 1 (100%), streak 1 (best 1); wins: 1 in 1 guess",
     ]
     data = json.loads(CliRunner().invoke(main, ["record", "--json"]).stdout)
     assert data["database"] == database
@@ -110,7 +110,7 @@ def test_a_guess_taken_back_then_given_up_is_a_loss(database: str) -> None:
     assert result.exit_code == 0, result.output
     assert ABANDONED not in result.output
     assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
-        "p3c4n: played 1, won 0 (0%), streak 0 (best 0); guesses:wins none"
+        "p3c4n: played 1, won 0 (0%), streak 0 (best 0); no win yet"
     )
 
 
@@ -120,7 +120,7 @@ def test_a_game_out_of_guesses_counts_as_lost(database: str) -> None:
     out_of_guesses.guess("013")
     keep(out_of_guesses.to_record())
     assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
-        "p3c4n: played 2, won 0 (0%), streak 0 (best 0); guesses:wins none"
+        "p3c4n: played 2, won 0 (0%), streak 0 (best 0); no win yet"
     )
 
 
@@ -131,5 +131,5 @@ def test_the_win_percentage_is_rounded_to_the_nearest(database: str) -> None:
     for _ in range(5):
         keep(finish("012", "013").to_record())
     assert CliRunner().invoke(main, ["record"]).stdout.splitlines()[1] == (
-        "p3c4n: played 6, won 1 (17%), streak 0 (best 1); guesses:wins 1:1"
+        "p3c4n: played 6, won 1 (17%), streak 0 (best 1); wins: 1 in 1 guess"
     )

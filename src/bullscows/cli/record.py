@@ -51,7 +51,7 @@ def record(as_json: bool) -> None:
     bullscows record --json
     BULLSCOWS_DATABASE=sqlite:///club.sqlite3 bullscows record
     """
-    from bullscows.standings import standings
+    from bullscows.standings import standings, wins_text
     from bullscows.web.storage import Store, shown_url
 
     with Store() as store:
@@ -67,9 +67,8 @@ def record(as_json: bool) -> None:
         return
     out.print(f"Your record against the computer's code (kept in {shown_url(store.url)}):")
     for row in rows:
-        spread = " ".join(f"{k}:{v}" for k, v in row["distribution"].items()) or "none"
         out.print(
             f"{row['rules']}: played {row['played']}, won {row['won']} "
             f"({row['win_percent']}%), streak {row['streak']} (best {row['best_streak']}); "
-            f"guesses:wins {spread}"
+            f"{wins_text(row['distribution'])}"
         )
