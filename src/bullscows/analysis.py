@@ -27,7 +27,7 @@ from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback, counted
 from bullscows.hints import Hint, explain_guess, give_hint
-from bullscows.knowledge import Knowledge, Step
+from bullscows.knowledge import Contradiction, Knowledge, Step
 from bullscows.outcomes import walk
 from bullscows.rules import Rules
 from bullscows.search.engine import Search
@@ -71,6 +71,30 @@ def analyse_history(
         kept.append(step)
         knowledge = knowledge.after(step.guess, step.feedback)
     return analyse(Played(rules, tuple(kept), strategy, seed))
+
+
+def contradiction_in(
+    rules: Rules, history: Sequence[Step], moves: Sequence[dict[str, Any]]
+) -> tuple[str, Contradiction] | None:
+    """Why ``history`` is bad input to analyse, given the ``moves`` ``analyse_history`` made
+    of it: an error's words, naming the move whose reply left no code, and the account of
+    the replies that contradict each other; ``None`` when some code fits every reply.
+
+    >>> rules = Rules.parse("p3c4n")
+    >>> steps = [Step(Code("013", rules), Feedback(2, 0)), Step(Code("013", rules), Feedback(0, 0)),
+    ...          Step(Code("123", rules), Feedback(0, 0))]
+    >>> words, account = contradiction_in(rules, steps, analyse_history(rules, steps))
+    >>> words
+    'no code fits the replies up to move 2; the moves after it are not analysed'
+    >>> account.describe("pair")[0]
+    'These replies cannot all be true: #1 013 -> 2 0; #2 013 -> 0 0.'
+    """
+    if not moves or moves[-1]["left"]:
+        return None
+    analysed = len(moves)
+    after = "; the moves after it are not analysed" if analysed < len(history) else ""
+    account = Knowledge.from_history(rules, tuple(history[:analysed])).explain()
+    return f"no code fits the replies up to move {analysed}{after}", account
 
 
 def move_text(move: dict[str, Any], reply_style: str = "words") -> str:

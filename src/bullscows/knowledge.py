@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -136,6 +137,24 @@ class Contradiction:
     core: tuple[int, ...]
     fixes: tuple[Fix, ...]
     smallest: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The account as JSON: ``steps`` of the core and each fix's ``step`` counted from 1,
+        ``text`` its lines (``describe``) with replies written as pairs."""
+        return {
+            "steps": [i + 1 for i in self.core],
+            "smallest": self.smallest,
+            "fixes": [
+                {
+                    "step": f.step + 1,
+                    "bulls": f.feedback.bulls,
+                    "cows": f.feedback.cows,
+                    "codes": f.codes,
+                }
+                for f in self.fixes
+            ],
+            "text": self.describe("pair"),
+        }
 
     def describe(self, style: str = "words") -> list[str]:
         """Lines for a person."""

@@ -62,13 +62,32 @@ def test_a_history_from_standard_input_as_json() -> None:
     assert data["moves"][-1]["left"] == 1
 
 
-def test_a_contradiction_ends_the_analysis_with_a_line() -> None:
-    result = run("--rules", "p3c4n", "012 1 1", "013 3 0", "123 0 0")
-    assert result.exit_code == 0, result.output
-    assert "2 of 3 moves analysed" in result.stdout
-    assert result.stdout.splitlines()[-1].startswith(
-        "No code fits the replies up to move 2; the moves after it are not analysed"
+def test_a_contradiction_ends_the_analysis_explained_and_exits_1() -> None:
+    """Bad input: the moves up to the one that left no code, the account of why the replies
+    contradict each other on stdout, one error line on stderr, exit 1."""
+    result = run("--rules", "p3c4n", "--reply-style", "pair", "012 1 1", "013 3 0", "123 0 0")
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("2 of 3 moves analysed")
+    assert lines[3:] == [
+        "These replies cannot all be true: #1 012 -> 1 1; #2 013 -> 3 0.",
+        "  If #1 012 was not 1 1, it could be: 2 0 (1 code left)",
+        "  If #2 013 was not 3 0, it could be: 2 0 (2 codes left), 1 2 (2 codes left), 0 2 (2 "
+        "codes left)",
+    ]
+    assert result.stderr == (
+        "Error: no code fits the replies up to move 2; the moves after it are not analysed\n"
     )
+
+
+def test_a_contradiction_in_json_is_explained_there_and_exits_1() -> None:
+    result = run("--rules", "p3c4n", "--json", "012 1 1", "013 3 0")
+    assert result.exit_code == 1, result.output
+    data = json.loads(result.stdout)
+    assert [move["left"] for move in data["moves"]] == [6, 0]
+    assert data["contradiction"]["steps"] == [1, 2]
+    assert data["contradiction"]["text"][0].startswith("These replies cannot all be true")
+    assert result.stderr == "Error: no code fits the replies up to move 2\n"
 
 
 def test_a_saved_game_of_each_kind(tmp_path: Path) -> None:

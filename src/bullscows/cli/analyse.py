@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from bullscows.cli import streams
 from bullscows.cli.candidates import history_arguments
 from bullscows.cli.common import Command, contradicted, make_strategy, reply_style_option
-from bullscows.errors import BullsCowsError
+from bullscows.errors import BullsCowsError, ContradictionError
 from bullscows.readers import quote_path, read_named
 from bullscows.records import GameRecord
 from bullscows.rules import Rules
@@ -60,7 +60,9 @@ def analyse(
     or standard input), a saved game record (--record), or your last game played (--last).
     Where a few hundred codes are left
     the best guess is proven by the search; along the variant's shipped optimal tree it is the
-    tree's; elsewhere the strategy plays on after each guess to measure it.
+    tree's; elsewhere the strategy plays on after each guess to measure it. Replies that
+    contradict each other end the analysis at the move that left no code, explained (in
+    the JSON too, as "contradiction"), and the command exits 1.
 
     \b
     bullscows analyse "0123 0 1" "4561 0 1" "7412 3 0" "7492 4 0"
@@ -68,7 +70,7 @@ def analyse(
     bullscows analyse --record game.json --json
     bullscows analyse --last
     """
-    from bullscows.analysis import analyse_history, move_text
+    from bullscows.analysis import analyse_history, contradiction_in, move_text
     from bullscows.sessions.question import read_history
 
     if sum((bool(steps), source is not None, record is not None, last)) > 1:
@@ -96,19 +98,23 @@ def analyse(
                    "first guess, or with every guess taken back)")  # fmt: skip
         raise BullsCowsError(f"no guess to analyse: {why}")
     moves = analyse_history(rules, history, player, seed)
+    contradiction = contradiction_in(rules, history, moves)
     if as_json:
-        click.echo(json.dumps({"rules": rules.spec, "moves": moves}, indent=2))
-        return
-    out = streams.console()
-    out.print(f"{rules.spec}: {rules.describe()}: {len(moves)} of {len(history)} moves analysed")
-    for move in moves:
-        out.print(move_text(move, reply_style))
-    if moves and moves[-1]["left"] == 0:
-        after = "; the moves after it are not analysed" if len(moves) < len(history) else ""
+        data: dict[str, Any] = {"rules": rules.spec, "moves": moves}
+        if contradiction is not None:
+            data["contradiction"] = contradiction[1].to_json()
+        click.echo(json.dumps(data, indent=2))
+    else:
+        out = streams.console()
         out.print(
-            f"No code fits the replies up to move {len(moves)}{after} (`bullscows candidates` "
-            "says which replies disagree)."
+            f"{rules.spec}: {rules.describe()}: {len(moves)} of {len(history)} moves analysed"
         )
+        for move in moves:
+            out.print(move_text(move, reply_style))
+        for line in contradiction[1].describe(reply_style) if contradiction else ():
+            out.print(line)
+    if contradiction is not None:  # bad input: said on stderr, exit 1
+        raise ContradictionError(*contradiction)
 
 
 def _read_record(path: Path) -> GameRecord:

@@ -113,21 +113,7 @@ class Answer:
             "codes": [code.text for code in self.codes],
         }
         if self.contradiction is not None:
-            c = self.contradiction
-            data["contradiction"] = {
-                "steps": [i + 1 for i in c.core],
-                "smallest": c.smallest,
-                "fixes": [
-                    {
-                        "step": f.step + 1,
-                        "bulls": f.feedback.bulls,
-                        "cows": f.feedback.cows,
-                        "codes": f.codes,
-                    }
-                    for f in c.fixes
-                ],
-                "text": c.describe("pair"),
-            }
+            data["contradiction"] = self.contradiction.to_json()
         return data
 
 
