@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -73,7 +74,9 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
         enter(page, "0123", "4567")
         page.locator("#hint-button").click()
         page.wait_for_selector("#hint")
-        page.locator(".keypad .key[data-symbol='8']").click()
+        hinted = re.search(r"Try (\w+)", page.locator("#hint").inner_text())
+        first = hinted.group(1)[0] if hinted else "8"  # the hint's guess begun on the keypad
+        page.locator(f".keypad .key[data-symbol='{first}']").click()
 
     def won(page: Page) -> None:
         start(page, base, "play")

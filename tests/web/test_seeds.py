@@ -43,12 +43,13 @@ SETUPS = [
 ]
 
 
-def drawn(client: TestClient | httpx.Client, database: str) -> list[tuple[int, str | None]]:
-    """The seed and secret of each game of ``SETUPS``, started in order through the API."""
+def drawn(client: TestClient | httpx.Client, database: str
+          ) -> list[tuple[str, int, str | None]]:  # fmt: skip
+    """The id, seed and secret of each game of ``SETUPS``, started in order through the API."""
     ids = [start(client, **setup)[0] for setup in SETUPS]
     with Store(database) as store:
-        records = [store.read(game_id) for game_id in ids]
-    return [(found[0].seed, found[0].secret) for found in records if found is not None]
+        records = [(game_id, store.read(game_id)) for game_id in ids]
+    return [(game_id, found[0].seed, found[0].secret) for game_id, found in records if found]
 
 
 def test_apps_seeded_alike_start_the_same_games_in_the_same_order(tmp_path: Path) -> None:
@@ -59,8 +60,9 @@ def test_apps_seeded_alike_start_the_same_games_in_the_same_order(tmp_path: Path
             runs[name] = drawn(client, database)
     first = runs["first"]
     assert len(first) == len(SETUPS) and runs["again"] == first
-    assert len({seed for seed, _ in first}) == len(SETUPS)  # each game its own seed
-    assert [secret for _, secret in first][:2] != [None, None]
+    assert len({seed for _, seed, _ in first}) == len(SETUPS)  # each game its own seed
+    assert len({game_id for game_id, _, _ in first}) == len(SETUPS)
+    assert first[0][2] is not None and first[1][2] is not None  # play's secrets
     assert runs["other"] != first and runs["unseeded"] != first  # -5 is not 5
 
 
@@ -73,8 +75,8 @@ def test_two_servers_seeded_by_the_environment_draw_alike(
         database = f"sqlite:///{tmp_path / name}.sqlite3"
         with server(database) as base, httpx.Client(base_url=base, timeout=300) as client:
             runs.append(drawn(client, database))
-    assert runs[0] == runs[1] and len(runs[0]) == len(SETUPS)
-    assert len({seed for seed, _ in runs[0]}) == len(SETUPS)
+    assert runs[0] == runs[1] and len(runs[0]) == len(SETUPS)  # ids too: the same links
+    assert len({seed for _, seed, _ in runs[0]}) == len(SETUPS)
 
 
 def test_a_seed_that_is_no_seed_stops_the_server_with_one_line(tmp_path: Path) -> None:
@@ -97,3 +99,14 @@ def test_each_worker_of_a_seeded_server_draws_its_own_games() -> None:
         with spawn.Pool(1) as pool:
             workers.append(pool.apply(worker_seed, (5,)))
     assert 5 not in workers and workers[0] != workers[1]
+
+
+def test_a_seeded_server_started_again_on_its_database_draws_new_ids(tmp_path: Path) -> None:
+    """Its first ids are drawn again, and passed over where a game already holds them."""
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with TestClient(create_app(database, warm=False, seed=5)) as client:
+        first = [start(client, mode="play")[0] for _ in range(3)]
+    with TestClient(create_app(database, warm=False, seed=5)) as client:
+        again = [start(client, mode="play")[0] for _ in range(3)]
+        assert all(client.get(f"/api/games/{game_id}").status_code == 200 for game_id in first)
+    assert not set(first) & set(again)

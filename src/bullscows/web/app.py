@@ -69,7 +69,9 @@ def create_app(
     ``limits`` (``Limits()``: the defaults). With ``seed``, new games draw their seeds from
     one generator seeded so: each game its own, the same ones in the same order each run
     (pictures and tests that replay); else each a fresh one. The daily puzzle's secret is
-    the day's, and a challenge's the game's it copies, seeded or not."""
+    the day's, and a challenge's the game's it copies, seeded or not. A seeded server's ids
+    (games, challenges, trees) are drawn likewise: its secrets and links follow from its
+    seed, so it serves pictures and tests, never players."""
     limits = limits or Limits()
     store = Store(database)
 
@@ -100,6 +102,7 @@ def create_app(
     app.router.route_class = api.StrictJSONRoute  # every route reads its JSON body strictly
     pool = Pool(limits.pool, limits.seconds, database=store.url)
     seeds = None if seed is None else random.Random(f"games:{seed}")  # -7 is not 7
+    store.ids = None if seed is None else random.Random(f"ids:{seed}")
     app.state.games = Games(store, pool, seeds)
     app.state.limits = limits
     app.add_middleware(Guard)

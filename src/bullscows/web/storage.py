@@ -18,9 +18,11 @@ True
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
 import os
+import random
 import secrets
 import sqlite3
 import threading
@@ -204,9 +206,16 @@ def guarded(method: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-def new_id() -> str:
-    """An unguessable id (128 random bits)."""
-    return secrets.token_urlsafe(16)
+def new_id(drawn: random.Random | None = None) -> str:
+    """An unguessable id (128 random bits); with ``drawn``, the next one drawn from it (a
+    seeded server's, whose ids follow from its seed).
+
+    >>> len(new_id()), new_id(random.Random(1)) == new_id(random.Random(1))
+    (22, True)
+    """
+    if drawn is None:
+        return secrets.token_urlsafe(16)
+    return base64.urlsafe_b64encode(drawn.getrandbits(128).to_bytes(16, "big")).decode()[:22]
 
 
 def _now() -> datetime:
@@ -239,6 +248,8 @@ class Store:
     def __init__(self, url: str | None = None, durability: str | None = None) -> None:
         self.url = url or default_url()
         self.durability = durability_of(durability)
+        #: Where new ids come from: ``None``, unguessable; a seeded server's generator.
+        self.ids: random.Random | None = None
         self._writer: Writer | None = None
         try:
             self.engine = _engine(self.url, DURABILITY[self.durability])
@@ -298,12 +309,25 @@ class Store:
         with self._writer or contextlib.nullcontext(), self.engine.begin() as db:
             yield db
 
+    def _new_id(self, db: Connection, table: Table) -> str:
+        """A new row's id: ``new_id()``, or the next drawn from ``ids`` (a seeded server's)
+        that no row of ``table`` holds yet (a seeded server started again on its database
+        draws its first ids again)."""
+        while True:
+            found = new_id(self.ids)
+            if (
+                self.ids is None
+                or db.execute(select(table.c.id).where(table.c.id == found)).first() is None
+            ):
+                return found
+
     @guarded
     def add(self, record: GameRecord, mode: str, player: str | None = None) -> str:
         """Store a new game, played in ``mode`` (play, solve, duel, assist) by ``player`` (the
         id their browser keeps, if any); its id."""
-        game_id, now = new_id(), _now()
+        now = _now()
         with self._write() as db:
+            game_id = self._new_id(db, games)
             db.execute(
                 insert(games).values(
                     id=game_id,
@@ -430,8 +454,8 @@ class Store:
     @guarded
     def add_tree(self, data: str) -> str:
         """Store an uploaded tree file's JSON text; its id."""
-        tree_id = new_id()
         with self._write() as db:
+            tree_id = self._new_id(db, trees)
             db.execute(insert(trees).values(id=tree_id, data=data, created=_now()))
         return tree_id
 
