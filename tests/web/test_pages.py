@@ -96,6 +96,21 @@ def test_a_misspelt_strategy_is_answered_with_the_name_meant(client: TestClient)
     assert "(did you mean 'minimax'?)" in said["error"]
 
 
+def test_a_game_given_up_before_a_guess_offers_no_empty_analysis(client: TestClient) -> None:
+    """Its analysis was a table of headings and no row: the link is left out, and the page
+    (typed in) says why it is empty."""
+    page = new(client, "play")
+    assert submit(client, page, {"do": "give-up"}).status_code == 303
+    over = client.get(page).text
+    assert 'id="result"' in over and 'id="analysis-link"' not in over
+    empty = client.get(f"{page}/analysis").text
+    assert "No guess yet" in empty and 'id="analysis"' not in empty
+    played = new(client, "play")
+    if 'id="result"' not in say(client, played, "0123"):  # else 0123 was the secret: won
+        assert submit(client, played, {"do": "give-up"}).status_code == 303
+    assert 'id="analysis-link"' in client.get(played).text
+
+
 def test_a_refused_custom_variant_is_shown_as_chosen(client: TestClient) -> None:
     """A refused form comes back with its variant selected, a preset or not."""
     response = client.post("/new/play", data={"rules": "p6c10r"})
