@@ -96,6 +96,19 @@ def test_a_misspelt_strategy_is_answered_with_the_name_meant(client: TestClient)
     assert "(did you mean 'minimax'?)" in said["error"]
 
 
+def test_a_misspelt_command_at_the_prompt_is_answered_with_the_one_meant(
+    client: TestClient,
+) -> None:
+    """A word close to a command the game takes is read as a code and refused, with the
+    command it meant (``sessions.moves.command_meant``, as the terminal says it)."""
+    page = new(client, "play", hints="true")
+    assert "&#39;h&#39; is not a symbol" in (said := say(client, page, "hnit", 400))
+    assert "(did you mean &#39;hint&#39;?)" in said
+    assert "did you mean" not in say(client, page, "12x4", 400)  # no word: no suggestion
+    assist = new(client, "assist")
+    assert "(did you mean &#39;undo&#39;?)" in say(client, assist, "undi", 400)
+
+
 def test_a_game_given_up_before_a_guess_offers_no_empty_analysis(client: TestClient) -> None:
     """Its analysis was a table of headings and no row: the link is left out, and the page
     (typed in) says why it is empty."""
