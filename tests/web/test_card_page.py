@@ -35,3 +35,12 @@ def test_the_coach_on_the_card_page(client: TestClient) -> None:
     for after in ("1124", "1124 3 1", "1124 0 0, 5656 0 0, 3333 1 0"):
         response = client.get("/card", params={"rules": "mm", "after": after})
         assert response.status_code == 400 and 'class="error"' in response.text
+
+
+def test_lines_that_are_no_number_are_refused_in_the_pages_words(client: TestClient) -> None:
+    """The form's free box: 'abc' was refused by the validator's words (query.lines: Input
+    should be a valid integer, ...); the page says what to type, with the form kept."""
+    response = client.get("/card", params={"rules": "mm", "lines": "abc"})
+    assert response.status_code == 400 and 'id="card-form"' in response.text
+    assert "lines &#39;abc&#39;: a whole number of lines, such as 20" in response.text
+    assert "query." not in response.text and "valid integer" not in response.text

@@ -28,6 +28,10 @@ def test_the_bench_page_takes_a_negative_seed_and_refuses_a_long_one(client: Tes
     refused = client.get("/bench", params={**params, "seed": str(MAX_SEED + 1)})
     assert refused.status_code == 400
     assert "give a whole number of at most 18 digits, either sign" in refused.text
+    typed = client.get("/bench", params={**params, "seed": "x"})  # the form's free box
+    assert typed.status_code == 400 and 'id="bench-form"' in typed.text
+    assert "seed &#39;x&#39;: give a whole number of at most 18 digits" in typed.text
+    assert "valid integer" not in typed.text
     assert client.get("/api/bench", params={**params, "seed": str(MAX_SEED + 1)}).status_code in (
         400, 422,
     )  # fmt: skip

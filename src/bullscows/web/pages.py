@@ -16,11 +16,12 @@ from contextlib import suppress
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from fastapi import FastAPI, File, Form, Request, UploadFile
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from bullscows.errors import BullsCowsError
+from bullscows.seeding import read_seed
 from bullscows.sessions import HIDDEN, Game, Move, named_move, read_move
 from bullscows.sessions.moves import command_meant
 from bullscows.standings import ABANDONED, standings
@@ -261,9 +262,10 @@ def install(app: FastAPI) -> None:
         request: Request,
         rules: str = "",
         strategy: list[str] = BENCH_STRATEGIES,
-        seed: int = 1,
+        seed: str = Query("1", max_length=40),
     ) -> HTMLResponse:
-        """The form; with ``rules``, the comparison: table, chart, downloads."""
+        """The form; with ``rules``, the comparison: table, chart, downloads (``seed`` as
+        the form types it: refused in the page's words, not the validator's)."""
         context: dict[str, Any] = {
             "title": "Compare strategies",
             "strategies": strategy_names(),
@@ -274,11 +276,12 @@ def install(app: FastAPI) -> None:
         if not rules:
             return render(request, "bench.html", **context)
         try:
-            report = benching.bench_report(rules, strategy, seed, games_of(request).pool, request)
+            drawn = read_seed(seed)
+            report = benching.bench_report(rules, strategy, drawn, games_of(request).pool, request)
         except BullsCowsError as error:
             return render(request, "bench.html", 400, error=str(error), **context)
         query = urlencode([("rules", rules), *(("strategy", s) for s in strategy),
-                           ("seed", str(seed))])  # fmt: skip
+                           ("seed", str(drawn))])  # fmt: skip
         return render(request, "bench.html", report=report, query=query, **context)
 
     @app.get("/bench/chart.svg", include_in_schema=False)
@@ -289,14 +292,17 @@ def install(app: FastAPI) -> None:
         return Response(svg, media_type="image/svg+xml")
 
     @app.get("/card", response_class=HTMLResponse, include_in_schema=False)
-    def card(request: Request, rules: str = "bc", lines: int = 20, after: str = ""
-             ) -> HTMLResponse:  # fmt: skip
+    def card(request: Request, rules: str = "bc", lines: str = Query("20", max_length=40),
+             after: str = "") -> HTMLResponse:  # fmt: skip
         from bullscows.strategies.card_page import card_view
 
         context: dict[str, Any] = {"title": "A card to play by", "rules": rules, "lines": lines,
                                    "after": after}  # fmt: skip
         try:
-            context["card"] = card_view(rules[:200], min(lines, 200), after[:2000], CHOOSE_CARD)
+            if not WHOLE.fullmatch(lines.strip()):
+                raise BullsCowsError(f"lines {lines!r}: a whole number of lines, such as 20")
+            count = min(int(lines), 200)
+            context["card"] = card_view(rules[:200], count, after[:2000], CHOOSE_CARD)
         except BullsCowsError as error:
             return render(request, "card.html", 400, error=str(error), **context)
         return render(request, "card.html", **context)
