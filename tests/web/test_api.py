@@ -156,6 +156,7 @@ def test_duel_refuses_moves_out_of_turn(client: TestClient) -> None:
         ({"strategy": "minmax"}, "unknown strategy 'minmax' (did you mean 'minimax'?); "),
         ({"strategy": "tree:/etc/passwd"}, "unknown strategy"),
         ({"mode": "solve", "rules": "p4c8n", "strategy": "optimal"}, "does not start"),
+        ({"mode": "solve", "rules": "p4c8n", "strategy": "optimal"}, "the Trees page lists them"),
         ({"mode": "solve", "rules": "mm", "strategy": "cows"}, "repeats"),
         ({"colour": "red"}, "colour"),
         ({"hints": "sometimes"}, "hints"),

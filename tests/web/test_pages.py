@@ -290,6 +290,9 @@ def test_trees_built_checked_and_refused(client: TestClient) -> None:
     assert "total 5,801" in text and "1122" in text
     assert "1B0W" in text and not re.search(r"\d bulls?, \d cows?", text)  # Mastermind's pegs
     assert "at most 5,040" in client.get("/tree?src=build:minimax:bc5").text
+    searched = client.get("/tree?src=build:optimal:p4c8r")  # no terminal's command: no terminal
+    assert searched.status_code == 400 and "such as minimax" in searched.text
+    assert "bullscows tree" not in searched.text.split('class="error"', 1)[1].split("</p>")[0]
     assert "random" in client.get("/tree?src=build:random:mm").text
     assert client.get("/tree?src=shipped:bc--optimal&at=4 0").status_code == 400
     assert client.get("/tree?src=whatever").status_code == 400

@@ -123,9 +123,9 @@ def strategy_for(name: str, rules: Rules, consistent_only: bool = False) -> Stra
     if strategy.needs_search(rules) and rules.size > MAX_SEARCH_CODES:
         raise StrategyError(
             f"{name} on {rules.describe()} ({rules.size:,} codes) needs a search the web does not "
-            f"start: only variants of at most {MAX_SEARCH_CODES:,} codes, or those with a shipped "
-            "tree (bc, mm), are searched here; run `bullscows tree --strategy "
-            f"{name} --rules {rules.spec}` once to cache it"
+            f"start: it searches variants of at most {MAX_SEARCH_CODES:,} codes and plays the "
+            "shipped trees (the Trees page lists them); choose one of those, or a strategy that "
+            "needs no search, such as minimax"
         )
     return strategy
 
