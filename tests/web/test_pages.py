@@ -309,6 +309,17 @@ def test_trees_built_checked_and_refused(client: TestClient) -> None:
     assert response.status_code == 400
 
 
+def test_a_node_says_its_secrets_in_a_sentence(client: TestClient) -> None:
+    """A leaf said '1 secret reach this node; ... this one included. 1125': the count agrees
+    with its verb, and the codes that reach a small node are named as such."""
+    leaf = client.get("/tree", params={"src": "shipped:mm--optimal", "at": "3 0/2 1"}).text
+    assert "1 secret reaches this node;" in leaf
+    assert 'It is <span class="candidates">1125</span>.' in leaf
+    node = client.get("/tree", params={"src": "shipped:mm--optimal", "at": "3 0/2 0"}).text
+    assert "2 secrets reach this node;" in node
+    assert 'They are <span class="candidates">1143 1223</span>.' in node
+
+
 @pytest.mark.parametrize("at", ["", "0 1", "0b1c/1 1"])
 def test_tree_api_node(client: TestClient, at: str) -> None:
     node = client.get("/api/tree", params={"src": "shipped:bc--optimal", "at": at}).json()
