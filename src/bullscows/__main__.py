@@ -3,8 +3,9 @@
 Nothing but ``sys`` is imported before ``main`` begins (the package itself loads its names on
 first use), so that Ctrl-C at any moment, while the command's modules are still loading
 included, ends the command with one line and status 130, never a traceback. SIGTERM (``kill``,
-how a job in the background is stopped) does the same as Ctrl-C; a Ctrl-C the process was
-started to ignore (a background job's) stays ignored. One that comes while a finalizer or a
+how a job in the background is stopped) and SIGHUP (the terminal closed, its SSH link
+lost) do the same as Ctrl-C; a Ctrl-C or SIGHUP the process was started to ignore (a
+background job's, ``nohup``'s) stays ignored. One that comes while a finalizer or a
 weak reference's callback runs (an import lock's, say), where Python would lose it, stops the
 command a moment later.
 """
@@ -46,8 +47,8 @@ def main() -> None:
 
 
 def _stop_on_signals(first: bool) -> None:
-    """Let SIGTERM, and Ctrl-C unless it is ignored, stop the command (``first``), or end
-    the process at once."""
+    """Let SIGTERM, and Ctrl-C and SIGHUP unless they are ignored, stop the command
+    (``first``), or end the process at once."""
     import signal
 
     handler = _first if first else _again
@@ -57,8 +58,10 @@ def _stop_on_signals(first: bool) -> None:
         sys.unraisablehook = _unraisable
         threading.excepthook = _thread_failed
     signal.signal(signal.SIGTERM, handler)
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signal.signal(signal.SIGINT, handler)
+    for name in ("SIGINT", "SIGHUP"):  # SIGHUP: the terminal closed (none on Windows)
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
+            signal.signal(number, handler)
     if hasattr(signal, "SIGALRM") and signal.getsignal(signal.SIGALRM) in (_first, _again):
         signal.signal(signal.SIGALRM, handler)  # a stop put off by ``_first``, still to come
 

@@ -63,12 +63,18 @@ def console_script() -> str:
 
 @contextmanager
 def job(
-    command: list[str], env: dict[str, str], ignore_ctrl_c: bool = False
-) -> Iterator[subprocess.Popen[str]]:
+    command: list[str], env: dict[str, str], ignore_ctrl_c: bool = False,
+    ignore_hangup: bool = False,
+) -> Iterator[subprocess.Popen[str]]:  # fmt: skip
     """``command`` started as a shell starts a job: a process group of its own, Ctrl-C not
-    ignored (or ignored, ``ignore_ctrl_c``, as in a job put in the background), its output
-    captured as text; the group is killed if it still runs at the end."""
-    start = ignore_interrupt if ignore_ctrl_c else _default_interrupt
+    ignored (or ignored, ``ignore_ctrl_c``, as in a job put in the background), SIGHUP not
+    ignored (or ignored, ``ignore_hangup``, as ``nohup`` starts it), its output captured as
+    text; the group is killed if it still runs at the end."""
+
+    def start() -> None:
+        (ignore_interrupt if ignore_ctrl_c else _default_interrupt)()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN if ignore_hangup else signal.SIG_DFL)
+
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         start_new_session=True, preexec_fn=start,

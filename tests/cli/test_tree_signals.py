@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bullscows.search.checkpoint import Checkpoint
+from bullscows.search.kept import sets_path
 from bullscows.tree import check_tree, load_tree
 
 from .conftest import (
@@ -84,6 +85,33 @@ def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Pa
         assert lines[3] == f"  upper bound   {found.summary.total:,} (the best tree found)"
     kept = Checkpoint(checkpoint, "p4c9r", "total", None, False)  # read back, as on resuming
     assert kept.resumed >= seen + 1
+
+
+def test_sighup_stops_a_search_whose_terminal_closed_and_keeps_its_sets(tmp_path: Path) -> None:
+    # The terminal closed (an SSH link lost): the search stops as on Ctrl-C, and the sets
+    # settled inside its unfinished parts are kept beside the checkpoint (before, SIGHUP's
+    # default ended the process at once and they were lost).
+    checkpoint = tmp_path / "p4c9r.ckpt"
+    with job([str(BULLSCOWS), *LONG, "--checkpoint", str(checkpoint)], private_env()) as process:
+        _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
+        process.send_signal(signal.SIGHUP)
+        stdout, stderr = process.communicate(timeout=LIMIT)
+    _assert_interrupted(process, stderr, checkpoint)
+    assert "  kept          " in stdout and sets_path(checkpoint).stat().st_size > 0, stdout
+
+
+def test_a_search_started_with_sighup_ignored_goes_on(tmp_path: Path) -> None:
+    # `nohup bullscows tree ...`: SIGHUP ignored at the start stays ignored.
+    checkpoint = tmp_path / "p4c9r.ckpt"
+    command = [str(BULLSCOWS), *LONG, "--checkpoint", str(checkpoint)]
+    with job(command, private_env(), ignore_ctrl_c=True, ignore_hangup=True) as process:
+        _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
+        process.send_signal(signal.SIGHUP)
+        seen = _answers(checkpoint)
+        _poll(lambda: _answers(checkpoint) > seen, process, "answering after SIGHUP")
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=LIMIT)
+    _assert_interrupted(process, stderr, checkpoint)
 
 
 @pytest.fixture
