@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bullscows.errors import CodeError
-from bullscows.readers import quote
+from bullscows.readers import normal_text, quote
 from bullscows.rules import Rules, describe_symbols
 
 DEFAULT_RULES = Rules()
@@ -106,7 +106,8 @@ def parse_digits(text: str, rules: Rules, whose: str = "") -> tuple[int, ...]:
     """Read a code's text into alphabet indices, or say exactly what is wrong with it.
 
     Spaces, commas and dashes between symbols are ignored unless they are symbols; letters match
-    regardless of case when the alphabet has no letter in both cases. Any code that may be
+    regardless of case when the alphabet has no letter in both cases; full-width digits and
+    letters are their plain symbols (``readers.normal_text``). Any code that may be
     guessed is read (``rules.guess_rules``); ``whose`` names the codes in messages.
 
     >>> parse_digits("3-1-2-0", Rules.parse("bc"))
@@ -127,7 +128,9 @@ def parse_digits(text: str, rules: Rules, whose: str = "") -> tuple[int, ...]:
         )
     separator = " ,-_."
     cleaned = "".join(
-        ch for ch in raw if ch in rules.symbols or not (ch.isspace() or ch in separator)
+        ch
+        for ch in normal_text(raw, rules.symbols)
+        if ch in rules.symbols or not (ch.isspace() or ch in separator)
     )
     cleaned = _fold_case(cleaned, rules.symbols)
     where = f"code {quote(raw)}"

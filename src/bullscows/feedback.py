@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from bullscows.errors import FeedbackError
-from bullscows.readers import quote
+from bullscows.readers import normal_text, quote
 from bullscows.rules import Rules
 
 #: Reply styles for printing, with an example of each.
@@ -192,7 +192,7 @@ def counted(n: int, word: str, grouped: bool = False) -> str:
 
 def _read(text: str, length: int) -> Feedback:
     raw = text.strip()
-    t = raw.lower()
+    t = normal_text(raw).lower()
     if t in _NOTHING:
         return Feedback(0, 0)
     if _NEGATIVE.search(t):

@@ -1,7 +1,7 @@
 """Bounded, total readers: every byte, number and file a person hands the program goes through
-here (``quote``, ``did_you_mean``, ``read_file``, ``unpack``, ``load_json``, ``read_text``,
-``read_named``), so that bad input is a one-line ``BullsCowsError`` and no input takes
-unbounded memory.
+here (``quote``, ``did_you_mean``, ``normal_text``, ``read_file``, ``unpack``, ``load_json``,
+``read_text``, ``read_named``), so that bad input is a one-line ``BullsCowsError`` and no input
+takes unbounded memory.
 
 >>> quote("0123")
 "'0123'"
@@ -21,6 +21,7 @@ import math
 import os
 import re
 import stat
+import unicodedata
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
@@ -42,6 +43,24 @@ MAX_JSON_DIGITS = 18
 MAX_JSON_NESTING = 640
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+
+
+def normal_text(text: str, keep: str = "") -> str:
+    """``text`` as codes, replies and commands are read: in Unicode's NFKC form, so that
+    full-width digits, letters and spaces (as a phone's or an East-Asian keyboard types
+    them) and other compatibility forms are their plain selves. Characters of ``keep`` (an
+    alphabet that has such forms as symbols) are left as they are.
+
+    >>> normal_text("\uff11\uff12\uff13\uff14"), normal_text("\uff11\uff22\uff12\uff23")
+    ('1234', '1B2C')
+    >>> normal_text("\uff4c\uff49\uff53\uff54\u3000all")  # full-width letters and space
+    'list all'
+    >>> normal_text("\uff11\uff12", keep="\uff11\uff12\uff13") == "\uff11\uff12"
+    True
+    """
+    if all(unicodedata.is_normalized("NFKC", symbol) for symbol in keep):
+        return unicodedata.normalize("NFKC", text)
+    return "".join(ch if ch in keep else unicodedata.normalize("NFKC", ch) for ch in text)
 
 
 def quote(text: str, limit: int = QUOTE_LENGTH) -> str:

@@ -29,7 +29,7 @@ from typing import ClassVar, Protocol
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.feedback import NOTATIONS_HELP
-from bullscows.readers import did_you_mean, quote
+from bullscows.readers import did_you_mean, normal_text, quote
 
 # --- the moves ----------------------------------------------------------------------------------
 
@@ -229,9 +229,9 @@ def read_move(
     A command word the game does not take is read as the game reads any other line (in play,
     'undo' is a guess, and refused as one). With ``impossible`` a reply no secret can give
     is kept (the replies then contradict each other) rather than refused: a script has nobody
-    to ask again.
+    to ask again. Full-width forms read as their plain selves (``readers.normal_text``).
     """
-    words = text.strip()
+    words = normal_text(text).strip()
     lowered = " ".join(words.lower().split())
     if lowered in QUIT:
         return GiveUp(number=number)
@@ -319,7 +319,7 @@ def reply_to(code: Code, text: str) -> str:
     >>> reply_to(Code("0123"), "0123 1 2"), reply_to(Code("0123"), "1 2")
     ('1 2', '1 2')
     """
-    words = text.strip()
+    words = normal_text(text).strip()
     guess, _, reply = words.partition(" ")
     if not reply.strip():
         return words

@@ -24,7 +24,7 @@ from typing import Any
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError
 from bullscows.knowledge import Contradiction, Knowledge, Step
-from bullscows.readers import quote
+from bullscows.readers import normal_text, quote
 from bullscows.rules import Rules
 from bullscows.sessions.common import as_code, as_feedback
 from bullscows.sessions.outcomes import WIDTH, code_rows
@@ -40,7 +40,7 @@ def read_step(text: str, rules: Rules) -> Step:
     >>> read_step("0123 3 1", Rules.parse("bc")).feedback
     Feedback(bulls=3, cows=1)
     """
-    guess, _, reply = text.strip().partition(" ")
+    guess, _, reply = normal_text(text).strip().partition(" ")
     code = as_code(guess, rules)
     if not reply.strip():
         raise BullsCowsError(
