@@ -48,6 +48,7 @@ from bullscows.sessions import (
     restore,
 )
 from bullscows.sessions.moves import fix_usage
+from bullscows.sessions.outcomes import SCREENFUL
 
 BC = Rules.parse("bc")
 
@@ -65,6 +66,7 @@ BC = Rules.parse("bc")
         ("?", Help()),
         ("undo", Undo()),
         ("list", Candidates()),
+        ("List  All", Candidates(every=True)),
         ("next", Guess("next")),  # play takes no suggestion: it is read as a guess, and refused
         ("fix 1 0 0", Guess("fix 1 0 0")),
     ],
@@ -84,6 +86,22 @@ def test_solve_and_assist_read_their_own_lines() -> None:
     assert read_move(assist, "1234 1 2", number=3) == Record("1234", "1 2", number=3)
     assert read_move(assist, "") == Suggest() == read_move(assist, "next")
     assert read_move(assist, "list") == Candidates()
+    assert read_move(assist, "list all") == Candidates(every=True)
+    assert read_move(solve, "list all") == Reply("list all")  # solve lists nothing
+
+
+def test_list_shows_a_screenful_and_list_all_every_code() -> None:
+    game = Codebreaker(BC, "minimax", assist=True)
+    rows = game.apply(Candidates()).lines(width=100)
+    assert len(rows) == SCREENFUL
+    assert rows[-1] == "  ... and 4,679 more: 'list all' shows them all"
+    assert " ".join(rows[:-1]).split() == [c.text for c in game.knowledge.candidate_codes(361)]
+    every = game.apply(Candidates(every=True)).lines(width=100)
+    assert " ".join(every).split() == [c.text for c in game.knowledge.candidate_codes()]
+    game.apply(Record("0123", "0 0"))  # 360 codes: 19 rows of 19 codes, all shown
+    assert " ".join(game.apply(Candidates()).lines(width=100)).split() == [
+        c.text for c in game.knowledge.candidate_codes()
+    ]
 
 
 @pytest.mark.parametrize("text", ["fix 1", "fix x 1 1", "FIX 99", "correct", "fix #1"])
@@ -229,7 +247,7 @@ def test_outcomes_say_what_they_tell() -> None:
     assert assist.apply(Record("1122", "0 0")).lines() == ()
     listed = assist.apply(Candidates())
     assert listed.lines()[0].startswith("  3333 3334 3335") and len(listed.codes) == 256
-    many = Adversary(Rules.parse("mm"), seed=1).apply(Candidates()).lines()
+    many = Adversary(Rules.parse("mm"), seed=1).apply(Candidates(every=True)).lines()
     assert len(many) == 69 and max(map(len, many)) <= 100  # every code, none on a long line
     every = Knowledge.start(Rules.parse("mm")).candidate_codes(2000)
     assert " ".join(many).split() == [code.text for code in every]

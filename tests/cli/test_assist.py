@@ -84,6 +84,15 @@ def test_ulisp_game_in_other_notations_with_list() -> None:
     assert SUGGESTION.findall(answers[5]) == SUGGESTION.findall(answers[4])
 
 
+def test_list_shows_a_screenful_and_list_all_every_code() -> None:
+    result, answers = assist([], ["list", "list all", "quit"])
+    assert result.exit_code == 0
+    rows = answers[0].splitlines()
+    assert len(rows) == 20  # a screenful of 19 rows of codes, then how many more
+    assert rows[-1] == "  ... and 4,679 more: 'list all' shows them all"
+    assert answers[1].split() == all_codes(BC)
+
+
 @pytest.mark.parametrize("alone", ["12x4", "1123", "2", "1263"])
 def test_a_script_line_without_a_reply_is_refused_alone(alone: str) -> None:
     # The line after it is an entry of its own, never taken as a reply.
@@ -172,7 +181,7 @@ def test_contradiction_offers_the_replies_that_would_fix_it() -> None:
     ],
 )
 def test_bad_entries_are_explained_and_ignored(line: str, reason: str) -> None:
-    result, answers = assist([], [line, "list", "quit"])
+    result, answers = assist([], [line, "list all", "quit"])
     assert result.exit_code == 1  # a script had a line refused
     assert answers[0] == "\n"
     assert result.stderr.startswith("Error: line 1: ") and reason in result.stderr

@@ -25,7 +25,7 @@ def test_list_at_the_prompt_takes_the_terminal_width() -> None:
         session.expect_text("[1] Your guess: ")
         session.send("0123")
         session.expect_text("[2] Your guess: ")
-        session.send("list")
+        session.send("list all")
         session.expect_text("[2] Your guess: ")
         listed = session.output_since_last_expect().splitlines()[1:]
         session.send("quit")

@@ -194,7 +194,7 @@ def test_a_brute_force_tree_too_deep_to_keep_is_refused_before_it_is_built(
 
 
 def test_list_in_assist_is_bounded_on_a_huge_variant() -> None:
-    result = bullscows("assist", "--rules", "p10c10n", stdin=b"list\nquit\n")
+    result = bullscows("assist", "--rules", "p10c10n", stdin=b"list all\nquit\n")
     assert result.returncode == 0, result.stderr
     listed = result.stdout.decode()
     assert "0123456789 0123456798" in listed

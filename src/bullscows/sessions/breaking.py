@@ -57,7 +57,6 @@ from bullscows.sessions.moves import (
 )
 from bullscows.sessions.moves import Help as AskHelp
 from bullscows.sessions.outcomes import (
-    LIST_AT_MOST,
     Fixed,
     GaveUp,
     Helped,
@@ -187,7 +186,7 @@ class Codebreaker(Logged):
         if isinstance(move, Suggest):
             return Suggested(self.suggest(), self.source)  # the suggestion first: its source
         if isinstance(move, Candidates):
-            return Listed(tuple(self.knowledge.candidate_codes(LIST_AT_MOST)), self.remaining)
+            return Listed.of(self.knowledge, move.every)
         if isinstance(move, History):
             return Shown(self.history)
         if self.assist:

@@ -52,7 +52,6 @@ from bullscows.sessions.moves import Hint as AskHint
 from bullscows.sessions.outcomes import (
     GIVE_UP_HIDES,
     GIVE_UP_SHOWS,
-    LIST_AT_MOST,
     GaveUp,
     Helped,
     Hinted,
@@ -245,7 +244,7 @@ class _Maker(Logged, ABC):
         if isinstance(move, History):
             return Shown(self.history)
         if isinstance(move, Candidates):
-            return Listed(tuple(self.knowledge.candidate_codes(LIST_AT_MOST)), self.remaining)
+            return Listed.of(self.knowledge, move.every)
         if isinstance(move, Undo):
             return Undone(self.undo())
         described = self.rules.guess_rules.describe()

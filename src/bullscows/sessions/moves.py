@@ -30,6 +30,7 @@ from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.feedback import NOTATIONS_HELP
 from bullscows.readers import did_you_mean, normal_text, quote
+from bullscows.sessions.outcomes import LIST_ALL
 
 # --- the moves ----------------------------------------------------------------------------------
 
@@ -157,8 +158,9 @@ class Suggest(Move):
 
 @dataclass(frozen=True)
 class Candidates(Move):
-    """The codes still possible (assist)."""
+    """The codes still possible (play, assist): a screenful, or ``every`` one (``list all``)."""
 
+    every: bool = False
     name = "list"
     changes = False
 
@@ -242,6 +244,8 @@ def read_move(
         if fix is None:
             return Fix(0, "", typed=words, number=number)
         return Fix(int(fix.group(1)), fix.group(2).strip(), number=number)
+    if lowered == LIST_ALL and Candidates in game.accepts:
+        return Candidates(every=True, number=number)
     word = WORDS.get(lowered)
     if word is not None and word in game.accepts:
         return word(number=number)

@@ -23,10 +23,14 @@ from typing import ClassVar
 from bullscows.codes import Code
 from bullscows.feedback import Feedback, counted
 from bullscows.hints import Hint as Explained
-from bullscows.knowledge import Step
+from bullscows.knowledge import Knowledge, Step
 
 #: ``Candidates`` lists at most this many codes; the rest are counted.
 LIST_AT_MOST = 10_000
+#: ``list`` shows at most this many rows of codes, a screenful; ``list all`` shows them all.
+SCREENFUL = 20
+#: What shows every code still possible (up to ``LIST_AT_MOST``), at a game's prompt.
+LIST_ALL = "list all"
 #: A line of codes listed is at most this long, unless the front end gives its own width
 #: (a terminal's); the count of the others may go beyond.
 WIDTH = 100
@@ -192,20 +196,45 @@ class Suggested(Outcome):
 
 @dataclass(frozen=True)
 class Listed(Outcome):
-    """At most ``LIST_AT_MOST`` of the ``remaining`` codes still possible."""
+    """At most ``LIST_AT_MOST`` of the ``remaining`` codes still possible, shown a screenful
+    at most (``SCREENFUL`` rows) unless ``every`` one was asked for (``list all``).
+
+    >>> from bullscows.knowledge import Knowledge
+    >>> from bullscows.rules import Rules
+    >>> listed = Listed.of(Knowledge.start(Rules.parse("bc")))
+    >>> rows = listed.lines()
+    >>> len(rows), rows[-1]
+    (20, "  ... and 4,679 more: 'list all' shows them all")
+    >>> len(Listed.of(Knowledge.start(Rules.parse("bc")), every=True).lines())
+    266
+    """
 
     codes: tuple[Code, ...]
     remaining: int
+    every: bool = False
+
+    @classmethod
+    def of(cls, knowledge: Knowledge, every: bool = False) -> Listed:
+        """The codes ``knowledge`` leaves possible, as a game's ``list`` shows them."""
+        return cls(tuple(knowledge.candidate_codes(LIST_AT_MOST)), len(knowledge), every)
 
     def lines(self, style: str = "words", width: int = WIDTH) -> tuple[str, ...]:
-        """The codes, as many to a line as fit in ``width`` characters (``code_rows``)."""
-        return code_rows(self.codes, self.remaining, width)
+        """The codes, as many to a line as fit in ``width`` characters (``code_rows``), at
+        most a screenful unless ``every`` one was asked for."""
+        rows = code_rows(self.codes, self.remaining, width)
+        if self.every or len(rows) <= SCREENFUL:
+            return rows
+        shown = sum(len(row.split()) for row in rows[: SCREENFUL - 1])
+        then = f": {LIST_ALL!r} shows them all"
+        return code_rows(self.codes[:shown], self.remaining, width, then)
 
 
-def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[str, ...]:
+def code_rows(
+    codes: Iterable[Code], count: int, width: int = WIDTH, then: str = ""
+) -> tuple[str, ...]:
     """``codes``, indented, as many to a line as fit in ``width`` characters (at least one),
     then how many of the ``count`` codes possible were not listed (on a row of its own
-    where it does not fit on the last).
+    where it does not fit on the last), followed by ``then``.
 
     >>> from bullscows.rules import Rules
     >>> codes = [Code(f"{n:02}", Rules.parse("p2c10r")) for n in range(40)]
@@ -220,7 +249,7 @@ def code_rows(codes: Iterable[Code], count: int, width: int = WIDTH) -> tuple[st
     words = [str(code) for code in codes]
     more = count - len(words)
     if more > 0:
-        words.append(f"... and {more:,} more")
+        words.append(f"... and {more:,} more{then}")
     rows = [""]
     for word in words:
         if rows[-1] and len(rows[-1]) + len(word) + 3 > width:
