@@ -58,6 +58,8 @@ def normal_text(text: str, keep: str = "") -> str:
     >>> normal_text("\uff11\uff12", keep="\uff11\uff12\uff13") == "\uff11\uff12"
     True
     """
+    if text.isascii():  # already in NFKC form: the usual case, at once
+        return text
     if all(unicodedata.is_normalized("NFKC", symbol) for symbol in keep):
         return unicodedata.normalize("NFKC", text)
     return "".join(ch if ch in keep else unicodedata.normalize("NFKC", ch) for ch in text)
