@@ -95,6 +95,20 @@ def test_the_default_database_s_folder_is_made(
     assert (tmp_path / "data" / "bullscows" / "web.sqlite3").is_file()
 
 
+def test_the_database_variable_takes_a_plain_file_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``BULLSCOWS_DATABASE=club.sqlite3 bullscows record`` names a file, as ``--database``
+    does; a URL stays a URL."""
+    from bullscows.web.storage import DATABASE_ENV, default_url
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(DATABASE_ENV, "club.sqlite3")
+    assert default_url() == f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    monkeypatch.setenv(DATABASE_ENV, "sqlite:///other.sqlite3")
+    assert default_url() == "sqlite:///other.sqlite3"
+
+
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
 def test_several_workers_are_refused_a_database_in_memory(url: str) -> None:
     """Each process would have its own: a game started on one would be missing on another."""

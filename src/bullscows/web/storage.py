@@ -136,8 +136,10 @@ def data_dir() -> Path:
 
 
 def default_url() -> str:
-    """``$BULLSCOWS_DATABASE`` if set, else a SQLite file in ``data_dir()``."""
-    return os.environ.get(DATABASE_ENV) or f"sqlite:///{data_dir() / DEFAULT_FILE}"
+    """``$BULLSCOWS_DATABASE`` if set (a URL, or a SQLite file's path: ``database_url``),
+    else a SQLite file in ``data_dir()``."""
+    given = os.environ.get(DATABASE_ENV, "").strip()
+    return database_url(given) if given else f"sqlite:///{data_dir() / DEFAULT_FILE}"
 
 
 def database_url(given: str) -> str:
