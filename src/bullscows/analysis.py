@@ -81,13 +81,13 @@ def contradiction_in(
     the replies that contradict each other; ``None`` when some code fits every reply.
 
     >>> rules = Rules.parse("p3c4n")
-    >>> steps = [Step(Code("013", rules), Feedback(2, 0)), Step(Code("013", rules), Feedback(0, 0)),
+    >>> steps = [Step(Code("013", rules), Feedback(2, 0)), Step(Code("013", rules), Feedback(1, 1)),
     ...          Step(Code("123", rules), Feedback(0, 0))]
     >>> words, account = contradiction_in(rules, steps, analyse_history(rules, steps))
     >>> words
     'no code fits the replies up to move 2; the moves after it are not analysed'
     >>> account.describe("pair")[0]
-    'These replies cannot all be true: #1 013 -> 2 0; #2 013 -> 0 0.'
+    'These replies cannot all be true: #1 013 -> 2 0; #2 013 -> 1 1.'
     """
     if not moves or moves[-1]["left"]:
         return None
