@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bullscows import analysis
 from bullscows.analysis import _why, analyse
 from bullscows.codes import Code
 from bullscows.feedback import Feedback
 from bullscows.hints import explain_guess
 from bullscows.knowledge import Knowledge
 from bullscows.rules import Rules
+from bullscows.search import position
+from bullscows.search.engine import Search
+from bullscows.search.position import Optimum
 from bullscows.sessions import Codemaker
 
 
@@ -47,3 +53,34 @@ def test_the_shipped_optimal_tree_gives_exact_figures() -> None:
     assert second["cost"] > second["best_cost"]
     measured = "the best's by the optimal tree, exact; yours with minimax playing on"
     assert measured in second["sentence"]
+
+
+def test_along_the_shipped_tree_a_small_position_is_not_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # After the tree's 0123 and 1456, 369 codes are left: the tree's subtree is the optimum
+    # there (a cheaper one would make a cheaper tree), so the best guess and its cost are the
+    # tree's, not a search of the whole position (seconds); a guess off the tree is measured
+    # exactly, by searching its own parts.
+    bc = Rules.parse("bc")
+    game = Codemaker(bc, secret="2745")
+    for guess in ("0123", "1456", "0564"):
+        game.guess(guess)
+    searched: list[Code | None] = []
+    real = position.optimal_from
+
+    def watched(
+        knowledge: Knowledge, guess: Code | None = None, search: Search | None = None
+    ) -> Optimum:
+        searched.append(guess)
+        return real(knowledge, guess, search)
+
+    monkeypatch.setattr(analysis, "optimal_from", watched)
+    third = analyse(game)[2]
+    assert searched == [Code("0564", bc)]  # the guess's parts, never the whole position
+    assert third["codes"] == 369 and third["exact"] and third["by"] == "the optimal tree"
+    knowledge = Knowledge.start(bc).after(Code("0123", bc), Feedback(0, 1))
+    knowledge = knowledge.after(Code("1456", bc), Feedback(0, 2))
+    assert third["best_cost"] == round(real(knowledge).average, 3)  # the search agrees
+    assert third["cost"] == round(real(knowledge, Code("0564", bc)).average, 3)
+    assert third["cost"] > third["best_cost"] and "playing on" not in third["sentence"]

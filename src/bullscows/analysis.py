@@ -143,7 +143,8 @@ def analyse(game: Codemaker | Adversary | Played) -> list[dict[str, Any]]:
     for number, step in enumerate(game.history, 1):
         yours = explain_guess(knowledge, step.guess)
         optimum = None
-        if searchable(knowledge) and not knowledge.is_contradictory:
+        searched = searchable(knowledge) and not knowledge.is_contradictory
+        if searched and node is None:  # along the tree's line its subtree is the optimum
             search = search or position_search(game.rules)
             optimum = optimal_from(knowledge, search=search)
         if optimum is not None and optimum.guess is not None:
@@ -153,8 +154,14 @@ def analyse(game: Codemaker | Adversary | Played) -> list[dict[str, Any]]:
         elif node is not None:
             best = explain_guess(knowledge, knowledge.code(node.guess))
             best_cost, by = _tree_total(node, knowledge) / len(knowledge), "the optimal tree"
-            exact = node.guess == step.guess.index
-            cost = best_cost if exact else _cost(knowledge, step.guess, strategy)
+            exact = node.guess == step.guess.index or searched
+            if node.guess == step.guess.index:
+                cost = best_cost
+            elif searched:  # yours exact too: its parts searched, not the whole position
+                search = search or position_search(game.rules)
+                cost = optimal_from(knowledge, step.guess, search).average
+            else:
+                cost = _cost(knowledge, step.guess, strategy)
         else:
             best = give_hint(knowledge, strategy, MoveRandom(game.seed, "analysis", number))
             cost = _cost(knowledge, step.guess, strategy)
