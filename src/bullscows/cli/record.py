@@ -43,8 +43,9 @@ def record(as_json: bool) -> None:
     Every game of `bullscows play` that ends (broken, given up, or out of guesses) is kept in
     your data folder ($XDG_DATA_HOME/bullscows, else ~/.local/share/bullscows), in the
     database the web app (`bullscows serve`) keeps its games in, so games played in either
-    count; $BULLSCOWS_DATABASE names another database (a URL or a SQLite file's path). A game given up before its first
-    guess was never started: it is not kept, and counts neither as won nor as lost.
+    count; $BULLSCOWS_DATABASE names another database (a URL or a SQLite file's path). A
+    game given up before its first guess was never started: it is not kept, and counts
+    neither as won nor as lost.
 
     \b
     bullscows record
