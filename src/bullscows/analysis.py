@@ -154,8 +154,9 @@ def analyse(game: Codemaker | Adversary | Played) -> list[dict[str, Any]]:
         elif node is not None:
             best = explain_guess(knowledge, knowledge.code(node.guess))
             best_cost, by = _tree_total(node, knowledge) / len(knowledge), "the optimal tree"
-            exact = node.guess == step.guess.index or searched
-            if node.guess == step.guess.index:
+            on_line = node.guess == step.guess.index
+            exact = on_line or searched
+            if on_line:
                 cost = best_cost
             elif searched:  # yours exact too: its parts searched, not the whole position
                 search = search or position_search(game.rules)

@@ -60,16 +60,25 @@ def _poll(ready: Callable[[], bool], process: subprocess.Popen[str], what: str) 
         time.sleep(0.2)
 
 
+def _ignored_then_stopped(
+    process: subprocess.Popen[str], checkpoint: Path, ignored: signal.Signals
+) -> int:
+    """Send ``ignored`` (a signal the job was started ignoring), see the search answer one
+    more part after it, then stop it with SIGTERM; the answers seen when it was sent."""
+    process.send_signal(ignored)
+    seen = _answers(checkpoint)
+    _poll(lambda: _answers(checkpoint) > seen, process, f"answering after {ignored.name}")
+    process.send_signal(signal.SIGTERM)
+    return seen
+
+
 def test_sigterm_stops_a_background_search_and_keeps_its_checkpoint(tmp_path: Path) -> None:
     checkpoint, out = tmp_path / "p4c9r.ckpt", tmp_path / "p4c9r.json"
     command = [str(BULLSCOWS), *LONG, "--checkpoint", str(checkpoint), "--out", str(out)]
     with job(command, private_env(), ignore_ctrl_c=True) as process:
         _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
         # Ctrl-C, ignored by the job's choice: the search goes on answering parts.
-        process.send_signal(signal.SIGINT)
-        seen = _answers(checkpoint)
-        _poll(lambda: _answers(checkpoint) > seen, process, "answering after Ctrl-C")
-        process.send_signal(signal.SIGTERM)
+        seen = _ignored_then_stopped(process, checkpoint, signal.SIGINT)
         stdout, stderr = process.communicate(timeout=LIMIT)
     _assert_interrupted(process, stderr, checkpoint)
     # Where it stood, as a time limit prints it, and the best tree found (if any) in --out.
@@ -106,10 +115,7 @@ def test_a_search_started_with_sighup_ignored_goes_on(tmp_path: Path) -> None:
     command = [str(BULLSCOWS), *LONG, "--checkpoint", str(checkpoint)]
     with job(command, private_env(), ignore_ctrl_c=True, ignore_hangup=True) as process:
         _poll(lambda: _answers(checkpoint) >= 1, process, "a part answered")
-        process.send_signal(signal.SIGHUP)
-        seen = _answers(checkpoint)
-        _poll(lambda: _answers(checkpoint) > seen, process, "answering after SIGHUP")
-        process.send_signal(signal.SIGTERM)
+        _ignored_then_stopped(process, checkpoint, signal.SIGHUP)
         _, stderr = process.communicate(timeout=LIMIT)
     _assert_interrupted(process, stderr, checkpoint)
 
