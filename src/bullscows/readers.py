@@ -1,7 +1,7 @@
 """Bounded, total readers: every byte, number and file a person hands the program goes through
-here (``quote``, ``did_you_mean``, ``normal_text``, ``read_file``, ``unpack``, ``load_json``,
-``read_text``, ``read_named``), so that bad input is a one-line ``BullsCowsError`` and no input
-takes unbounded memory.
+here (``quote``, ``did_you_mean``, ``normal_text``, ``normal_symbols``, ``read_file``,
+``unpack``, ``load_json``, ``read_text``, ``read_named``), so that bad input is a one-line
+``BullsCowsError`` and no input takes unbounded memory.
 
 >>> quote("0123")
 "'0123'"
@@ -49,13 +49,14 @@ def normal_text(text: str, keep: str = "") -> str:
     """``text`` as codes, replies and commands are read: in Unicode's NFKC form, so that
     full-width digits, letters and spaces (as a phone's or an East-Asian keyboard types
     them) and other compatibility forms are their plain selves. Characters of ``keep`` (an
-    alphabet that has such forms as symbols) are left as they are.
+    alphabet whose symbols include such a form, one character whose plain form is several:
+    ``normal_symbols``) are left as they are.
 
     >>> normal_text("\uff11\uff12\uff13\uff14"), normal_text("\uff11\uff22\uff12\uff23")
     ('1234', '1B2C')
     >>> normal_text("\uff4c\uff49\uff53\uff54\u3000all")  # full-width letters and space
     'list all'
-    >>> normal_text("\uff11\uff12", keep="\uff11\uff12\uff13") == "\uff11\uff12"
+    >>> normal_text("\uff11\u2469", keep="123\u2469") == "1\u2469"  # a circled 10 kept
     True
     """
     if text.isascii():  # already in NFKC form: the usual case, at once
@@ -63,6 +64,25 @@ def normal_text(text: str, keep: str = "") -> str:
     if all(unicodedata.is_normalized("NFKC", symbol) for symbol in keep):
         return unicodedata.normalize("NFKC", text)
     return "".join(ch if ch in keep else unicodedata.normalize("NFKC", ch) for ch in text)
+
+
+def normal_symbols(text: str) -> str:
+    """``text`` as a variant's spec or alphabet is read: each character in its NFKC form
+    (``normal_text``), so that ``\uff42\uff43`` is ``bc`` and full-width ``\uff32\uff27\uff22`` is
+    ``RGB``, except a character whose form is several (``\u2469`` is ``10``, ``\ufb01`` is ``fi``):
+    it stays one symbol, as typed, and codes keep it (``normal_text``'s ``keep``). Read again,
+    the text is the same.
+
+    >>> normal_symbols("p\uff14c\uff16r:symbols=\uff32\uff27\uff22\uff39\uff2f\uff30")
+    'p4c6r:symbols=RGBYOP'
+    >>> normal_symbols("\u2467\u2468\u2469") == "89\u2469"  # circled 8, 9 and 10
+    True
+    """
+    if text.isascii():
+        return text
+    return "".join(
+        form if len(form := unicodedata.normalize("NFKC", ch)) == 1 else ch for ch in text
+    )
 
 
 def quote(text: str, limit: int = QUOTE_LENGTH) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from bullscows.errors import RulesError
-from bullscows.readers import quote
+from bullscows.readers import normal_symbols, quote
 from bullscows.specs import (
     DEFAULT_ALPHABET,
     DIGITS,
@@ -87,6 +87,7 @@ class Rules:
     def __post_init__(self) -> None:
         check_length(self.length, MAX_SCORED_LENGTH if self.scoring else MAX_LENGTH)
         check_symbols(self.symbols)
+        object.__setattr__(self, "symbols", _plain_symbols(self.symbols))
         object.__setattr__(self, "allowed", _normalise_allowed(self))
         if not self.repeats and self.length > len(self.symbols):
             raise RulesError(f"no code fits {self.describe()}: {_why_empty(self)}")
@@ -138,7 +139,8 @@ class Rules:
         hold it); other per-position limits (``:allowed=``,
         ``moo5,3,4``) are kept through a change of repeats or a renaming of the symbols one
         for one, and refused with a new length or number of symbols (no rule says what they
-        would become).
+        would become). The spec, ``symbols`` and ``radix`` read full-width and other
+        compatibility forms as their plain selves (``readers.normal_symbols``).
 
         >>> Rules.from_options("mm", length=5).spec, Rules.from_options(radix="2,2").spec
         ('p5c6r:symbols=123456', 'p2c2r')
@@ -151,6 +153,7 @@ class Rules:
         ...
         bullscows.errors.RulesError: a length of 4: 'moo5,3,4' limits the symbols of each of ...
         """
+        symbols = None if symbols is None else normal_symbols(symbols)
         if radix is not None:
             where = f"--radix {quote(radix)}"
             shape = radix_shape(read_radix(radix, where), symbols)
@@ -287,6 +290,23 @@ def _check_guesses(rules: Rules) -> Rules | None:
     return wide
 
 
+def _plain_symbols(symbols: str) -> str:
+    """The checked alphabet ``symbols`` with each symbol in its plain form (a full-width letter
+    is its plain letter: ``readers.normal_symbols``), so that its spec reads back as the same
+    variant; two symbols of one plain form are refused."""
+    plain = normal_symbols(symbols)
+    if plain == symbols:  # checked already: the usual case
+        return plain
+    for at, symbol in enumerate(plain):
+        if symbol in plain[:at]:
+            first = symbols[plain.index(symbol)]
+            raise RulesError(
+                f"symbols {quote(symbols)}: {first!r} and {symbols[at]!r} are both "
+                f"{symbol!r}; symbols must be distinct"
+            )
+    return plain
+
+
 def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
     allowed = rules.allowed
     if allowed is None:
@@ -298,7 +318,8 @@ def _normalise_allowed(rules: Rules) -> tuple[str, ...] | None:
             f"{rules.length} in all (in a spec, separated by /: :allowed=123/0123/...)"
         )
     normal = []
-    for position, symbols in enumerate(allowed):
+    for position, given in enumerate(allowed):
+        symbols = normal_symbols(given) if isinstance(given, str) else given
         unknown = [s for s in symbols if s not in rules.symbols]
         if unknown:
             raise RulesError(

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 
 from bullscows.errors import RulesError
-from bullscows.readers import closest, did_you_mean, quote
+from bullscows.readers import closest, did_you_mean, normal_symbols, quote
 
 DIGITS = "0123456789"
 #: Symbols used when a variant names only how many colours it has.
@@ -175,7 +175,8 @@ def preset_shape(name: str) -> Shape:
 def read_spec(spec: str, scoring: bool = False, whole: str | None = None) -> list[Shape]:
     """The shapes a spec string describes: the secrets', then the guesses' if it names them.
     ``whole``: the spec ``spec`` is part of (before or after ``:guesses=``), which errors quote
-    once, naming the part that is wrong.
+    once, naming the part that is wrong. Full-width and other compatibility forms read as
+    their plain selves (``readers.normal_symbols``), as in codes.
 
     >>> read_spec("bc:guesses=p4c10r")
     [(4, '0123456789', False, None), (4, '0123456789', True, None)]
@@ -184,7 +185,7 @@ def read_spec(spec: str, scoring: bool = False, whole: str | None = None) -> lis
     ...
     bullscows.errors.RulesError: rules spec 'bc:guesses=p4c10r:symbols=abc': 10 colours but 3 ...
     """
-    text = spec.strip()
+    text = normal_symbols(spec).strip()
     whole = spec if whole is None else whole
     if not text:
         if whole.strip():
@@ -237,7 +238,7 @@ def read_radix(text: str, where: str) -> list[int]:
     ...
     bullscows.errors.RulesError: --radix '5,,5': a radix list is 1 to 10 whole numbers ...
     """
-    parts = re.split(r"\s*,\s*|\s+", text.strip())
+    parts = re.split(r"\s*,\s*|\s+", normal_symbols(text).strip())
     most = len(DEFAULT_ALPHABET)
     if not 0 < len(parts) <= MAX_LENGTH or not all(
         len(p) <= 3 and p.isascii() and p.isdigit() and 0 < int(p) <= most for p in parts

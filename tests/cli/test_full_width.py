@@ -32,3 +32,18 @@ def test_assist_takes_a_full_width_guess_and_reply() -> None:
     assert typed.exit_code == 0, typed.output
     assert "216 codes possible." in typed.stdout
     assert typed.output == plain.output
+
+
+def test_a_full_width_variant_reads_as_its_plain_self() -> None:
+    """``--rules``, ``--symbols`` and ``--radix`` typed in full width, as the codes are."""
+    pairs = [
+        (["--rules", wide("bc")], ["--rules", "bc"]),
+        (["--rules", wide("p4c6r")], ["--rules", "p4c6r"]),
+        (["--rules", "mm", "--symbols", wide("RGBYOP")], ["--rules", "mm-colours"]),
+        (["--rules", f"p4c6r:symbols={wide('RGBYOP')}"], ["--rules", "mm-colours"]),
+        (["--radix", wide("5,5,5")], ["--radix", "5,5,5"]),
+    ]
+    for typed, plain in pairs:
+        result = CliRunner().invoke(main, ["candidates", *typed])
+        assert result.exit_code == 0, result.output
+        assert result.output == CliRunner().invoke(main, ["candidates", *plain]).output
