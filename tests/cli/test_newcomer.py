@@ -253,3 +253,17 @@ def test_every_command_says_what_it_does_first(name: str) -> None:
     first = run(f"bullscows {name} --help").stdout.split("\n\n")[1].strip()
     for line in (short, first):
         assert line[0].isupper() and line.endswith("."), line
+
+
+# --- the game's prompt ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "said"), [("play", "no guess has been made yet"),
+                                            ("solve", "no reply has been given yet")])  # fmt: skip
+def test_undo_before_any_move_suggests_no_other_word(name: str, said: str) -> None:
+    # 'nothing to undo: ... (did you mean 'undo'?)': the refused command was offered as the
+    # command meant.
+    result = run(f"bullscows {name} --seed 1", input="undo\nquit\n")
+    assert result.exit_code == 0, result.output
+    [line] = [line for line in result.output.splitlines() if "nothing to undo" in line]
+    assert line.endswith(f"nothing to undo: {said}"), line

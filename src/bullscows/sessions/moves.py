@@ -257,19 +257,20 @@ def read_move(
 
 def command_meant(game: Playable, text: str) -> str:
     """`` (did you mean 'history'?)`` when ``text``, a line ``game`` refused, is a word close
-    to a command it takes now (a misspelt command read as a guess or a reply); else nothing.
+    to a command it takes now (a misspelt command read as a guess or a reply); else nothing,
+    and nothing for the command itself (``undo`` refused before any guess).
 
     >>> from bullscows.sessions import Codemaker, Rules
     >>> game = Codemaker(Rules.parse("bc"), secret="2745")
-    >>> command_meant(game, "hsitory"), command_meant(game, "12x4")
-    (" (did you mean 'history'?)", '')
+    >>> command_meant(game, "hsitory"), command_meant(game, "12x4"), command_meant(game, "undo")
+    (" (did you mean 'history'?)", '', '')
     """
-    word = " ".join(text.lower().split())
+    word = " ".join(normal_text(text).lower().split())
     if len(word) < 3 or not word.replace(" ", "").isalpha():
         return ""
     names = [w for w, move in WORDS.items() if len(w) > 1 and move in game.accepts]
     names += ["quit", "help", *(["fix"] if Fix in game.accepts else [])]
-    return did_you_mean(word, names)
+    return "" if word in names else did_you_mean(word, names)
 
 
 def named_move(name: str, number: int | None = None, code: str = "", reply: str = "",
