@@ -188,7 +188,10 @@ def test_history_and_help_at_the_guess_prompt(spawn: Spawn) -> None:
     game = spawn("duel", "--seed", str(SEED))
     game.expect(YOUR_GUESS)
     game.send("help")
-    game.expect_text("A guess is a code: 4 distinct symbols of 0-9. Commands: history, quit.")
+    game.expect_text(  # undo and fix were taken at the guess prompt, and not named there
+        "A guess is a code: 4 distinct symbols of 0-9. Commands: history, undo (takes back "
+        "your last reply), 'fix N REPLY' replaces reply #N, quit."
+    )
     game.send("0123")
     game.expect(MY_GUESS)
     game.send("0 1")
@@ -196,6 +199,12 @@ def test_history_and_help_at_the_guess_prompt(spawn: Spawn) -> None:
     game.send("history")
     reply = words(*bulls_cows(seeded_secret(BC, SEED).text, "0123"))
     game.expect_text(f"  [1] 0123  {reply}")
+    game.send("fix 1 0 2")
+    game.expect_text("    #1 0123: 0 bulls, 1 cow is now 0 bulls, 2 cows")
+    game.expect(YOUR_GUESS)
+    game.send("undo")
+    game.expect_text("    took back 0123 -> 0 bulls, 2 cows")
+    game.expect(MY_GUESS)
     game.send("quit")
     assert game.finish() == 0
     assert "has 7 symbols" not in game.transcript

@@ -28,6 +28,7 @@ from bullscows.sessions.breaking import Codebreaker
 from bullscows.sessions.common import T, T_co, reading_record, replay, rules_of
 from bullscows.sessions.making import Codemaker
 from bullscows.sessions.moves import (
+    FIX_HELP,
     REPLY_PROMPT_HELP,
     Fix,
     GiveUp,
@@ -123,7 +124,10 @@ class Duel:
             return Shown(self.maker.history)  # at a reply, the computer's guesses (breaker)
         if isinstance(move, AskHelp):
             described = self.rules.describe()
-            guess = f"A guess is a code: {described}. Commands: history, quit."
+            guess = (  # undo and fix mend a reply at either turn
+                f"A guess is a code: {described}. Commands: history, undo (takes back your "
+                f"last reply), {FIX_HELP}, quit."
+            )
             return Helped((guess if guessing else REPLY_PROMPT_HELP,))
         self._expect(DuelTurn.REPLY if isinstance(move, Reply) else None)
         return self.breaker.apply(move)
