@@ -14,13 +14,18 @@ def run(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(main, list(args), input=input, env={"NO_COLOR": "1"})
 
 
-def test_an_inconsistent_history_names_the_impossible_reply() -> None:
+def test_an_inconsistent_history_names_the_impossible_reply_and_exits_1() -> None:
+    # It exited 0, as for any answer, where analyse exits 1 on the same history: a script
+    # could not tell a history no code fits from one it could (without reading the answer).
     result = run("candidates", "7019 1 1", "5873 0 1", "7921 3 1", "--reply-style", "pair")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert result.stdout.splitlines()[:2] == [
         "Inconsistent: no code fits every reply.",
         "No code can give reply #3 7921 -> 3 1.",
     ]
+    assert result.stderr == "Error: no code fits every reply: the history is inconsistent\n"
+    analysed = run("analyse", "7019 1 1", "5873 0 1", "7921 3 1")
+    assert analysed.exit_code == result.exit_code
 
 
 def test_stdin_and_file_give_the_same_answer(tmp_path: Path) -> None:
@@ -40,8 +45,12 @@ def test_json_answer() -> None:
     result = run("candidates", "--rules", "mm", "--json", "1122 1 1", "3456 0 0", "1213 2 2")
     data = json.loads(result.stdout)
     assert data["status"] == "inconsistent" and data["contradiction"]["steps"]
-    solved = json.loads(run("candidates", "--json", "1234 4 0").stdout)
-    assert solved == {"rules": "bc", "status": "determined", "count": 1, "codes": ["1234"]}
+    assert result.exit_code == 1  # the answer printed all the same
+    solved = run("candidates", "--json", "1234 4 0")
+    assert solved.exit_code == 0, solved.output
+    assert json.loads(solved.stdout) == {
+        "rules": "bc", "status": "determined", "count": 1, "codes": ["1234"],
+    }  # fmt: skip
 
 
 def test_bad_input_is_named_and_exits_1(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import click
 
 from bullscows.cli.common import Command, Whole, reply_style_option, variant_options
 from bullscows.cli.streams import read_lines, width
+from bullscows.errors import ContradictionError
 from bullscows.rules import Rules
 from bullscows.sessions.outcomes import WIDTH
 from bullscows.sessions.question import DEFAULT_LIMIT, answer, read_history
@@ -56,7 +57,8 @@ def candidates(
     Each 'GUESS REPLY' is a guess and its reply ('7019 1 1', '7019 1B1C'); without any, and without
     --from, the history is read from standard input, one a line (blank lines and lines
     starting with # are skipped). A reply no guess can get ('3 1' with 4 positions) makes the
-    history inconsistent. Exit 0 with the answer, 1 when a line cannot be read.
+    history inconsistent. Exit 0 when some code fits; 1 when none does (the answer is printed
+    all the same) or a line cannot be read.
 
     \b
     bullscows candidates "7019 1 1" "5873 0 1" "7921 3 1"
@@ -73,3 +75,5 @@ def candidates(
         click.echo(json.dumps(found.to_json(), indent=2))
     else:
         click.echo("\n".join(found.lines(reply_style, width(WIDTH))))
+    if found.error is not None:  # bad data, as analyse says it: on stderr, exit 1
+        raise ContradictionError(found.error, found.contradiction)

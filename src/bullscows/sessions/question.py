@@ -11,6 +11,8 @@ makes the history inconsistent, and the account says so.
 ('inconsistent', 0)
 >>> found.lines("pair")[1]
 'No code can give reply #3 7921 -> 3 1.'
+>>> found.error
+'no code fits every reply: the history is inconsistent'
 >>> answer(rules, history[:2], limit=3).lines()[0]
 'Undetermined: 222 codes possible.'
 """
@@ -86,6 +88,14 @@ class Answer:
     count: int
     codes: tuple[Code, ...]
     contradiction: Contradiction | None
+
+    @property
+    def error(self) -> str | None:
+        """Why a script is told the history is bad data (``candidates`` exits 1, as
+        ``analyse`` does): no code fits it; ``None`` when some code does."""
+        if self.contradiction is None:
+            return None
+        return "no code fits every reply: the history is inconsistent"
 
     @property
     def status(self) -> str:
