@@ -3,6 +3,7 @@ set and committed), the templates, and the page that shows an error."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import threading
@@ -49,6 +50,9 @@ Known = tuple[GameRecord, str, int, Game]
 KNOWN_CODES = 2_000_000
 #: The last hints given here are kept (``Games.hint``) for this many games.
 HINTS_KEPT = 1000
+#: A game's analysis, computed once and kept with the game, may take this many times a
+#: request's budget (``Limits.seconds``).
+ANALYSIS_BUDGET = 3
 
 HERE = Path(__file__).parent
 #: The mode under which a challenge's template is stored.
@@ -81,6 +85,7 @@ class Games:
         self._known: OrderedDict[str, Known] = OrderedDict()
         self._known_codes = 0
         self._hints: Kept[str, tuple[GameRecord, HintOut]] = Kept(HINTS_KEPT)
+        self._analysing: WeakValueDictionary[str, threading.Lock] = WeakValueDictionary()
 
     def add(self, game: Game, mode: str, player: str | None = None) -> str:
         return self.store.add(game.to_record(), mode, player)
@@ -228,12 +233,26 @@ class Games:
             return self.seeds.randrange(SEED_BOUND)
 
     def analysis(self, client: Client | None, game_id: str) -> tuple[Game, str, list[Any]]:
-        """The game, its mode, and ``games.analysed`` of it (in the pool when large); its
-        state is left to the caller that shows it."""
-        game, mode = self.load(game_id)
-        work = game.rules.guess_rules.size * game.rules.size
-        moves = self.pool.call(client, work, analysed_of, game.to_record().dumps(),
-                               command=game.command(analysis=True))  # fmt: skip
+        """The game, its mode, and ``games.analysed`` of it: kept with the game as it stands
+        (its version), else computed (in the pool when large, given ``ANALYSIS_BUDGET`` times
+        a request's budget, one at a time per game here) and kept; its state is left to the
+        caller that shows it."""
+        record, mode, version = self.read(game_id)
+        game = restored(record, mode)
+        with self._guard:
+            lock = self._analysing.get(game_id)
+            if lock is None:
+                lock = self._analysing[game_id] = threading.Lock()
+        with lock:  # a second look (a reload, a second tab) waits for the first's, and reads it
+            kept = self.store.analysis(game_id, version)
+            if kept is not None:
+                return game, mode, json.loads(kept)
+            guesses = sum(event.action == "guess" for event in record.events)
+            work = game.rules.guess_rules.size * game.rules.size * max(guesses, 1)
+            moves = self.pool.call(client, work, analysed_of, record.dumps(),
+                                   command=game.command(analysis=True),
+                                   seconds=ANALYSIS_BUDGET * self.pool.seconds)  # fmt: skip
+            self.store.keep_analysis(game_id, version, json.dumps(moves))
         return game, mode, moves
 
 

@@ -183,26 +183,28 @@ class Pool:
         return work <= self.inline_work
 
     @contextlib.contextmanager
-    def timed(self, command: str) -> Iterator[None]:
-        """The block (a computation on the request's own thread) within ``seconds``, else
-        ``TooLarge`` with ``command``, what the person may run instead."""
-        if self.seconds == float("inf"):
+    def timed(self, command: str, seconds: float | None = None) -> Iterator[None]:
+        """The block (a computation on the request's own thread) within ``seconds`` (``None``:
+        the pool's), else ``TooLarge`` with ``command``, what the person may run instead."""
+        seconds = self.seconds if seconds is None else seconds
+        if seconds == float("inf"):
             yield
             return
         try:
-            with WATCHDOG.limit(self.seconds):
+            with WATCHDOG.limit(seconds):
                 yield
         except OutOfTime:
             self._count(stopped=1)
-            raise self._too_large(command) from None
+            raise self._too_large(command, seconds) from None
 
     def call(self, client: Client | None, work: int, function: Callable[..., T], *args: Any,
-             command: str) -> T:  # fmt: skip
+             command: str, seconds: float | None = None) -> T:  # fmt: skip
         """``function(*args)``: here if ``work`` is at most ``INLINE_WORK``, else in a process
-        of its own once a place is free, within the budget either way; ``command`` is what
-        the person may run instead."""
+        of its own once a place is free, within ``seconds`` of running time either way
+        (``None``: the pool's); ``command`` is what the person may run instead."""
+        seconds = self.seconds if seconds is None else seconds
         if self.inline(work):
-            with self.timed(command):
+            with self.timed(command, seconds):
                 return function(*args)
         gate = self.gate
         busy = Busy(f"the server is busy with {gate.places} other long computation"
@@ -217,12 +219,12 @@ class Pool:
                     raise Gone("the client left; its computation was never started")
                 raise busy
             try:
-                return self._in_process(client, place, function, args, command)
+                return self._in_process(client, place, function, args, command, seconds)
             finally:
                 gate.free(place)
 
     def _in_process(self, client: Client | None, place: int, function: Callable[..., T],
-                    args: tuple[Any, ...], command: str) -> T:  # fmt: skip
+                    args: tuple[Any, ...], command: str, seconds: float) -> T:  # fmt: skip
         answer, sender = self._context.Pipe(duplex=False)
         ready, go = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_child, args=(sender, ready, function, args),
@@ -239,8 +241,8 @@ class Pool:
         try:
             while not answer.poll(CHECK_EVERY):
                 elapsed = time.monotonic() - start
-                if elapsed - gate.paused(place) > self.seconds or elapsed > PATIENCE * self.seconds:
-                    raise self._too_large(command)
+                if elapsed - gate.paused(place) > seconds or elapsed > PATIENCE * seconds:
+                    raise self._too_large(command, seconds)
                 if client is not None and _gone(client):
                     raise Gone("the client left; its computation was stopped")
             failed, value = _receive(answer)
@@ -259,8 +261,8 @@ class Pool:
         result: T = value
         return result
 
-    def _too_large(self, command: str) -> TooLarge:
-        return TooLarge(f"too large for the server: it gives one request {self.seconds:g} s; "
+    def _too_large(self, command: str, seconds: float) -> TooLarge:
+        return TooLarge(f"too large for the server: it gives one request {seconds:g} s; "
                         f"run it yourself with: {command}")  # fmt: skip
 
     def _count(self, **changes: int) -> None:

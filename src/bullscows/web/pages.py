@@ -28,6 +28,7 @@ from bullscows.standings import ABANDONED, standings
 from bullscows.web import benching, explorer
 from bullscows.web.coaching import CHOOSE_CARD
 from bullscows.web.common import (
+    ANALYSIS_BUDGET,
     BENCH_STRATEGIES,
     PLAYER_COOKIE,
     Games,
@@ -38,7 +39,7 @@ from bullscows.web.common import (
     render,
     status_of,
 )
-from bullscows.web.compute import Client
+from bullscows.web.compute import Busy, Client, TooLarge
 from bullscows.web.games import (
     Setup,
     check_mode,
@@ -135,11 +136,19 @@ def install(app: FastAPI) -> None:
 
     @app.get("/game/{game_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
     def analysis(request: Request, game_id: str) -> HTMLResponse:
+        """The analysis, kept with the game once computed; refused (too long, or the server
+        busy) in the page's words: what to do in the browser, not a command to run."""
         games = games_of(request)
-        game, mode, moves = games.analysis(request, game_id)
+        refused, status = None, 200
+        try:
+            game, mode, moves = games.analysis(request, game_id)
+        except (TooLarge, Busy) as error:
+            game, mode = games.load(game_id)
+            moves, refused, status = [], "busy" if isinstance(error, Busy) else "long", 503
         shown = games.shown(request, game, mode)
-        return render(request, "analysis.html", title="Analysis, move by move", id=game_id,
-                      game=shown.model_dump(exclude_unset=True), moves=moves)  # fmt: skip
+        return render(request, "analysis.html", status, title="Analysis, move by move",
+                      id=game_id, game=shown.model_dump(exclude_unset=True), moves=moves,
+                      refused=refused, seconds=ANALYSIS_BUDGET * games.pool.seconds)  # fmt: skip
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     def show(request: Request, game_id: str, challenge: str = "") -> HTMLResponse:

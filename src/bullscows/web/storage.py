@@ -126,6 +126,15 @@ trees = Table(
     Column("data", Text, nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
 )
+#: A game's analysis (JSON), computed once for the game at ``version`` and kept beside it: a
+#: second look reads it (a table that an older database gains when it is opened).
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+)
 
 
 def data_dir() -> Path:
@@ -379,8 +388,9 @@ class Store:
 
     @guarded
     def expire(self, idle: timedelta, batch: int = 5_000) -> int:
-        """Delete what was left alone for ``idle``: games abandoned unfinished, challenges and
-        uploaded trees (finished games stay: they are the players' record). How many."""
+        """Delete what was left alone for ``idle``: games abandoned unfinished (and their
+        analyses), challenges and uploaded trees (finished games stay: they are the players'
+        record). How many."""
         before = _now() - idle
         with self.engine.connect() as db:
             old = db.execute(
@@ -391,7 +401,10 @@ class Store:
             game_id for game_id, stored, mode in old if mode == "challenge" or _abandoned(stored)
         ]
         with self._write() as db:
-            removed = db.execute(delete(games).where(games.c.id.in_(gone))).rowcount if gone else 0
+            removed = 0
+            if gone:
+                removed = db.execute(delete(games).where(games.c.id.in_(gone))).rowcount
+                db.execute(delete(analyses).where(analyses.c.id.in_(gone)))
             removed += db.execute(delete(trees).where(trees.c.created < before)).rowcount
             db.execute(delete(rates).where(rates.c.ends < time.time()))
         return int(removed)
@@ -452,6 +465,22 @@ class Store:
         with self._write() as db:
             query = delete(rates) if key is None else delete(rates).where(rates.c.key == key)
             return int(db.execute(query).rowcount)
+
+    @guarded
+    def analysis(self, game_id: str, version: int) -> str | None:
+        """The analysis kept for the game at ``version`` (its JSON), or ``None``."""
+        kept = select(analyses.c.data).where(analyses.c.id == game_id,
+                                             analyses.c.version == version)  # fmt: skip
+        with self.engine.connect() as db:
+            data = db.execute(kept).scalar()
+        return None if data is None else str(data)
+
+    @guarded
+    def keep_analysis(self, game_id: str, version: int, data: str) -> None:
+        """Keep ``data``, the analysis of the game at ``version``, in place of any before."""
+        with self._write() as db:
+            db.execute(delete(analyses).where(analyses.c.id == game_id))
+            db.execute(insert(analyses).values(id=game_id, version=version, data=data))
 
     @guarded
     def add_tree(self, data: str) -> str:
