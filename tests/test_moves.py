@@ -47,7 +47,7 @@ from bullscows.sessions import (
     read_move,
     restore,
 )
-from bullscows.sessions.moves import fix_usage
+from bullscows.sessions.moves import fix_usage, refusal
 from bullscows.sessions.outcomes import SCREENFUL
 
 BC = Rules.parse("bc")
@@ -305,3 +305,27 @@ def test_a_badly_formed_fix_in_a_live_duel_is_told_how_to_fix() -> None:
         duel.apply(read_move(duel, "fix 1"))
     assert str(caught.value) == fix_usage("fix 1", 1)
     assert duel.apply(read_move(duel, "fix 1 0 1")).lines("pair")[0].endswith("4 0 is now 0 1")
+
+
+@pytest.mark.parametrize(
+    ("game", "typed", "says"),
+    [
+        (Codebreaker(BC, assist=True), "hint", "'hint' is no command here: 'next' (or Enter) "
+         "suggests a guess; the commands are undo, history, list, next, fix N REPLY, quit, help"),
+        (Codemaker(BC, "2745"), "Next", "'next' is no command here: 'hint' suggests a guess, "
+         "explained; the commands are undo, hint, history, list, quit, help"),
+        (Codebreaker(BC), "list", "'list' is no command here; the commands are undo, history, "
+         "fix N REPLY, quit, help"),
+    ],
+)  # fmt: skip
+def test_a_command_of_another_game_is_said_to_be_none_here(
+    game: Codebreaker | Codemaker, typed: str, says: str
+) -> None:
+    """Read as a code or a reply, it was refused as one ("'h' is not a symbol"): the words
+    both front ends say now name the commands the game takes."""
+    with pytest.raises(BullsCowsError) as caught:
+        game.apply(read_move(game, typed))
+    assert refusal(game, typed, caught.value) == says
+    assert refusal(game, "lsit", caught.value).endswith("(did you mean 'list'?)") == (
+        Candidates in game.accepts
+    )

@@ -109,6 +109,16 @@ def test_a_misspelt_command_at_the_prompt_is_answered_with_the_one_meant(
     assert "(did you mean &#39;undo&#39;?)" in say(client, assist, "undi", 400)
 
 
+def test_hint_typed_in_assist_says_what_assist_takes(client: TestClient) -> None:
+    """Assist has no hint: the line is no code either, and the page says what to type instead
+    (``sessions.moves.refusal``, the terminal's words), not that 'h' is not a symbol."""
+    assist = new(client, "assist")
+    said = say(client, assist, "hint", 400)
+    assert "&#39;hint&#39; is no command here: &#39;next&#39; (or Enter) suggests a guess" in said
+    assert "the commands are undo, history, list, next, fix N REPLY, quit, help" in said
+    assert "is not a symbol" not in said
+
+
 def test_a_game_given_up_before_a_guess_offers_no_empty_analysis(client: TestClient) -> None:
     """Its analysis was a table of headings and no row: the link is left out, and the page
     (typed in) says why it is empty."""

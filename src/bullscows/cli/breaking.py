@@ -12,7 +12,7 @@ from typing import NoReturn
 from bullscows.cli.common import Terminal
 from bullscows.errors import BullsCowsError
 from bullscows.sessions import Codebreaker, Duel, Game, GiveUp, Move, Outcome, read_move
-from bullscows.sessions.moves import FIX_HELP, QUIT, Playable, command_meant
+from bullscows.sessions.moves import FIX_HELP, QUIT, Playable, refusal
 
 
 def show_contradiction(terminal: Terminal, breaker: Codebreaker, style: str) -> None:
@@ -63,7 +63,7 @@ def apply_move(terminal: Terminal, game: Game, move: Move) -> Outcome | None:
     try:
         return game.apply(move)
     except BullsCowsError as error:
-        refuse_move(terminal, move, f"{error}{command_meant(game, terminal.typed)}")
+        refuse_move(terminal, move, refusal(game, terminal.typed, error))
         return None
 
 

@@ -273,6 +273,52 @@ def command_meant(game: Playable, text: str) -> str:
     return "" if word in names else did_you_mean(word, names)
 
 
+def refusal(game: Playable, text: str, error: BullsCowsError) -> str:
+    """What a front end says when ``game`` refused the line ``text`` with ``error``: a command
+    word of other games that this one does not take ('hint' in assist, 'next' in play) is
+    said to be no command here, with the commands it takes (and the one that does that job
+    here); any other line gets the error, and the command it may have meant (``command_meant``).
+
+    >>> from bullscows.sessions import Codebreaker, Rules
+    >>> game = Codebreaker(Rules.parse("bc"), assist=True)
+    >>> said = refusal(game, "hint", BullsCowsError("code 'hint': 'h' is not a symbol"))
+    >>> for part in said.split("; "):
+    ...     print(part)
+    'hint' is no command here: 'next' (or Enter) suggests a guess
+    the commands are undo, history, list, next, fix N REPLY, quit, help
+    >>> print(refusal(game, "lsit", BullsCowsError("code 'lsit': 'l' is not a symbol")))
+    code 'lsit': 'l' is not a symbol (did you mean 'list'?)
+    """
+    word = " ".join(normal_text(text).lower().split())
+    kind = WORDS.get(word)
+    if not word or kind is None or kind in game.accepts:
+        return f"{error}{command_meant(game, text)}"
+    instead = COUNTERPARTS.get(kind)
+    does = f": {instead[1]}" if instead is not None and instead[0] in game.accepts else ""
+    return f"{quote(word)} is no command here{does}; the commands are {', '.join(commands(game))}"
+
+
+#: A command and the one that does its job in the games that take the other (a hint in play,
+#: a suggested guess in assist), with the words that say what it does.
+COUNTERPARTS: dict[type[Move], tuple[type[Move], str]] = {
+    Hint: (Suggest, "'next' (or Enter) suggests a guess"),
+    Suggest: (Hint, "'hint' suggests a guess, explained"),
+}
+
+
+def commands(game: Playable) -> list[str]:
+    """The commands ``game`` takes now, each once, by its first name.
+
+    >>> from bullscows.sessions import Codemaker, Rules
+    >>> commands(Codemaker(Rules.parse("bc")))
+    ['undo', 'hint', 'history', 'list', 'quit', 'help']
+    """
+    taken = {move: word for word, move in reversed(WORDS.items())
+             if len(word) > 1 and move in game.accepts}  # fmt: skip
+    shown = sorted(taken.values(), key=list(WORDS).index)
+    return [*shown, *(["fix N REPLY"] if Fix in game.accepts else []), "quit", "help"]
+
+
 def named_move(name: str, number: int | None = None, code: str = "", reply: str = "",
                step: int = 0) -> Move:  # fmt: skip
     """The move a form's button names (``Move.name``), with the fields it sends."""

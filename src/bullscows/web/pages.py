@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from bullscows.errors import BullsCowsError
 from bullscows.seeding import read_seed
 from bullscows.sessions import HIDDEN, Game, Move, named_move, read_move
-from bullscows.sessions.moves import command_meant
+from bullscows.sessions.moves import refusal
 from bullscows.standings import ABANDONED, standings
 from bullscows.web import benching, explorer
 from bullscows.web.coaching import CHOOSE_CARD
@@ -202,7 +202,7 @@ def install(app: FastAPI) -> None:
             if hinted(game):  # the hint stays beside the refused line, as a reload shows it
                 with suppress(BullsCowsError):  # the page says why the line was refused
                     hint = last_hint(request, games, game_id, game)
-            why = f"{error}{'' if do else command_meant(game, say)}"  # as the terminal says
+            why = str(error) if do else refusal(game, say, error)  # as the terminal says
             return page(request, game_id, played.shown, status_of(error), error=why,
                         said=say, hint=hint.model_dump() if hint else None)  # fmt: skip
         return RedirectResponse(f"/game/{game_id}", status_code=303)  # a hint shown there too
