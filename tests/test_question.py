@@ -98,7 +98,7 @@ def test_a_determined_secret_and_the_limit() -> None:
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("0123", "a guess needs its reply on the same line"),
+        ("0123", "a guess and its reply go on one line, e.g. '0123 1 2'"),
         ("0123 5 0", "line 2: reply '5 0'"),
         ("0113 1 1", "line 2: code '0113'"),
     ],

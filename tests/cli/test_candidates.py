@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from bullscows.cli import main
@@ -63,3 +64,14 @@ def test_bad_input_is_named_and_exits_1(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "cannot read file" in missing.stderr
     both = run("candidates", "0123 1 1", "--from", "x.txt")
     assert both.exit_code == 2 and "not both" in both.stderr
+
+
+@pytest.mark.parametrize("name", ["candidates", "analyse"])
+def test_a_history_typed_without_quotes_says_to_quote_each_step(name: str) -> None:
+    # 'a guess needs its reply on the same line': there is no line in an argument.
+    result = run(name, "7019", "1", "1", "5873", "0", "1")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: argument 1: '7019': a guess and its reply are one argument: quote them "
+        'together, e.g. "7019 1 2"\n'
+    )

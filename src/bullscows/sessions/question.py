@@ -35,20 +35,27 @@ from bullscows.sessions.outcomes import WIDTH, code_rows
 DEFAULT_LIMIT = 20
 
 
-def read_step(text: str, rules: Rules) -> Step:
-    """A guess and its reply on one line (``'7019 1 1'``, ``'7019 1B1C'``); any reply that
-    fits the code length is taken, even one no guess can get.
+def read_step(text: str, rules: Rules, unit: str = "line") -> Step:
+    """A guess and its reply on one line (``'7019 1 1'``, ``'7019 1B1C'``), or in one
+    command-line argument (``unit``); any reply that fits the code length is taken, even one
+    no guess can get.
 
     >>> read_step("0123 3 1", Rules.parse("bc")).feedback
     Feedback(bulls=3, cows=1)
+    >>> read_step("7019", Rules.parse("bc"), "argument")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bullscows.errors.BullsCowsError: '7019': a guess and its reply are one argument: quote ...
     """
     guess, _, reply = normal_text(text).strip().partition(" ")
     code = as_code(guess, rules)
     if not reply.strip():
-        raise BullsCowsError(
-            f"{quote(text.strip())}: a guess needs its reply on the same line, e.g. "
-            f"'{code.text} 1 2'"
+        together = (
+            f'are one argument: quote them together, e.g. "{code.text} 1 2"'
+            if unit == "argument"
+            else f"go on one line, e.g. '{code.text} 1 2'"
         )
+        raise BullsCowsError(f"{quote(text.strip())}: a guess and its reply {together}")
     return Step(code, as_feedback(reply, rules, impossible=True))
 
 
@@ -72,7 +79,7 @@ def numbered_steps(
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            yield number, read_step(line, rules)
+            yield number, read_step(line, rules, unit)
         except BullsCowsError as error:
             raise type(error)(f"{unit} {number}: {error}") from None
 
