@@ -267,3 +267,15 @@ def test_undo_before_any_move_suggests_no_other_word(name: str, said: str) -> No
     assert result.exit_code == 0, result.output
     [line] = [line for line in result.output.splitlines() if "nothing to undo" in line]
     assert line.endswith(f"nothing to undo: {said}"), line
+
+
+@pytest.mark.parametrize("name", ["play", "duel"])
+def test_a_guess_typed_with_a_reply_is_told_the_game_replies(name: str) -> None:
+    # As assist takes it: 'code '0123 1 2' has 6 symbols' left the newcomer to guess why.
+    result = run(f"bullscows {name} --seed 1", input="0123 1B2C\n0123 x\nquit\n")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines()[:2] == [
+        "Error: line 1: code '0123 1B2C' has 8 symbols; a code has 4, e.g. '0123'; type only "
+        "your guess: the game gives its reply",
+        "Error: line 2: code '0123 x' has 5 symbols; a code has 4, e.g. '0123'",
+    ]

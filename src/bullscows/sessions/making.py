@@ -304,7 +304,10 @@ class _Maker(Logged, ABC):
 
     def _allowed(self, code: Code | str) -> Code:
         """``code`` as a guess of this game: in hard mode it must fit every reply so far."""
-        guess = as_code(code, self.rules)
+        try:
+            guess = as_code(code, self.rules)
+        except CodeError as error:
+            raise CodeError(f"{error}{_reply_typed(code, self.rules)}") from None
         if not self.hard:
             return guess
         for number, step in enumerate(self.history, 1):
@@ -514,3 +517,18 @@ class Adversary(_Maker):
         (which logged its own commit before) commits nothing more."""
         return {**super().actions(), "commit": lambda e: self.commit(),
                 "give-up": lambda e: self._give_up()}  # fmt: skip
+
+
+def _reply_typed(text: Code | str, rules: Rules) -> str:
+    """What to say when ``text``, refused as a guess, is a guess and a reply (as assist
+    takes them): the game gives the reply. Nothing otherwise.
+
+    >>> _reply_typed("0123 1 2", Rules.parse("bc")), _reply_typed("0123 x", Rules.parse("bc"))
+    ('; type only your guess: the game gives its reply', '')
+    """
+    guess, _, reply = str(text).strip().partition(" ")
+    try:
+        Code(guess, rules), Feedback.parse(reply, rules)
+    except BullsCowsError:
+        return ""
+    return "; type only your guess: the game gives its reply"
