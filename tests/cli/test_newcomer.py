@@ -279,3 +279,13 @@ def test_a_guess_typed_with_a_reply_is_told_the_game_replies(name: str) -> None:
         "your guess: the game gives its reply",
         "Error: line 2: code '0123 x' has 5 symbols; a code has 4, e.g. '0123'",
     ]
+
+
+@pytest.mark.parametrize("name", ["play", "solve", "duel", "assist"])
+def test_every_game_help_names_help_at_the_prompt(name: str) -> None:
+    # 'help' at a game's prompt says what it takes; no --help said that it could be typed.
+    text = " ".join(run(f"bullscows {name} --help").stdout.split())
+    assert "'help' " in text, text
+    game = run(f"bullscows {name} --seed 1", input="help\nquit\n")
+    assert game.exit_code == 0, game.output
+    assert "Commands: " in game.stdout or "Replies are written" in game.stdout

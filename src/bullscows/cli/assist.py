@@ -64,9 +64,10 @@ def assist(
     Enter each guess you made and the reply you got, e.g. '0123 1 2' or '0123 1B2C'. An empty line
     or 'next' asks for a guess; 'list' shows the codes still possible (a screenful; 'list all'
     every one); 'undo' takes back the last entry; 'fix N REPLY' replaces the reply to guess #N;
-    'quit' stops. From a pipe or a file, each line must hold a guess and its reply: a line that
-    cannot be used is named and skipped (exit code 1 at the end), and a line that makes the
-    replies contradict each other is explained and ends the run (exit 1).
+    'quit' stops; 'help' says how to write a reply. From a pipe or a file, each line must hold a
+    guess and its reply: a line that cannot be used is named and skipped (exit code 1 at the
+    end), and a line that makes the replies contradict each other is explained and ends the run
+    (exit 1).
 
     With --from FILE the whole history is read first (a line that cannot be read ends the run
     with exit 1, naming it); what it says is shown, and the prompt carries on from there.

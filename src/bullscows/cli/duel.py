@@ -21,8 +21,8 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     """Both at once: each round you guess its code, then it guesses yours.
 
     The game goes on until both codes are broken; fewer guesses wins. At your guess prompt
-    'history' shows your guesses and 'quit' gives up; at a reply prompt 'undo' takes back
-    your last reply and 'fix N REPLY' replaces reply #N.
+    'history' shows your guesses and 'quit' gives up; at either prompt 'undo' takes back your
+    last reply, 'fix N REPLY' replaces reply #N, and 'help' says what the prompt takes.
 
     \b
     bullscows duel

@@ -74,9 +74,9 @@ def play(
 
     Type a guess at each prompt; 'history' shows your guesses, 'list' the codes still possible (a
     screenful; 'list all' every one), 'undo' takes back your last guess, 'hint' (with --hint)
-    proposes one and says why, 'quit' gives up and reveals the secret. A game that ends is kept
-    in your record (`bullscows record`), unless given up before its first guess (its secret then
-    stays hidden); `bullscows analyse --last` weighs each of its guesses.
+    proposes one and says why, 'quit' gives up and reveals the secret, 'help' lists these. A
+    game that ends is kept in your record (`bullscows record`), unless given up before its first
+    guess (its secret then stays hidden); `bullscows analyse --last` weighs each of its guesses.
 
     \b
     bullscows play                        Bulls & Cows: 4 distinct digits

@@ -29,8 +29,9 @@ from bullscows.strategies import Strategy
 def solve(rules: Rules, seed: int, strategy: Strategy, reply_style: str, plain: bool) -> None:
     """The computer breaks your secret code.
 
-    Think of a code; reply to each guess with bulls and cows. 'undo' takes back your last reply,
-    'fix N REPLY' replaces reply #N, 'quit' stops. With --plain it plays against another
+    Think of a code; reply to each guess with bulls and cows, bulls first ('1 2', '1B2C'; 'help'
+    at the prompt shows every way). 'undo' takes back your last reply, 'fix N REPLY' replaces
+    reply #N, 'quit' stops. With --plain it plays against another
     program: exit 0 when the code is found, 1 (with the reason on stderr) on a contradiction or
     a bad reply.
 
