@@ -58,6 +58,16 @@ def test_an_alphabet_of_full_width_symbols_is_its_plain_alphabet() -> None:
     assert Code(wide("abc"), rules).text == "abc"
 
 
+def test_a_symbol_whose_plain_form_is_a_separator_is_refused() -> None:
+    # A full-width comma made a variant whose spec, 'p2c2n:symbols=a,', read back as nothing.
+    with pytest.raises(RulesError) as refused:
+        Rules(2, "a\uff0c")
+    assert str(refused.value) == (
+        "symbols 'a,': ',' cannot be a symbol (use printable characters other than space , ; : /)"
+        "; 'a\uff0c' reads as 'a,'"
+    )
+
+
 def test_two_symbols_of_one_plain_form_are_refused_as_typed() -> None:
     with pytest.raises(RulesError) as refused:
         Rules(2, "a\u00aa")  # a feminine ordinal indicator: an 'a'

@@ -293,7 +293,8 @@ def _check_guesses(rules: Rules) -> Rules | None:
 def _plain_symbols(symbols: str) -> str:
     """The checked alphabet ``symbols`` with each symbol in its plain form (a full-width letter
     is its plain letter: ``readers.normal_symbols``), so that its spec reads back as the same
-    variant; two symbols of one plain form are refused."""
+    variant; two symbols of one plain form, or one whose plain form cannot be a symbol (a
+    full-width comma is a comma), are refused."""
     plain = normal_symbols(symbols)
     if plain == symbols:  # checked already: the usual case
         return plain
@@ -304,6 +305,10 @@ def _plain_symbols(symbols: str) -> str:
                 f"symbols {quote(symbols)}: {first!r} and {symbols[at]!r} are both "
                 f"{symbol!r}; symbols must be distinct"
             )
+    try:
+        check_symbols(plain)
+    except RulesError as error:
+        raise RulesError(f"{error}; {quote(symbols)} reads as {quote(plain)}") from None
     return plain
 
 
