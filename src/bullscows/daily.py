@@ -24,6 +24,7 @@ import os
 from datetime import UTC, date, datetime
 
 from bullscows.errors import BullsCowsError
+from bullscows.records import GameRecord
 from bullscows.rules import Rules
 from bullscows.seeding import SEED_BOUND
 from bullscows.sessions import Codemaker, Game
@@ -78,8 +79,32 @@ def daily_game(rules: Rules, day: int, hints: Strategy | str | None = None,
 
 def day_of(game: Game) -> int | None:
     """The day whose puzzle ``game`` is, or ``None`` when it is not a daily puzzle."""
-    if not isinstance(game, Codemaker) or game.rules.spec not in VARIANTS:
+    return _day(game.rules.spec, game.seed) if isinstance(game, Codemaker) else None
+
+
+def puzzle_of(record: GameRecord) -> tuple[str, int] | None:
+    """The variant and the day of the daily puzzle that ``record`` is a game of, or ``None``:
+    not a daily puzzle, or one given up before its first guess (it told nothing: the puzzle
+    may be played again). Read without replaying the game.
+
+    >>> game = daily_game(Rules.parse("mm"), 330)
+    >>> puzzle_of(game.to_record())
+    ('mm', 330)
+    >>> _ = game.give_up()
+    >>> puzzle_of(game.to_record()) is None
+    True
+    """
+    actions = {event.action for event in record.events}
+    if record.kind != "codemaker" or ("give-up" in actions and "guess" not in actions):
         return None
-    day = game.seed & ((1 << DAY_BITS) - 1)
+    day = _day(record.rules, record.seed)
+    return None if day is None else (record.rules, day)
+
+
+def _day(spec: str, seed: int) -> int | None:
+    """The day whose puzzle of ``spec`` a game of ``seed`` is, if it is one."""
+    if spec not in VARIANTS:
+        return None
+    day = seed & ((1 << DAY_BITS) - 1)
     key = os.environ.get(KEY_ENV, "")
-    return day if day >= 1 and game.seed == _seed(game.rules.spec, day, key) else None
+    return day if day >= 1 and seed == _seed(spec, day, key) else None

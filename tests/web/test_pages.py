@@ -509,8 +509,8 @@ def test_the_daily_puzzle_is_the_same_for_everyone(
     listing = client.get("/daily").text
     assert f"Daily puzzle #{day}" in listing and 'id="daily-mm"' in listing
     secrets = set()
-    for _ in range(2):
-        response = client.post("/daily", data={"rules": "bc"})
+    for player in (client, TestClient(client.app, follow_redirects=False)):  # two players
+        response = player.post("/daily", data={"rules": "bc"})
         assert response.status_code == 303
         game = response.headers["location"]
         playing = client.get(game).text
@@ -527,6 +527,39 @@ def test_the_daily_puzzle_is_the_same_for_everyone(
         assert f'data-day="{day}"' in over
     assert len(secrets) == 1
     assert client.post("/daily", data={"rules": "bc5"}).status_code == 400
+
+
+def test_a_daily_puzzle_is_played_once_then_a_new_game_follows(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked again the same day, today's puzzle is the player's game of it, finished or not
+    (no second try at a secret they know); once it is over, the page offers a new game with
+    the form's defaults (no daily guess limit) and the record."""
+    from bullscows import daily
+
+    monkeypatch.setattr(daily, "utc_today", lambda: date(2026, 11, 26))
+    game = client.post("/daily", data={"rules": "bc"}).headers["location"]
+    assert client.post("/daily", data={"rules": "bc", "hints": "true"}).headers["location"] == game
+    say(client, game, "0123")
+    over = say(client, game, "quit")
+    assert client.post("/daily", data={"rules": "bc"}).headers["location"] == game
+    listing = client.get("/daily").text
+    assert f'id="daily-bc" href="{game}"' in listing and 'id="daily-mm"' in listing
+    assert "Play again" not in over and 'href="/record"' in over
+    form = re.search(r'<form method="post" action="/new/play"[^>]*>(.*?)</form>', over, re.S)
+    assert form is not None and "Play a new game" in form.group(1)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.group(1)))
+    assert fields == {"rules": "bc"}  # no daily limit, nor the daily's options
+    new = client.post("/new/play", data=fields).headers["location"]
+    state = client.get("/api" + new.replace("/game/", "/games/")).json()["state"]
+    assert state.get("max_guesses") is None and state.get("day") is None
+    other = TestClient(client.app, follow_redirects=False)  # another player: their own game
+    given_up = other.post("/daily", data={"rules": "mm"}).headers["location"]
+    say(other, given_up, "quit")  # before a guess: told nothing, so it may be played again
+    assert other.post("/daily", data={"rules": "mm"}).headers["location"] != given_up
+    assert other.post("/daily", data={"rules": "bc"}).headers["location"] != game
+    monkeypatch.setattr(daily, "utc_today", lambda: date(2026, 11, 27))  # the next day
+    assert client.post("/daily", data={"rules": "bc"}).headers["location"] != game
 
 
 def test_a_guess_limit_loses_the_game_and_shows_the_secret(client: TestClient) -> None:

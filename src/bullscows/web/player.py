@@ -11,13 +11,13 @@ from fastapi import FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from bullscows.daily import EPOCH, LIMITS, daily_game, day_number
+from bullscows.daily import EPOCH, LIMITS, daily_game, day_number, puzzle_of
 from bullscows.rules import Rules
 from bullscows.standings import Finished, tally
 from bullscows.web.api import ERRORS
 from bullscows.web.common import for_player, games_of, player_of, render
 from bullscows.web.games import strategy_for
-from bullscows.web.storage import new_id
+from bullscows.web.storage import Store, new_id
 
 #: The most games a record sends (the browser sends its latest): well within a body's bound.
 MAX_GAMES = 200
@@ -50,8 +50,11 @@ def install(app: FastAPI) -> None:
 
     @app.get("/daily", response_class=HTMLResponse, include_in_schema=False)
     def today(request: Request) -> HTMLResponse:
+        """Today's puzzles: a form to start each, or a link to the player's game of it."""
         day = day_number()
-        variants = [(spec, Rules.parse(spec).describe(), LIMITS[spec]) for spec in LIMITS]
+        played = todays(games_of(request).store, player_of(request), day)
+        variants = [(spec, Rules.parse(spec).describe(), LIMITS[spec], played.get(spec))
+                    for spec in LIMITS]  # fmt: skip
         return render(request, "daily.html", title=f"Daily puzzle #{day}", day=day,
                       epoch=EPOCH, variants=variants)  # fmt: skip
 
@@ -62,9 +65,25 @@ def install(app: FastAPI) -> None:
         hints: bool = Form(False),
         hard: bool = Form(False),
     ) -> Response:
-        chosen = Rules.parse(rules.strip())
-        helper = strategy_for("minimax", chosen) if hints else None
-        game = daily_game(chosen, day_number(), hints=helper, hard=hard)
-        player = player_of(request) or new_id()
-        game_id = games_of(request).add(game, "play", player)
+        """Today's puzzle of ``rules``: the player's game of it if they started one (one
+        game a day, finished or not), else a new one."""
+        chosen, day = Rules.parse(rules.strip()), day_number()
+        games, known = games_of(request), player_of(request)
+        player = known or new_id()
+        game_id = todays(games.store, known, day).get(chosen.spec)
+        if game_id is None:
+            helper = strategy_for("minimax", chosen) if hints else None
+            game = daily_game(chosen, day, hints=helper, hard=hard)
+            game_id = games.add(game, "play", player)
         return for_player(request, RedirectResponse(f"/game/{game_id}", status_code=303), player)
+
+
+def todays(store: Store, player: str | None, day: int) -> dict[str, str]:
+    """The games of ``player`` that are ``day``'s puzzles: the id of the first of each
+    variant."""
+    found: dict[str, str] = {}
+    for game_id, record in store.games_of(player) if player else []:
+        puzzle = puzzle_of(record)
+        if puzzle is not None and puzzle[1] == day:
+            found.setdefault(puzzle[0], game_id)
+    return found

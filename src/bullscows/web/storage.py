@@ -358,23 +358,29 @@ class Store:
             row = db.execute(READ, {"game": game_id}).first()
         return None if row is None else (GameRecord.loads(row[0]), str(row[1]), int(row[2]))
 
+    def records_of(self, player: str) -> list[GameRecord]:
+        """The records of the games ``player`` started, oldest first (challenges aside)."""
+        return [record for _, record in self.games_of(player)]
+
+    def games_of(self, player: str) -> list[tuple[str, GameRecord]]:
+        """The ids and records of the games ``player`` started, oldest first (challenges
+        aside)."""
+        return self._games(games.c.player == player, games.c.mode != "challenge")
+
     def records(self, mode: str) -> list[GameRecord]:
         """The records of the games played in ``mode``, oldest first (one that no longer
         reads, from a later version, is passed over)."""
-        return self._records(games.c.mode == mode)
-
-    def records_of(self, player: str) -> list[GameRecord]:
-        """The records of the games ``player`` started, oldest first (challenges aside)."""
-        return self._records(games.c.player == player, games.c.mode != "challenge")
+        return [record for _, record in self._games(games.c.mode == mode)]
 
     @guarded
-    def _records(self, *where: Any) -> list[GameRecord]:
+    def _games(self, *where: Any) -> list[tuple[str, GameRecord]]:
+        query = select(games.c.id, games.c.record).where(*where).order_by(games.c.created)
         with self.engine.connect() as db:
-            rows = db.execute(select(games.c.record).where(*where).order_by(games.c.created)).all()
+            rows = db.execute(query).all()
         found = []
-        for (stored,) in rows:
+        for game_id, stored in rows:
             with contextlib.suppress(BullsCowsError):
-                found.append(GameRecord.loads(stored))
+                found.append((str(game_id), GameRecord.loads(stored)))
         return found
 
     @guarded
