@@ -101,6 +101,7 @@ def serve(
     from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
 
+    from bullscows.web.app import seed_from
     from bullscows.web.limits import LIMITS_ENV, Limits
     from bullscows.web.storage import (
         DATABASE_ENV,
@@ -117,6 +118,7 @@ def serve(
         if workers > 1:
             shared_by(url, workers)
         Store(url, durability).close()  # reachable, and of a schema this program knows
+        seed_from(os.environ)  # BULLSCOWS_SEED, as each worker reads it (web.app)
     except BullsCowsError as error:
         raise click.ClickException(str(error)) from None
     listening = _listen(host, port)
