@@ -59,3 +59,19 @@ def test_every_command_quotes_an_extra_argument_and_says_what_it_takes(name: str
         assert line.endswith("; 'extra' is one too many"), line
     else:
         assert line == f"Error: 'extra': {name} takes no arguments, only options (see --help)"
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [(["play", "mm"], "--rules mm"), (["tree", "moo5,5,5"], "--rules moo5,5,5"),
+     (["solve", "entropy"], "--strategy entropy"), (["bench", "Mastermind"], None),
+     (["play", "0123"], None), (["serve", "mm"], None)],
+)  # fmt: skip
+def test_a_variant_or_strategy_given_as_an_argument_is_told_its_option(
+    args: list[str], meant: str | None
+) -> None:
+    # A newcomer's 'bullscows play mm' was only told that play takes no arguments.
+    line = error_line(*args)
+    start = f"Error: {args[1]!r}: {args[0]} takes no arguments, only options"
+    said = "" if meant is None else f"; did you mean {meant!r}?"
+    assert line == f"{start}{said} (see --help)"

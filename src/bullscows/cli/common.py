@@ -18,7 +18,7 @@ from bullscows.errors import BullsCowsError
 from bullscows.feedback import STYLES
 from bullscows.readers import QUOTE_LENGTH, did_you_mean, quote, quote_path, read_text
 from bullscows.rules import MAX_LENGTH, MAX_SCORED_LENGTH, SPEC_HELP, Rules
-from bullscows.strategy_spec import CHOICES
+from bullscows.strategy_spec import CHOICES, NAMES
 
 if TYPE_CHECKING:  # the strategies import NumPy: not needed for --help
     from bullscows.strategies import Strategy
@@ -61,11 +61,34 @@ class Command(click.Command):
         given = [str(ctx.params[p.name]) for p in arguments if p.name and ctx.params.get(p.name)]
         quoted = quote(" ".join([*given, *extra]))
         if not arguments:
-            return f"{quoted}: {self.name} takes no arguments, only options (see --help)"
+            meant = _option_meant(self.get_params(ctx), extra)
+            return f"{quoted}: {self.name} takes no arguments, only options{meant} (see --help)"
         usage = " ".join(p.make_metavar(ctx) for p in arguments)
         takes = f"{self.takes} ({usage})" if self.takes else usage
         many = "is one" if len(extra) == 1 else f"are {len(extra)}"
         return f"{quoted}: {self.name} takes {takes}; {quote(' '.join(extra))} {many} too many"
+
+
+def _option_meant(params: list[click.Parameter], extra: list[str]) -> str:
+    """``; did you mean '--rules mm'?`` when the one argument ``extra`` is a variant or a
+    strategy that a command of ``params`` takes as an option's value (``bullscows play mm``).
+
+    >>> _option_meant([click.Option(["--rules"]), click.Option(["--strategy"])], ["MM"])
+    "; did you mean '--rules MM'?"
+    >>> _option_meant([click.Option(["--strategy"])], ["entropy"]), _option_meant([], ["mm"])
+    ("; did you mean '--strategy entropy'?", '')
+    """
+    options = {name for param in params for name in getattr(param, "opts", ())}
+    [value] = extra if len(extra) == 1 else [""]
+    if "--strategy" in options and value in NAMES:
+        return f"; did you mean '--strategy {value}'?"
+    if "--rules" in options and value:
+        try:
+            Rules.parse(value)
+        except BullsCowsError:
+            return ""
+        return f"; did you mean '--rules {value}'?"
+    return ""
 
 
 class Choice(click.Choice):  # type: ignore[type-arg]
