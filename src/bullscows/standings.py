@@ -93,10 +93,21 @@ def wins_text(distribution: dict[int, int]) -> str:
     )
 
 
+def played_text(played: int, won: int) -> str:
+    """Games played and won, in words, as the web's record page heads a variant's wins.
+
+    >>> played_text(3, 2)
+    '3 played, 2 won'
+    """
+    return f"{played} played, {won} won"
+
+
 def standings(records: Iterable[GameRecord]) -> list[dict[str, Any]]:
     """Per variant, in the order first played (records oldest first): games finished
     (``played``), ``won``, ``win_percent`` (to the nearest), the current and the best
-    ``streak`` of wins, and ``distribution``: guesses -> wins that took that many."""
+    ``streak`` of wins, ``distribution``: guesses -> wins that took that many, and the
+    words a front end shows of them: ``summary`` (``played_text``) and ``wins``
+    (``wins_text``)."""
     return tally(game for game in map(finished, records) if game is not None)
 
 
@@ -115,10 +126,11 @@ def tally(finished_games: Iterable[Finished]) -> list[dict[str, Any]]:
             best = max(best, streak)
             if game.won:
                 spread[game.guesses] = spread.get(game.guesses, 0) + 1
-        won = sum(spread.values())
+        won, distribution = sum(spread.values()), dict(sorted(spread.items()))
         rows.append({
             "rules": rules, "played": len(games), "won": won,
             "win_percent": win_percent(won, len(games)), "streak": streak, "best_streak": best,
-            "distribution": dict(sorted(spread.items())),
+            "distribution": distribution, "summary": played_text(len(games), won),
+            "wins": wins_text(distribution),
         })  # fmt: skip
     return rows

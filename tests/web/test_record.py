@@ -115,3 +115,21 @@ def test_a_game_out_of_guesses_counts_as_lost(client: TestClient) -> None:
     won = "You broke it" in shown
     assert won or "Out of guesses." in shown
     assert tallied(client) == {"p3c4n": f"1 played, {int(won)} won"}
+
+
+def test_the_record_page_says_the_wins_in_the_library_s_words(client: TestClient) -> None:
+    """The page (and ``/api/record``, which the page's script draws from) shows each
+    variant's wins as ``standings.wins_text`` words them, as ``bullscows record`` does."""
+    from bullscows.standings import played_text, wins_text
+
+    give_up_a_game(client, "p3c4n")
+    won = client.post("/new/play", data={"rules": "p3c4n", "limit": "1"}).headers["location"]
+    assert submit(client, won, {"say": "012"}).status_code == 303
+    broke = "You broke it" in client.get(won).text
+    page = client.get("/record").text
+    wins = wins_text({1: 1} if broke else {})
+    assert f'<p class="muted wins">{wins}</p>' in page
+    assert tallied(client) == {"p3c4n": played_text(2, int(broke))}
+    kept = [{"rules": "bc", "guesses": 5, "won": True}, {"rules": "bc", "guesses": 7, "won": False}]
+    [bc] = client.post("/api/record", json={"games": kept}).json()["variants"]
+    assert (bc["summary"], bc["wins"]) == ("2 played, 1 won", "wins: 1 in 5 guesses")

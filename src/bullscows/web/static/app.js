@@ -160,10 +160,8 @@
       section.appendChild(stats);
       var counts = Object.keys(entry.distribution).map(Number).sort(function (a, b) { return a - b; })
         .map(function (guesses) { return [guesses, entry.distribution[guesses]]; });
-      section.appendChild(element("p", { "class": "summary" }, entry.played + " played, " + entry.won + " won"));
-      if (counts.length) {
-        section.appendChild(element("p", { "class": "muted" }, "Wins by the number of guesses they took:"));
-      }
+      section.appendChild(element("p", { "class": "summary" }, entry.summary));
+      section.appendChild(element("p", { "class": "muted wins" }, entry.wins));
       var most = Math.max.apply(null, counts.map(function (c) { return c[1]; }).concat([1]));
       var chart = element("svg", { width: 320, height: 24 * counts.length + 4, viewBox: "0 0 320 " + (24 * counts.length + 4),
                                    role: "img", "aria-label": "guesses needed, games won" });
