@@ -109,6 +109,22 @@ def test_a_misspelt_command_at_the_prompt_is_answered_with_the_one_meant(
     assert "(did you mean &#39;undo&#39;?)" in say(client, assist, "undi", 400)
 
 
+def test_a_line_that_only_shows_something_shows_it_beside_the_box(client: TestClient) -> None:
+    """'list', 'history' and 'help' change nothing: their words (the terminal's, from the
+    library) come back with the page, where a redirect once lost them."""
+    assist = new(client, "assist")
+    say(client, assist, "0123 0 0")  # 360 codes of 4-9 left
+    listed = re.search(r'<div class="told" id="told" role="status">(.*?)</div>',
+                       say(client, assist, "list"), re.S)  # fmt: skip
+    assert listed is not None
+    codes = re.findall(r"\b\d{4}\b", listed.group(1))
+    assert len(codes) == 360 and codes[0] == "4567" and not set("0123") & set("".join(codes))
+    assert "[1] 0123  0 bulls, 0 cows" in say(client, assist, "history")
+    assert "Enter &#39;GUESS REPLY&#39;" in say(client, assist, "help")
+    assert 'id="told"' not in client.get(assist).text  # the game's page: nothing asked
+    assert "Nothing yet." in say(client, new(client, "play"), "history")
+
+
 def test_hint_typed_in_assist_says_what_assist_takes(client: TestClient) -> None:
     """Assist has no hint: the line is no code either, and the page says what to type instead
     (``sessions.moves.refusal``, the terminal's words), not that 'h' is not a symbol."""

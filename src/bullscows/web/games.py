@@ -156,21 +156,25 @@ def new_game(setup: Setup, seed: int | None = None) -> Game:
 
 @dataclass(frozen=True)
 class Told:
-    """What a move tells besides the new state: the reply to a guess, a hint, a step undone."""
+    """What a move tells besides the new state: the reply to a guess, a hint, a step undone,
+    and the lines of a move that only shows something (the codes left, the history, help)."""
 
     reply: ReplyOut | None = None
     hint: HintOut | None = None
     undone: StepOut | None = None
+    lines: tuple[str, ...] = ()
 
 
 def apply(game: Game, move: Move) -> Told:
     """Carry out one move (``Game.apply``); what it tells besides the new state."""
     outcome = game.apply(move)
     scored, hinted, undone = outcome.scored, outcome.hinted, outcome.undone
+    shows = not (move.changes or move.asks_strategy)  # a suggestion: on the page already
     return Told(
         reply=None if scored is None else reply_out(scored, game.rules),
         hint=None if hinted is None else hint_out(hinted, game.rules),
         undone=None if undone is None else step_out(undone, game.rules),
+        lines=outcome.lines(default_style(game.rules)) if shows else (),
     )
 
 

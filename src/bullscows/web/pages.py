@@ -6,7 +6,9 @@ Each game page has one text box that reads what the terminal reads at its prompt
 ``hint``, ``quit``; buttons name the same moves (``do``). Every form carries the number of
 the move it answers (``move``): a form sent twice is refused (409), never applied twice.
 A move is answered by a redirect to the game's page, which shows the hint while the last move
-asked for one: a reload, the back button or another tab shows what the post did.
+asked for one: a reload, the back button or another tab shows what the post did. A line that
+only shows something (``list``, ``history``, ``help``) changes nothing: it is answered with the
+page and that line's words beside the box.
 """
 
 from __future__ import annotations
@@ -193,7 +195,7 @@ def install(app: FastAPI) -> None:
 
         games = games_of(request)
         try:
-            games.play(request, game_id, choose)
+            _, played = games.play(request, game_id, choose)
         except BullsCowsError as error:
             if isinstance(error, NotFound | Unavailable):
                 raise
@@ -205,6 +207,8 @@ def install(app: FastAPI) -> None:
             why = str(error) if do else refusal(game, say, error)  # as the terminal says
             return page(request, game_id, played.shown, status_of(error), error=why,
                         said=say, hint=hint.model_dump() if hint else None)  # fmt: skip
+        if played.told.lines:  # a move that only shows something (list, history, help)
+            return page(request, game_id, played.shown, told=played.told.lines)
         return RedirectResponse(f"/game/{game_id}", status_code=303)  # a hint shown there too
 
     @app.post("/game/{game_id}/challenge", include_in_schema=False)
