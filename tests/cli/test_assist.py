@@ -364,6 +364,13 @@ def test_the_reply_prompt_of_a_guess_typed_alone_has_a_way_out(spawn: Spawn) -> 
     game.expect_text("cannot read reply 'history'")
     game.expect_text("; Enter alone, 'undo' or 'quit' records no reply")
     game.expect_text("Reply to 0123: ")
+    game.send("4567 0 1")  # the next line of the game: it said "'4567' is too large for a count"
+    game.expect_text(
+        "reply '4567 0 1': '4567' is too large for a count of bulls or cows; '4567 0 1' is "
+        "another guess and its reply: first the reply to 0123; Enter alone, 'undo' or 'quit' "
+        "records no reply"
+    )
+    game.expect_text("Reply to 0123: ")
     game.send("undo")
     game.expect_text("No reply: 0123 is not recorded.")
     game.expect_text("> ")

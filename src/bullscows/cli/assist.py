@@ -37,6 +37,7 @@ from bullscows.sessions.moves import (
     FIX_HELP,
     NO_REPLY_HELP,
     REPLY_HELP,
+    another_step,
     instead_of_reply,
     reply_to,
 )
@@ -155,7 +156,7 @@ def _with_reply(terminal: Terminal, breaker: Codebreaker, guess: str) -> Move | 
         try:
             as_feedback(text, breaker.rules)
         except BullsCowsError as error:
-            terminal.warn(f"{error}; {NO_REPLY_HELP}")
+            terminal.warn(f"{error}{another_step(code, text)}; {NO_REPLY_HELP}")
             continue
         return Record(guess, text)
 

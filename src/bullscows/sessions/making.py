@@ -46,6 +46,7 @@ from bullscows.sessions.moves import (
     Undo,
     check_move,
     given,
+    reads_as_step,
 )
 from bullscows.sessions.moves import Help as AskHelp
 from bullscows.sessions.moves import Hint as AskHint
@@ -526,9 +527,8 @@ def _reply_typed(text: Code | str, rules: Rules) -> str:
     >>> _reply_typed("0123 1 2", Rules.parse("bc")), _reply_typed("0123 x", Rules.parse("bc"))
     ('; type only your guess: the game gives its reply', '')
     """
-    guess, _, reply = str(text).strip().partition(" ")
-    try:
-        Code(guess, rules), Feedback.parse(reply, rules)
-    except BullsCowsError:
-        return ""
-    return "; type only your guess: the game gives its reply"
+    return (
+        "; type only your guess: the game gives its reply"
+        if reads_as_step(str(text), rules)
+        else ""
+    )

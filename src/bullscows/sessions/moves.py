@@ -28,8 +28,9 @@ from typing import ClassVar, Protocol
 
 from bullscows.codes import Code
 from bullscows.errors import BullsCowsError, StaleMoveError
-from bullscows.feedback import NOTATIONS_HELP
+from bullscows.feedback import NOTATIONS_HELP, Feedback
 from bullscows.readers import did_you_mean, normal_text, quote
+from bullscows.rules import Rules
 from bullscows.sessions.outcomes import LIST_ALL
 
 # --- the moves ----------------------------------------------------------------------------------
@@ -379,6 +380,32 @@ def reply_to(code: Code, text: str) -> str:
     except BullsCowsError:
         same = False
     return reply.strip() if same else words
+
+
+def reads_as_step(text: str, rules: Rules) -> bool:
+    """Whether ``text`` is a code of ``rules`` and a reply after it, as assist takes a line.
+
+    >>> reads_as_step("0123 1B2C", Rules.parse("bc")), reads_as_step("0123", Rules.parse("bc"))
+    (True, False)
+    """
+    guess, _, reply = normal_text(text).strip().partition(" ")
+    try:
+        Code(guess, rules), Feedback.parse(reply, rules)
+    except BullsCowsError:
+        return False
+    return True
+
+
+def another_step(code: Code, text: str) -> str:
+    """What to add when ``text``, refused at the prompt for the reply to ``code``, is another
+    guess and its reply (typed as at assist's first prompt); else nothing.
+
+    >>> another_step(Code("4567"), "8901 0 0")
+    "; '8901 0 0' is another guess and its reply: first the reply to 4567"
+    """
+    if not reads_as_step(text, code.rules):
+        return ""
+    return f"; {quote(text.strip())} is another guess and its reply: first the reply to {code}"
 
 
 def instead_of_reply(move: Move) -> Move | None:
