@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 from bench_scripts import load
 from bullscows import Rules
+from bullscows._kernels import search_memo
+from bullscows._kernels.search_calls import Memo
 from bullscows._kernels.tables import CTX_SHARED, INFEASIBLE
 from bullscows.cli import main
 from bullscows.errors import BullsCowsError
@@ -238,6 +240,29 @@ def test_the_whole_search_on_threads_resumes_from_its_sets_and_searches_less() -
     (_, kept, *_, total), (_, bare, *_, again) = rows
     assert total == again == "7,817"  # the optimum
     assert int(kept.replace(",", "")) < int(bare.replace(",", ""))
+
+
+def test_the_memos_of_a_search_share_one_table_of_its_kept_sets(tmp_path: Path) -> None:
+    header = {"rules": "mm", "objective": "total", "max_depth": None, "consistent_only": False}
+    first = kept.KeptSets(tmp_path / "mm.ckpt", header)
+    stopped = Memo(16)
+    search_memo.store(stopped.arrays, (5, 6, 3), (40, 2, 30, 0))
+    first.adopt(stopped, "total", 1)
+    assert first.close(finished=False) == 1
+    again = kept.KeptSets(tmp_path / "mm.ckpt", header)
+    memos = [Memo(16) for _ in range(3)]
+    assert [again.adopt(memo, "total", 1) for memo in memos] == [1, 1, 1]
+    assert all(memo.arrays[2] is memos[0].arrays[2] for memo in memos)  # one copy
+    assert [len(memo) for memo in memos] == [0, 0, 0]
+    assert search_memo.entry(memos[1].arrays, (5, 6, 3)) == (40, 2, 30, 0)
+    assert [len(memo) for memo in memos] == [0, 1, 0]  # copied into the memo that read it
+    memos[1].grow()
+    assert memos[1].arrays[2] is memos[0].arrays[2]
+    assert search_memo.entry(memos[0].arrays, (5, 6, 2))[0] == -1
+    assert again.close(finished=False) == 1
+    last = kept.KeptSets(tmp_path / "mm.ckpt", header)
+    assert last.groups[("total", 1)].tolist() == [[5, 6, 3, 40, 2, 30, 0]]
+    last.close(finished=True)
 
 
 def test_a_memo_is_adopted_only_by_searches_of_the_same_options(tmp_path: Path) -> None:

@@ -62,9 +62,14 @@ MEMO_SLOTS = 1 << 16
 _SLOT = 7
 
 
-def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray]:
-    """An empty memo's arrays (``search_memo``): its table and its state."""
-    return np.full(slots * _SLOT, -1, dtype=np.int64), np.zeros(2, dtype=np.int64)
+def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray, IntArray]:
+    """An empty memo's arrays (``search_memo``): its table, its state and its base (none)."""
+    table = np.full(slots * _SLOT, -1, dtype=np.int64)
+    return table, np.zeros(2, dtype=np.int64), NO_BASE
+
+
+#: The base of a memo that has none (read-only: no memo writes to its base).
+NO_BASE = np.zeros(0, dtype=np.int64)
 
 
 #: The fewest and most slots of a table the threads of a search share (``shared_table``):
@@ -156,7 +161,11 @@ class Memo:
         while 4 * len(self) > slots:
             slots *= 2
         table = kernels().grow_memo(self.arrays, slots)
-        self.arrays = (table, np.array([len(self), 0], dtype=np.int64))
+        self.arrays = (table, np.array([len(self), 0], dtype=np.int64), self.arrays[2])
+
+    def rest_on(self, base: IntArray) -> None:
+        """Fall back on ``base`` (``base_table``) for the sets its table lacks."""
+        self.arrays = (self.arrays[0], self.arrays[1], base)
 
 
 #: SplitMix64's increment (the golden ratio's fraction times 2**64).
@@ -392,7 +401,7 @@ def try_guess(
 
 
 __all__ = [
-    "Memo", "ahead", "aheads", "best_guess", "bounds", "check_shared", "code_keys", "context",
-    "guess_order", "ideal_cost", "kernels", "parts", "perfect", "shared_table",
+    "NO_BASE", "Memo", "ahead", "aheads", "best_guess", "bounds", "check_shared", "code_keys",
+    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "shared_table",
     "solve", "stopped", "try_guess",
 ]  # fmt: skip

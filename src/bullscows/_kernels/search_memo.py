@@ -1,6 +1,8 @@
 """The optimal search's memo, in plain arrays: an open-addressing hash table that compiled
-code reads and writes, and that a module compiled ahead of time takes as it is
-(``search_calls`` makes memos and grows them; docs/kernels.md describes the layout).
+code reads and writes, its state, and a read-only base table of the same layout that it
+falls back on (empty but for the sets a stopped run kept, ``search.kept``); a module
+compiled ahead of time takes them as they are (``search_calls`` makes memos and grows them;
+docs/kernels.md describes the layout).
 
 >>> import numpy as np
 >>> from bullscows._kernels.search_calls import new_memo
@@ -9,8 +11,11 @@ code reads and writes, and that a module compiled ahead of time takes as it is
 >>> entry(memo, (7, 8, 3)), entry(memo, (7, 8, 2))[0], int(memo[1][0])
 ((120, 5, 0, 1), -1, 1)
 >>> bigger = grow(memo[0], 64)
->>> entry((bigger, memo[1]), (7, 8, 3))
+>>> entry((bigger, memo[1], memo[2]), (7, 8, 3))
 (120, 5, 0, 1)
+>>> on_base = (new_memo(16)[0], np.zeros(2, dtype=np.int64), bigger)
+>>> entry(on_base, (7, 8, 3)), int(on_base[1][0])  # copied from the base
+((120, 5, 0, 1), 1)
 """
 
 from __future__ import annotations
@@ -44,19 +49,27 @@ def _slot(table, h1, h2, depth):
 
 @njit(cache=True)
 def entry(memo, key):
-    """What the memo knows of the set ``key``: (cost or -1, guess or -1, floor, looked)."""
-    table = memo[0]
+    """What the memo knows of the set ``key``: (cost or -1, guess or -1, floor, looked). A
+    set its table lacks is looked up in its base (read-only, shared by the memos of one
+    search: the sets a stopped run kept) and, if there, copied into the table."""
+    table, base = memo[0], memo[2]
     at = _slot(table, key[0], key[1], key[2])
-    if table[at + _DEPTH] < 0:
-        return (np.int64(-1), np.int64(-1), np.int64(0), np.int64(0))
-    return (table[at + 3], table[at + 4], table[at + 5], table[at + 6])
+    if table[at + _DEPTH] >= 0:
+        return (table[at + 3], table[at + 4], table[at + 5], table[at + 6])
+    if len(base):
+        at = _slot(base, key[0], key[1], key[2])
+        if base[at + _DEPTH] >= 0:
+            known = (base[at + 3], base[at + 4], base[at + 5], base[at + 6])
+            store(memo, key, known)
+            return known
+    return (np.int64(-1), np.int64(-1), np.int64(0), np.int64(0))
 
 
 @njit(cache=True)
 def store(memo, key, value):
     """Record ``value`` for the set ``key``; a new set is dropped (and ``state`` says so)
     when the table is full."""
-    table, state = memo
+    table, state = memo[0], memo[1]
     at = _slot(table, key[0], key[1], key[2])
     if table[at + _DEPTH] < 0:
         slots = len(table) // SLOT
@@ -223,7 +236,7 @@ def grow(table, slots):
 def crowded(memo):
     """Whether the search should give up and have the table grown: a set was dropped, or
     the table is half full (so a search rarely runs into a full one)."""
-    table, state = memo
+    table, state = memo[0], memo[1]
     return state[_DROPPED] != 0 or 2 * state[_COUNT] * SLOT > len(table)
 
 

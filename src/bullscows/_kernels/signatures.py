@@ -70,8 +70,8 @@ SEARCH_CONTEXT = by_place({
     CTX_TRAFFIC: INTS,
 })  # fmt: skip
 assert len(SEARCH_CONTEXT) == CONTEXT
-#: ``search_calls.Memo.arrays``: its table and its state.
-MEMO = types.UniTuple(INTS, 2)
+#: ``search_calls.Memo.arrays``: its table, its state and its base.
+MEMO = types.UniTuple(INTS, 3)
 #: ``tree_build.build``'s context: masks, parameters, logarithms (read-only), history and the
 #: symmetry arrays.
 TREE_CONTEXT = by_place({

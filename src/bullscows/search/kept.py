@@ -13,9 +13,11 @@ Kept by the search of a fixed opening (``search.opening``) and by the whole sear
 (``search.optimal``), in one thread or on threads (``executors.Threads``); a search given them
 orders the guesses of its python levels by lookaheads taken apart from them
 (``SearchState.apart``), as the stopped run did. Not on the processes of a Dask cluster
-(their memos are not in this process); and at most ``KEPT_MOST`` sets a search, those of
-the highest costs or floors (the largest sets, whose search took longest), so that each
-memo they fill stays within a GiB.
+(their memos are not in this process). A search's sets are read into one read-only table
+(``base_table``) that every memo of the search falls back on, copying a set in as it first
+reads it: one copy for any number of threads. At most ``KEPT_MOST`` sets a search, those of
+the highest costs or floors (the largest sets, whose search took longest): a base table of
+0.45 GiB.
 
 >>> import tempfile
 >>> from bullscows._kernels.search_calls import Memo
@@ -33,8 +35,8 @@ memo they fill stays within a GiB.
 >>> seeded = Memo(16)
 >>> again.adopt(seeded, "total", 1)
 1
->>> again.loaded, len(seeded), entries(seeded.arrays[0]).tolist()
-(1, 1, [[5, 6, 3, 40, 2, 30, 0]])
+>>> again.loaded, len(seeded), entries(seeded.arrays[2]).tolist()  # in its base, not copied yet
+(1, 0, [[5, 6, 3, 40, 2, 30, 0]])
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels.search_calls import MEMO_SLOTS, Memo, kernels
+from bullscows._kernels.search_calls import MEMO_SLOTS, NO_BASE, Memo, kernels
 from bullscows.atomic import check_folder, write_atomic
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote, quote_path
@@ -62,8 +64,8 @@ FORMAT = "bullscows-search-sets"
 VERSION = 1
 #: Integers a memo slot holds, and those of its key (the set's two hashes and depth).
 SLOT, KEY = 7, 3
-#: The most sets kept of one search (``merged``): a memo holding them has 4 slots a set
-#: (``search_calls.Memo``), 0.9 GiB.
+#: The most sets kept of one search (``merged``): their base table has 2 slots a set
+#: (``base_table``), 0.45 GiB.
 KEPT_MOST = 1 << 22
 #: A ``(objective, weight)``: which search of a run a group of sets belongs to.
 Group = tuple[str, int]
@@ -112,6 +114,23 @@ def merged(rows: IntArray, most: int = KEPT_MOST) -> IntArray:
     return rows
 
 
+def base_table(rows: IntArray) -> IntArray:
+    """A memo table holding ``rows`` (``SLOT`` integers each), at most half full: the base
+    that the memos of one search share (``Memo.rest_on``), which no compiled call writes.
+
+    >>> base = base_table(np.array([[5, 6, 3, 40, 2, 30, 0]]))
+    >>> len(base) // SLOT, len(entries(base))
+    (65536, 1)
+    """
+    slots = max(MEMO_SLOTS, 1 << (2 * len(rows) - 1).bit_length())
+    table = np.ascontiguousarray(rows, dtype=np.int64).ravel()
+    base: IntArray = kernels().grow_memo((table, _NO_STATE, NO_BASE), slots)
+    return base
+
+
+_NO_STATE = np.zeros(2, dtype=np.int64)
+
+
 class KeptSets:
     """The sets file of the checkpoint ``path`` of a search with ``header``'s options (its
     rules, objective, max depth, consistent only): read now if there is one, offered to each
@@ -125,6 +144,8 @@ class KeptSets:
         self.groups: dict[Group, IntArray] = self._read() if self.path.exists() else {}
         self.loaded = sum(len(rows) for rows in self.groups.values())
         self.memos: list[tuple[Group, Memo]] = []
+        #: Each group's sets in one read-only table that its memos fall back on (``adopt``).
+        self.bases: dict[Group, IntArray] = {}
         # Kept only where a new file can be written (a checkpoint may resume where none can).
         try:
             check_folder(self.path, "the sets")
@@ -147,11 +168,11 @@ class KeptSets:
         with _LOCK:
             self.memos.append((group, memo))
             rows = self.groups.get(group)
-        if rows is None or not len(rows):
-            return 0
-        slots = max(MEMO_SLOTS, 1 << (4 * len(rows) - 1).bit_length())
-        table = kernels().grow_memo((np.ascontiguousarray(rows).ravel(), memo.arrays[1]), slots)
-        memo.arrays = (table, np.array([len(rows), 0], dtype=np.int64))
+            if rows is None or not len(rows):
+                return 0
+            if group not in self.bases:
+                self.bases[group] = base_table(rows)
+            memo.rest_on(self.bases[group])
         return len(rows)
 
     def close(self, finished: bool) -> int:
@@ -160,7 +181,7 @@ class KeptSets:
         with _LOCK:
             if _OPEN.get(self._options()) is self:
                 del _OPEN[self._options()]
-            memos, self.memos = self.memos, []
+            memos, self.memos, self.bases = self.memos, [], {}
         if finished:
             self.path.unlink(missing_ok=True)
             return 0
@@ -261,4 +282,4 @@ def adopt(memo: Memo, options: Any) -> int:
     return 0 if kept is None else kept.adopt(memo, options.objective, options.weight)
 
 
-__all__ = ["KeptSets", "adopt", "entries", "kept_words", "merged", "sets_path"]
+__all__ = ["KeptSets", "adopt", "base_table", "entries", "kept_words", "merged", "sets_path"]
