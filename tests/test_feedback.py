@@ -86,6 +86,8 @@ def test_rejects_garbage(text: str) -> None:
 
 def test_a_dash_between_counts_separates_them() -> None:
     assert Feedback.parse("1-2", BC) == Feedback(1, 2)
+    assert Feedback.parse("1:2", BC) == Feedback(1, 2)  # as a score is written
+    assert "a count cannot be negative" in _rejected("1:-2")
     assert Feedback.parse("-", BC) == Feedback(0, 0)
 
 

@@ -50,9 +50,9 @@ _NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s*[a-z])")
 #: A reply of words alone, one per symbol ("bull cow cow", "black white"), as letters.
 _ONE_EACH = {"bull": "b", "black": "b", "cow": "c", "white": "w"}
 _TOKEN = re.compile(r"(\d+)\s*([a-z]*)")
-_SEPARATORS = re.compile(r"[\s,;/+&-]+|\band\b")
+_SEPARATORS = re.compile(r"[\s,;:/+&-]+|\band\b")
 #: A minus sign before a count ("-1 2", "1 -2"); '1-2' is a separator.
-_NEGATIVE = re.compile(r"(?:^|[\s,;/+&])-\d")
+_NEGATIVE = re.compile(r"(?:^|[\s,;:/+&])-\d")
 
 
 @dataclass(frozen=True, slots=True, order=True)

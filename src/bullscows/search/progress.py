@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bullscows.errors import BullsCowsError
+from bullscows.feedback import counted
 from bullscows.tree.model import Node
 
 #: Seconds between two progress reports.
@@ -165,11 +166,13 @@ class Budget:
 
         >>> Budget(sets=10).spent_after(0.0, lambda: 10), Budget(seconds=5).spent_after(4.9, int)
         ('the budget of 10 sets', None)
+        >>> Budget(sets=1).spent_after(0.0, lambda: 1)
+        'the budget of 1 set'
         """
         if self.seconds is not None and seconds >= self.seconds:
             return f"the time limit of {self.seconds:g} s"
         if self.sets is not None and sets() >= self.sets:
-            return f"the budget of {self.sets:,} sets"
+            return f"the budget of {counted(self.sets, 'set', grouped=True)}"
         return None
 
     def watch(self, progress: Progress | None) -> Limited:
