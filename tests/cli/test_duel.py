@@ -115,7 +115,7 @@ def test_duel_quit_reveals_the_secret(terminal: Spawn) -> None:
     game.expect_text("code '12' has 2 symbols")
     assert game.expect(YOUR_GUESS).group(1) == "1"
     game.send("quit")
-    game.expect_text(f"My secret was {p.theirs}.")
+    game.expect_text(f"Stopped. My secret was {p.theirs}.")
     assert game.finish() == 0
 
 

@@ -12,6 +12,7 @@ from bullscows.feedback import counted
 from bullscows.rules import Rules
 from bullscows.sessions import Duel, DuelTurn, Winner
 from bullscows.sessions.moves import REPLY_HELP
+from bullscows.sessions.outcomes import duel_stopped
 from bullscows.strategies import Strategy
 
 
@@ -35,12 +36,12 @@ def duel(rules: Rules, seed: int, strategy: Strategy, reply_style: str) -> None:
     while not game.over:
         if game.awaiting is DuelTurn.GUESS:
             if not _your_guess(terminal, game, reply_style):
-                terminal.say(f"My secret was {game.maker.secret}.")
+                terminal.say(duel_stopped(game.maker.secret))
                 sys.exit(terminal.exit_code())
             continue
         wanted = len(game.breaker.history) + 1
         if not ask_replies(terminal, game, game.breaker, reply_style, wanted, "My guess"):
-            terminal.say(f"Stopped. My secret was {game.maker.secret}.")
+            terminal.say(duel_stopped(game.maker.secret))
             sys.exit(terminal.exit_code())
         if game.breaker.solved:
             terminal.say(f"    I broke your code: {game.breaker.history[-1].guess}.")

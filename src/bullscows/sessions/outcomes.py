@@ -167,6 +167,16 @@ def revealed(secret: Code | None, picked: bool = True) -> tuple[str, ...]:
             f"A secret that fits every reply I gave: {secret}.")  # fmt: skip
 
 
+def duel_stopped(secret: Code) -> str:
+    """What a duel stopped before its end says, at either prompt: the computer's secret.
+
+    >>> from bullscows.rules import Rules
+    >>> duel_stopped(Code("2745", Rules.parse("bc")))
+    'Stopped. My secret was 2745.'
+    """
+    return f"Stopped. My secret was {secret}."
+
+
 @dataclass(frozen=True)
 class Hinted(Outcome):
     """The hint strategy's guess, explained."""
