@@ -5,7 +5,7 @@ games expiring, and a database of schema version 1 brought to version 2."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,9 +13,12 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, event, text
 
+from bullscows.daily import daily_game, day_number
+from bullscows.rules import Rules
 from bullscows.web.app import create_app
 from bullscows.web.common import ATTEMPTS, PLAYER_COOKIE
 from bullscows.web.limits import Limits
+from bullscows.web.player import todays
 from bullscows.web.storage import SCHEMA_VERSION, Store
 
 from .conftest import TestClient, move, refused, server, start
@@ -161,3 +164,18 @@ def test_an_older_database_gains_the_columns_it_lacks(tmp_path: Path, old: int, 
                           ).scalar() == 1  # fmt: skip
         kept = db.execute(text("SELECT player FROM games WHERE player IS NOT NULL")).scalar()
         assert kept == client.cookies[PLAYER_COOKIE]
+
+
+def test_a_players_games_since_a_moment_leave_the_older_unread(database: str) -> None:
+    """The daily page looks for today's puzzles among the games started today only: a long
+    record is not read whole on each visit."""
+    store = Store(database)
+    record = daily_game(Rules.parse("bc"), day_number()).to_record()
+    old, new = store.add(record, "play", "someone"), store.add(record, "play", "someone")
+    with store.engine.begin() as db:
+        db.execute(text("UPDATE games SET created = '2000-01-01 00:00:00' WHERE id = :id"),
+                   {"id": old})  # fmt: skip
+    assert [game_id for game_id, _ in store.games_of("someone")] == [old, new]
+    today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    assert [game_id for game_id, _ in store.games_of("someone", since=today)] == [new]
+    assert todays(store, "someone", day_number()) == {"bc": new}

@@ -5,6 +5,7 @@ games, ``standings.tally`` counts them; ``/record`` counts those of the cookie's
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi import FastAPI, Form, Request
@@ -80,9 +81,10 @@ def install(app: FastAPI) -> None:
 
 def todays(store: Store, player: str | None, day: int) -> dict[str, str]:
     """The games of ``player`` that are ``day``'s puzzles: the id of the first of each
-    variant."""
+    variant (of the games started since that day began: a long record is not read whole)."""
     found: dict[str, str] = {}
-    for game_id, record in store.games_of(player) if player else []:
+    began = datetime.combine(EPOCH + timedelta(days=day - 1), datetime.min.time(), UTC)
+    for game_id, record in store.games_of(player, since=began) if player else []:
         puzzle = puzzle_of(record)
         if puzzle is not None and puzzle[1] == day:
             found.setdefault(puzzle[0], game_id)

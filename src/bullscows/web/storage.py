@@ -362,10 +362,13 @@ class Store:
         """The records of the games ``player`` started, oldest first (challenges aside)."""
         return [record for _, record in self.games_of(player)]
 
-    def games_of(self, player: str) -> list[tuple[str, GameRecord]]:
-        """The ids and records of the games ``player`` started, oldest first (challenges
-        aside)."""
-        return self._games(games.c.player == player, games.c.mode != "challenge")
+    def games_of(self, player: str, since: datetime | None = None) -> list[tuple[str, GameRecord]]:
+        """The ids and records of the games ``player`` started (``since`` then, if given),
+        oldest first (challenges aside)."""
+        where = [games.c.player == player, games.c.mode != "challenge"]
+        if since is not None:
+            where.append(games.c.created >= since)
+        return self._games(*where)
 
     def records(self, mode: str) -> list[GameRecord]:
         """The records of the games played in ``mode``, oldest first (one that no longer
