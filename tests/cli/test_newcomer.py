@@ -40,6 +40,21 @@ def run(line: str, input: str = "") -> Result:
     return CliRunner().invoke(main, shlex.split(line)[1:], input=input, env=ENV)
 
 
+def test_bullscows_typed_alone_welcomes_with_the_commands_to_start_with() -> None:
+    # It was click's help on standard error, and exit 2: an error as a newcomer's first step.
+    result = CliRunner().invoke(main, [], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("bullscows: ") and len(lines) <= 12, lines
+    named = [line.split()[1] for line in lines if line.startswith("  bullscows ")]
+    assert 3 <= len(named) <= 4 and "play" in named and set(named) <= set(COMMANDS), named
+    for name in named:
+        assert run(f"bullscows {name} --help").exit_code == 0
+    assert lines[-1].startswith("bullscows --help ")
+    assert run("bullscows --help").stdout.startswith("Usage: ")
+
+
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_every_help_example_is_a_command_line_its_command_accepts(name: str) -> None:
     shown = examples(name)

@@ -54,6 +54,19 @@ COMMANDS = {
 }
 
 
+#: What ``bullscows`` typed alone prints: what the program is, the commands to start with.
+WELCOME = """\
+bullscows: Bulls & Cows, Mastermind and their whole family, in a terminal or a browser.
+
+Start with:
+  bullscows play     break the computer's secret code (4 distinct digits)
+  bullscows solve    the computer breaks your secret code
+  bullscows rules    the variants (--rules mm plays Mastermind)
+  bullscows serve    every mode in a browser
+
+bullscows --help lists every command."""
+
+
 #: The youngest generation's threshold of the garbage collector once a command's modules are
 #: imported (Python's default is 700): start-up makes hundreds of thousands of objects, nearly
 #: none of them in cycles, and with the default a tree command spends about a tenth of a second
@@ -127,6 +140,13 @@ class LazyGroup(click.Group):
         close = difflib.get_close_matches(name, COMMANDS, n=1)
         meant = f" Did you mean {close[0]!r}?" if close else f" Commands: {', '.join(COMMANDS)}."
         ctx.fail(f"No such command {name!r}.{meant}")
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """No command given: the welcome on standard output, and done (exit 0)."""
+        if not args and not ctx.resilient_parsing:
+            click.echo(WELCOME)
+            ctx.exit()
+        return super().parse_args(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, short) for name, (_, _, short) in COMMANDS.items()]
