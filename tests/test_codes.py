@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from bullscows.codes import Code, example_code, parse_digits
 from bullscows.errors import BullsCowsError, CodeError
-from bullscows.rules import DIGITS, Rules
+from bullscows.rules import DIGITS, PRESETS, Rules
 from bullscows.universe import universe
 
 BC = Rules.parse("bc")
@@ -86,7 +86,27 @@ def test_wrong_length_quotes_the_stripped_input() -> None:
 
 def test_wrong_length_example_is_a_valid_code() -> None:
     assert "e.g. '1023'" in _message("12", NOLEAD)
-    assert "e.g. '1111'" in _message("12", MM)
+    assert "e.g. '1234'" in _message("12", MM)
+    assert "e.g. 'RGBY'" in _message("RR", COLOURS)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_each_named_variants_example_is_a_code_of_distinct_symbols(name: str) -> None:
+    # mm-colours's was 'RRRR' (the lowest code): it showed one of the six colours.
+    rules = Rules.parse(name)
+    example = example_code(rules)
+    assert Code(example, rules).text == example
+    assert len(set(example)) == min(rules.length, len(rules.symbols)), example
+
+
+@pytest.mark.parametrize(
+    ("spec", "example"),
+    [("p5c3r", "01201"), ("p2c1r", "00"), (Rules(3, "abc", True, ("a", "a", "ab")), "aab")],
+)
+def test_an_example_repeats_symbols_only_where_it_must(spec: str | Rules, example: str) -> None:
+    rules = spec if isinstance(spec, Rules) else Rules.parse(spec)
+    assert example_code(rules) == example
+    assert Code(example, rules).text == example
 
 
 def test_unknown_symbol() -> None:

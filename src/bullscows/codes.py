@@ -170,25 +170,31 @@ def _fold_case(text: str, symbols: str) -> str:
 
 
 def example_code(rules: Rules) -> str:
-    """The lowest code of the variant, to show what a code looks like.
+    """A code of the variant, to show what a code looks like: the lowest code of distinct
+    symbols where the variant has one, repeats allowed or not (so that it shows several of the
+    variant's symbols: 'RGBY', not 'RRRR'); else each position's symbol used least so far.
 
     Found position by position, without enumerating the variant (an error on a variant of
     millions of codes is worded at once).
 
-    >>> example_code(Rules.parse("bc-nolead"))
-    '1023'
+    >>> example_code(Rules.parse("bc-nolead")), example_code(Rules.parse("mm-colours"))
+    ('1023', 'RGBY')
     >>> example_code(Rules(3, "abc", False, ("abc", "a", "ab")))
     'cab'
+    >>> example_code(Rules.parse("p5c3r"))
+    '01201'
     """
     options = [[rules.symbols.index(s) for s in rules.allowed_at(i)] for i in range(rules.length)]
     chosen: list[int] = []
-    for position, digits in enumerate(options):
-        for digit in digits:
-            if rules.repeats or (
-                digit not in chosen and _fillable(options[position + 1 :], {*chosen, digit})
-            ):
-                chosen.append(digit)
-                break
+    if rules.repeats and not _fillable(options, set()):
+        for digits in options:
+            chosen.append(min(digits, key=chosen.count))
+    else:
+        for position, digits in enumerate(options):
+            for digit in digits:
+                if digit not in chosen and _fillable(options[position + 1 :], {*chosen, digit}):
+                    chosen.append(digit)
+                    break
     return "".join(rules.symbols[d] for d in chosen)
 
 
