@@ -17,7 +17,7 @@ SOURCE = Path(__file__).resolve().parents[1] / "src" / "bullscows"
 
 #: Lowest first. A module belongs to the first entry that is its name or a package above it.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "seeding", "caching", "readers", "atomic", "_kernels"),
+    ("errors", "seeding", "caching", "readers", "atomic", "words", "_kernels"),
     ("strategy_spec", "specs"),
     ("rules",),
     ("universe", "feedback", "figures"),

@@ -25,6 +25,7 @@ from bullscows.errors import BullsCowsError, RecordError
 from bullscows.readers import load_json, quote_value
 from bullscows.seeding import check_seed
 from bullscows.strategy_spec import StrategySpec
+from bullscows.words import with_article
 
 RECORD_VERSION = 1
 #: The kinds of game, each a class of ``bullscows.sessions``.
@@ -111,7 +112,9 @@ class Event:
         wanted = ACTIONS[action]
         if set(data) != {"do", *wanted}:
             fields = ", ".join(wanted) or "no other field"
-            raise RecordError(f"event {quote_value(data)}: a {action!r} event has {fields}")
+            raise RecordError(
+                f"event {quote_value(data)}: {with_article(repr(action))} event has {fields}"
+            )
         for name in ("code", "reply"):
             if name in wanted and not (
                 isinstance(data[name], str) and len(data[name]) <= MAX_FIELD
@@ -252,5 +255,4 @@ def _check_options(data: dict[str, Any]) -> None:
     for option, kinds in OPTIONS.items():
         if option in data and kind not in kinds:
             why = NOT_FOR.get((option, kind), f"only {' and '.join(kinds)} games have it")
-            article = "an" if kind[0] in "aeiou" else "a"
-            raise RecordError(f"{option!r} in {article} {kind} game: {why} (leave it out)")
+            raise RecordError(f"{option!r} in {with_article(kind)} game: {why} (leave it out)")

@@ -14,6 +14,7 @@ from bullscows.knowledge import Knowledge, Step
 from bullscows.records import Event, GameRecord, Status
 from bullscows.rules import Rules
 from bullscows.seeding import new_seed
+from bullscows.words import with_article
 
 #: How a reply is written in a record: bulls then cows.
 RECORD_STYLE = "pair"
@@ -127,11 +128,11 @@ def replay(record: GameRecord, kind: str, actions: dict[str, Callable[[Event], o
     """Apply each event of ``record`` (of ``kind``) with the function of its action; an
     event that cannot be applied is a ``RecordError`` naming it."""
     if record.kind != kind:
-        raise RecordError(f"a {record.kind} record is not a {kind} game")
+        raise RecordError(f"{with_article(record.kind)} record is not {with_article(kind)} game")
     for number, event in enumerate(record.events, 1):
         act = actions.get(event.action)
         if act is None:
-            raise RecordError(f"event #{number}: a {kind} game has no {event.action!r}")
+            raise RecordError(f"event #{number}: {with_article(kind)} game has no {event.action!r}")
         try:
             act(event)
         except RecordError:
