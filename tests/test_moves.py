@@ -329,3 +329,28 @@ def test_a_command_of_another_game_is_said_to_be_none_here(
     assert refusal(game, "lsit", caught.value).endswith("(did you mean 'list'?)") == (
         Candidates in game.accepts
     )
+
+
+LETTERS = Rules.parse("p4c12n:symbols=dehilnostuxg")
+
+
+@pytest.mark.parametrize(
+    ("game", "typed", "says"),
+    [
+        (Codemaker(LETTERS, "dehi"), "suggest", "code 'suggest' has 7 symbols; a code has 4, "
+         "e.g. 'dehi'; and 'suggest' is no command here: 'hint' suggests a guess, explained"),
+        (Duel(LETTERS, "minimax", seed=1), "suggest", "code 'suggest' has 7 symbols; a code "
+         "has 4, e.g. 'dehi'; and 'suggest' is no command here; the commands are undo"),
+        (Codebreaker(LETTERS, assist=True), "Hint", "guess 'hint' has no reply: give a guess "
+         "and its reply on one line, e.g. 'hint 1 2'; and 'hint' is no command here: 'next'"),
+    ],
+)  # fmt: skip
+def test_a_command_word_spelt_in_the_symbols_is_refused_as_a_code_too(
+    game: Codebreaker | Codemaker | Duel, typed: str, says: str
+) -> None:
+    """Where the symbols are letters, 'suggest' in play or duel is a code of 7 symbols and
+    'hint' in assist a guess with no reply: the code's own error comes first, then that the
+    word is no command here (once only the latter, as if the line could be no code)."""
+    with pytest.raises(BullsCowsError) as caught:
+        game.apply(read_move(game, typed))
+    assert refusal(game, typed, caught.value).startswith(says)

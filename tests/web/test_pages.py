@@ -135,6 +135,18 @@ def test_hint_typed_in_assist_says_what_assist_takes(client: TestClient) -> None
     assert "is not a symbol" not in said
 
 
+def test_a_command_word_that_is_a_code_of_letters_is_refused_as_one_too(client: TestClient
+                                                                      ) -> None:  # fmt: skip
+    """Where the symbols are letters, 'suggest' in play is a code of 7 symbols and 'hint' in
+    assist a guess with no reply: the page says so before that the word is no command here."""
+    letters = {"rules": "p4c12n:symbols=dehilnostuxg"}
+    said = say(client, new(client, "play", **letters), "suggest", 400)
+    assert "code &#39;suggest&#39; has 7 symbols; a code has 4, e.g. &#39;dehi&#39;; and " \
+           "&#39;suggest&#39; is no command here" in said  # fmt: skip
+    said = say(client, new(client, "assist", **letters), "hint", 400)
+    assert "guess &#39;hint&#39; has no reply" in said and "is no command here" in said
+
+
 def test_a_game_given_up_before_a_guess_offers_no_empty_analysis(client: TestClient) -> None:
     """Its analysis was a table of headings and no row: the link is left out, and the page
     (typed in) says why it is empty."""

@@ -219,6 +219,11 @@ class Playable(Protocol):
         """The number of the next move: one more than the moves made so far."""
         ...
 
+    @property
+    def rules(self) -> Rules:
+        """The game's variant."""
+        ...
+
     def bare_move(self, text: str) -> Move:
         """The move a line that is no command word asks for (a guess, a reply, ...)."""
         ...
@@ -235,7 +240,7 @@ def read_move(
     to ask again. Full-width forms read as their plain selves (``readers.normal_text``).
     """
     words = normal_text(text).strip()
-    lowered = " ".join(words.lower().split())
+    lowered = spoken(text)
     if lowered in QUIT:
         return GiveUp(number=number)
     if lowered in HELP:
@@ -256,6 +261,34 @@ def read_move(
     return replace(move, number=number)
 
 
+def spoken(text: str) -> str:
+    """``text`` as a command word is looked up: full-width forms plain, lower case, one space
+    between words.
+
+    >>> spoken("  Give   UP ")
+    'give up'
+    """
+    return " ".join(normal_text(text).lower().split())
+
+
+def spells_code(game: Playable, text: str) -> bool:
+    """Whether ``game`` reads ``text`` as a code (a guess) made only of its variant's symbols:
+    refused, it was refused as a code, whatever command word it also spells.
+
+    >>> from bullscows.sessions import Codemaker, Rules
+    >>> game = Codemaker(Rules.parse("p4c12n:symbols=dehilnostuxg"))
+    >>> spells_code(game, "suggest"), spells_code(game, "history"), spells_code(game, "1 2")
+    (True, False, False)
+    """
+    move = game.bare_move(normal_text(text).strip())
+    if not isinstance(move, Guess | Record):
+        return False
+    symbols = game.rules.guess_rules.symbols
+    typed = "".join(move.code.split())
+    return bool(typed) and any(all(s in symbols for s in case)
+                               for case in (typed, typed.lower(), typed.upper()))  # fmt: skip
+
+
 def command_meant(game: Playable, text: str) -> str:
     """`` (did you mean 'history'?)`` when ``text``, a line ``game`` refused, is a word close
     to a command it takes now (a misspelt command read as a guess or a reply); else nothing,
@@ -266,7 +299,7 @@ def command_meant(game: Playable, text: str) -> str:
     >>> command_meant(game, "hsitory"), command_meant(game, "12x4"), command_meant(game, "undo")
     (" (did you mean 'history'?)", '', '')
     """
-    word = " ".join(normal_text(text).lower().split())
+    word = spoken(text)
     if len(word) < 3 or not word.replace(" ", "").isalpha():
         return ""
     names = [w for w, move in WORDS.items() if len(w) > 1 and move in game.accepts]
@@ -290,13 +323,14 @@ def refusal(game: Playable, text: str, error: BullsCowsError) -> str:
     >>> print(refusal(game, "lsit", BullsCowsError("code 'lsit': 'l' is not a symbol")))
     code 'lsit': 'l' is not a symbol (did you mean 'list'?)
     """
-    word = " ".join(normal_text(text).lower().split())
+    word = spoken(text)
     kind = WORDS.get(word)
     if not word or kind is None or kind in game.accepts:
         return f"{error}{command_meant(game, text)}"
     instead = COUNTERPARTS.get(kind)
     does = f": {instead[1]}" if instead is not None and instead[0] in game.accepts else ""
-    return f"{quote(word)} is no command here{does}; the commands are {', '.join(commands(game))}"
+    none = f"{quote(word)} is no command here{does}; the commands are {', '.join(commands(game))}"
+    return f"{error}; and {none}" if spells_code(game, text) else none
 
 
 #: A command and the one that does its job in the games that take the other (a hint in play,
