@@ -354,3 +354,24 @@ def test_a_command_word_spelt_in_the_symbols_is_refused_as_a_code_too(
     with pytest.raises(BullsCowsError) as caught:
         game.apply(read_move(game, typed))
     assert refusal(game, typed, caught.value).startswith(says)
+
+
+def test_a_guess_typed_apart_in_assist_is_read_whole() -> None:
+    """'2 1 9 9' was read as the code '2' (its first word), and refused as 1 symbol: a code
+    typed apart is read as play reads it, and a line too short for one is quoted whole."""
+    assist = Codebreaker(BC, assist=True)
+    assert read_move(assist, "2 1 9 0 1 2") == Record("2 1 9 0", "1 2")
+    assist.apply(read_move(assist, "2 1 9 0 1 2"))
+    assert [(str(s.guess), s.feedback.format("pair")) for s in assist.history] == [("2190", "1 2")]
+    for typed, says in [
+        ("2 1 9 9", "code '2 1 9 9': '9' appears twice; symbols may not repeat"),
+        ("2 1 9 9 0 1", "code '2 1 9 9': '9' appears twice; symbols may not repeat"),
+        ("1 2", "code '1 2' has 2 symbols; a code has 4, e.g. '0123'"),
+        ("2 1 8", "code '2 1 8' has 3 symbols; a code has 4, e.g. '0123'"),
+    ]:
+        with pytest.raises(BullsCowsError) as caught:
+            assist.apply(read_move(assist, typed))
+        assert refusal(assist, typed, caught.value) == says
+    with pytest.raises(BullsCowsError) as caught:
+        assist.apply(read_move(assist, "3 4 5 6"))
+    assert str(caught.value).startswith("guess '3456' has no reply")

@@ -112,3 +112,5 @@ def test_steps_are_values() -> None:
     rules = Rules.parse("bc")
     assert read_step("  0123   1B2C ", rules) == read_history(["0123 1 2"], rules)[0]
     assert isinstance(read_step("0123 1 2", rules), Step)
+    # a code typed apart, as play takes it, is read whole (its first symbol was the code)
+    assert read_step("0 1 2 3 1B2C", rules) == read_step("0123 1 2", rules)

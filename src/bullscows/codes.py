@@ -25,6 +25,8 @@ from bullscows.rules import Rules, describe_symbols
 DEFAULT_RULES = Rules()
 #: Longer text is no code, even with separators between its symbols.
 MAX_CODE_TEXT = 200
+#: What may stand between a code's symbols (unless it is a symbol).
+_SEPARATORS = " ,-_."
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +128,10 @@ def parse_digits(text: str, rules: Rules, whose: str = "") -> tuple[int, ...]:
             f"code {quote(raw)} is too long; a code has {rules.length} symbols, "
             f"e.g. {example_code(rules)!r}"
         )
-    separator = " ,-_."
     cleaned = "".join(
         ch
         for ch in normal_text(raw, rules.symbols)
-        if ch in rules.symbols or not (ch.isspace() or ch in separator)
+        if ch in rules.symbols or not (ch.isspace() or ch in _SEPARATORS)
     )
     cleaned = _fold_case(cleaned, rules.symbols)
     where = f"code {quote(raw)}"
@@ -159,6 +160,30 @@ def parse_digits(text: str, rules: Rules, whose: str = "") -> tuple[int, ...]:
             raise CodeError(f"{where}: {symbol!r} appears {often}; {whose}symbols may not repeat")
         digits.append(digit)
     return tuple(digits)
+
+
+def code_and_rest(text: str, rules: Rules) -> tuple[str, str]:
+    """The code at the head of a line and what follows it (its reply): the first word, or,
+    where the code's symbols are typed apart as a code may be ('2 1 9 9 1 2'), its first
+    ``rules.length`` words of one symbol each. A line that begins with one symbol and holds
+    fewer is all code, to be refused whole: no prefix of it is taken for the code.
+
+    >>> bc = Rules.parse("bc")
+    >>> code_and_rest("0123 1 2", bc), code_and_rest("2 1 9 9", bc)
+    (('0123', '1 2'), ('2 1 9 9', ''))
+    >>> code_and_rest("0, 1, 2, 3 1B2C", bc), code_and_rest("2 1 9 1 2", bc)
+    (('0, 1, 2, 3', '1B2C'), ('2 1 9 1', '2'))
+    >>> code_and_rest("1 2", bc)
+    ('1 2', '')
+    """
+    words = text.split()
+    if not words or len(words[0].strip(_SEPARATORS)) != 1:
+        first, _, rest = text.strip().partition(" ")
+        return first, rest.strip()
+    spaced = words[: rules.length]
+    if len(spaced) < rules.length or any(len(w.strip(_SEPARATORS)) != 1 for w in spaced):
+        return text.strip(), ""
+    return " ".join(spaced), " ".join(words[rules.length :])
 
 
 def _fold_case(text: str, symbols: str) -> str:

@@ -135,6 +135,18 @@ def test_hint_typed_in_assist_says_what_assist_takes(client: TestClient) -> None
     assert "is not a symbol" not in said
 
 
+def test_a_guess_typed_apart_in_assist_is_read_whole(client: TestClient) -> None:
+    """'2 1 9 9' was read as the code '2' and refused as 1 symbol: it is read as play reads
+    a code typed apart (here refused for its repeated 9), and '2 1 9 0 1 2' is recorded."""
+    assist = new(client, "assist")
+    said = say(client, assist, "2 1 9 9", 400)
+    assert "code &#39;2 1 9 9&#39;: &#39;9&#39; appears twice" in said
+    assert "code &#39;2&#39;" not in said
+    assert "[1] 2190  1 bull, 2 cows" in say(client, assist, "2 1 9 0 1 2") + say(
+        client, assist, "history"
+    )
+
+
 def test_a_command_word_that_is_a_code_of_letters_is_refused_as_one_too(client: TestClient
                                                                       ) -> None:  # fmt: skip
     """Where the symbols are letters, 'suggest' in play is a code of 7 symbols and 'hint' in

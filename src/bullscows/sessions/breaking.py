@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from bullscows.codes import Code
+from bullscows.codes import Code, code_and_rest
 from bullscows.errors import (
     BullsCowsError,
     FeedbackError,
@@ -147,8 +147,8 @@ class Codebreaker(Logged):
         """A guess and its reply (assist); else a reply to the suggested guess, or, while the
         replies contradict each other, the last reply corrected."""
         if self.assist:
-            code, _, reply = text.partition(" ")
-            return Record(code, reply.strip())
+            code, reply = code_and_rest(text, self.rules)
+            return Record(code, reply)
         if self.history and self.knowledge.is_contradictory:
             return Fix(len(self.history), text)
         return Reply(text)

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Protocol
 
-from bullscows.codes import Code
+from bullscows.codes import Code, code_and_rest
 from bullscows.errors import BullsCowsError, StaleMoveError
 from bullscows.feedback import NOTATIONS_HELP, Feedback
 from bullscows.readers import did_you_mean, normal_text, quote
@@ -406,14 +406,14 @@ def reply_to(code: Code, text: str) -> str:
     ('1 2', '1 2')
     """
     words = normal_text(text).strip()
-    guess, _, reply = words.partition(" ")
-    if not reply.strip():
+    guess, reply = code_and_rest(words, code.rules)
+    if not reply:
         return words
     try:
         same = Code(guess, code.rules) == code
     except BullsCowsError:
         same = False
-    return reply.strip() if same else words
+    return reply if same else words
 
 
 def reads_as_step(text: str, rules: Rules) -> bool:
@@ -422,7 +422,7 @@ def reads_as_step(text: str, rules: Rules) -> bool:
     >>> reads_as_step("0123 1B2C", Rules.parse("bc")), reads_as_step("0123", Rules.parse("bc"))
     (True, False)
     """
-    guess, _, reply = normal_text(text).strip().partition(" ")
+    guess, reply = code_and_rest(normal_text(text), rules)
     try:
         Code(guess, rules), Feedback.parse(reply, rules)
     except BullsCowsError:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bullscows.codes import Code
+from bullscows.codes import Code, code_and_rest
 from bullscows.errors import BullsCowsError
 from bullscows.knowledge import Contradiction, Knowledge, Step
 from bullscows.readers import normal_text, quote
@@ -47,7 +47,7 @@ def read_step(text: str, rules: Rules, unit: str = "line") -> Step:
     ...
     bullscows.errors.BullsCowsError: '7019': a guess and its reply are one argument: quote ...
     """
-    guess, _, reply = normal_text(text).strip().partition(" ")
+    guess, reply = code_and_rest(normal_text(text), rules)
     code = as_code(guess, rules)
     if not reply.strip():
         together = (
