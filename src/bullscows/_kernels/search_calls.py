@@ -60,6 +60,13 @@ Context = tuple[Any, ...]
 MEMO_SLOTS = 1 << 16
 #: Integers a memo slot holds (``search_memo.SLOT``).
 _SLOT = 7
+#: The most slots a memo's table grows to (56 bytes each: 0.94 GiB). A memo that fills it
+#: keeps its largest sets (``largest``) and forgets the others, so that a search of hours
+#: holds bounded memory, for some sets searched again.
+MEMO_MOST = 1 << 24
+#: Compiled calls in a row that may give up on a full memo before it is let past its most
+#: slots: a call whose own sets do not fit in what the memo keeps would never end.
+_TRIES = 8
 
 
 def new_memo(slots: int = MEMO_SLOTS) -> tuple[IntArray, IntArray, IntArray]:
@@ -133,15 +140,19 @@ def counters(count: int) -> IntArray:
 
 class Memo:
     """A search's memo: the arrays the compiled search reads and writes (``arrays``), replaced
-    by larger ones as it fills (``grow``).
+    by larger ones as it fills (``grow``), up to ``most`` slots; past that, by a table of
+    its largest sets (``forgotten`` counts the others).
 
     >>> memo = Memo(16)
-    >>> len(memo), memo.slots
-    (0, 16)
+    >>> len(memo), memo.slots, memo.most == MEMO_MOST
+    (0, 16, True)
     """
 
-    def __init__(self, slots: int = MEMO_SLOTS) -> None:
-        self.arrays = new_memo(slots)
+    def __init__(self, slots: int = MEMO_SLOTS, most: int | None = None) -> None:
+        self.most = MEMO_MOST if most is None else most
+        self.arrays = new_memo(min(slots, self.most))
+        #: The sets it forgot to stay within ``most`` slots.
+        self.forgotten = 0
 
     def __len__(self) -> int:
         """The sets it holds."""
@@ -155,17 +166,44 @@ class Memo:
         """Whether it is half full or dropped a set (the compiled search's test)."""
         return bool(self.arrays[1][1]) or 2 * len(self) > self.slots
 
-    def grow(self) -> None:
-        """Move its sets to a table at most a quarter full."""
+    def grow(self, stuck: bool = False) -> None:
+        """Move its sets to a table at most a quarter full, of at most ``most`` slots; a
+        table of ``most`` slots or more keeps its largest quarter (``largest``) in a table
+        of ``most``. ``stuck``: a compiled call gave up again and again, so let the table
+        past ``most`` (the next grow brings it back)."""
         slots = self.slots
         while 4 * len(self) > slots:
             slots *= 2
-        table = kernels().grow_memo(self.arrays, slots)
-        self.arrays = (table, np.array([len(self), 0], dtype=np.int64), self.arrays[2])
+        table, held = self.arrays[0], len(self)
+        if slots > self.most and not stuck and self.slots < self.most:
+            slots = self.most
+        elif slots > self.most and not stuck:
+            rows = table.reshape(-1, _SLOT)
+            kept = largest(rows[rows[:, 2] >= 0], self.most // 4)
+            self.forgotten += held - len(kept)
+            table, held, slots = np.ascontiguousarray(kept).reshape(-1), len(kept), self.most
+        grown = kernels().grow_memo((table, self.arrays[1], self.arrays[2]), slots)
+        self.arrays = (grown, np.array([held, 0], dtype=np.int64), self.arrays[2])
 
     def rest_on(self, base: IntArray) -> None:
         """Fall back on ``base`` (``base_table``) for the sets its table lacks."""
         self.arrays = (self.arrays[0], self.arrays[1], base)
+
+
+def largest(rows: IntArray, most: int) -> IntArray:
+    """The ``most`` of ``rows`` (memo slots, one a row) whose sets cost most to search again:
+    those of the highest cost, or floor where no cost is known (a set's cost is at least
+    its codes).
+
+    >>> largest(np.array([[1, 1, 2, 9, 0, 9, 0], [2, 2, 2, -1, -1, 30, 0],
+    ...                   [3, 3, 2, 5, 1, 5, 0]]), 2)[:, 0].tolist()
+    [2, 1]
+    """
+    if len(rows) <= most:
+        return rows
+    size = np.maximum(rows[:, 3], rows[:, 5])
+    chosen = np.argpartition(-size, most - 1)[:most]
+    return rows[chosen[np.argsort(-size[chosen], kind="stable")]]
 
 
 #: SplitMix64's increment (the golden ratio's fraction times 2**64).
@@ -277,11 +315,13 @@ def solve(
     guesses worth trying at ``codes`` (``search_dfs.solve``). The memo grows as it needs."""
     compiled = kernels().solve
     codes, guesses = _array(codes), _array(guesses)
+    tries = 0
     while True:
         cost = int(compiled(ctx, memo.arrays, codes, int(depth), int(limit), guesses))
         if cost != MEMO_FULL:
             return cost
-        memo.grow()
+        tries += 1
+        memo.grow(stuck=tries > _TRIES)
 
 
 def best_guess(ctx: Context, memo: Memo, codes: IntArray, depth: int) -> int:
@@ -390,6 +430,7 @@ def try_guess(
     it needs."""
     compiled = kernels().try_guess
     codes = _array(codes)
+    tries = 0
     while True:
         cost = int(compiled(ctx, memo.arrays, codes, int(depth), int(guess), int(bound),
                             incumbent, int(rank)))  # fmt: skip
@@ -397,11 +438,12 @@ def try_guess(
             if memo.crowded():
                 memo.grow()
             return cost
-        memo.grow()
+        tries += 1
+        memo.grow(stuck=tries > _TRIES)
 
 
 __all__ = [
-    "NO_BASE", "Memo", "ahead", "aheads", "best_guess", "bounds", "check_shared", "code_keys",
-    "context", "guess_order", "ideal_cost", "kernels", "parts", "perfect", "shared_table",
-    "solve", "stopped", "try_guess",
+    "MEMO_MOST", "NO_BASE", "Memo", "ahead", "aheads", "best_guess", "bounds", "check_shared",
+    "code_keys", "context", "guess_order", "ideal_cost", "kernels", "largest", "parts",
+    "perfect", "shared_table", "solve", "stopped", "try_guess",
 ]  # fmt: skip

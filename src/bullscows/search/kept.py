@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bullscows._kernels.search_calls import MEMO_SLOTS, NO_BASE, Memo, kernels
+from bullscows._kernels.search_calls import MEMO_SLOTS, NO_BASE, Memo, kernels, largest
 from bullscows.atomic import check_folder, write_atomic
 from bullscows.errors import BullsCowsError
 from bullscows.readers import quote, quote_path
@@ -108,10 +108,7 @@ def merged(rows: IntArray, most: int = KEPT_MOST) -> IntArray:
     last = np.ones(len(rows), dtype=bool)
     last[:-1] = (keys[1:] != keys[:-1]).any(axis=1)
     rows = rows[last]
-    if len(rows) > most:
-        size = np.maximum(rows[:, 3], rows[:, 5])  # a set's cost is at least its codes
-        rows = rows[np.argpartition(-size, most - 1)[:most]]
-    return rows
+    return largest(rows, most)
 
 
 def base_table(rows: IntArray) -> IntArray:
