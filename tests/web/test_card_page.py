@@ -32,7 +32,9 @@ def test_the_coach_on_the_card_page(client: TestClient) -> None:
     assert "The card says 4656 (line 3: after 1124 0B1W); 276 codes fit." in page
     start = client.get("/card", params={"rules": "mm"}).text
     assert "The card says 1124 (line 1: the first guess); 1,296 codes fit." in start
-    for after in ("1124", "1124 3 1", "1124 0 0, 5656 0 0, 3333 1 0"):
+    apart = client.get("/card", params={"rules": "mm", "after": "1 1 2 4 0 1"}).text
+    assert "The card says 4656 (line 3: after 1124 0B1W); 276 codes fit." in apart
+    for after in ("1124", "1124 3 1", "1124 0 0, 5656 0 0, 3333 1 0", "1 1 2"):
         response = client.get("/card", params={"rules": "mm", "after": after})
         assert response.status_code == 400 and 'class="error"' in response.text
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, BinaryIO
 
-from bullscows.codes import Code
+from bullscows.codes import Code, code_and_rest
 from bullscows.errors import BullsCowsError
 from bullscows.feedback import Feedback, counted
 from bullscows.knowledge import Knowledge
@@ -76,7 +76,7 @@ def card_view(spec: str, lines: int, after: str = "", remedy: str = MAKE_CARD) -
     *book, rule = card.describe()
     knowledge = Knowledge.start(rules)
     for number, item in enumerate(filter(None, (i.strip() for i in after.split(","))), 1):
-        guess, _, reply = item.partition(" ")
+        guess, reply = code_and_rest(item, rules)
         if not reply.strip():
             raise BullsCowsError(f"game so far, entry {number} {quote(item)}: give a guess "
                                  "and its reply, e.g. 1234 1 2")  # fmt: skip
