@@ -162,6 +162,8 @@ def test_outcomes_are_typed() -> None:
         assist.apply(Record("4567", ""))
     with pytest.raises(BullsCowsError, match="a codemaker game has no move 'correct'"):
         Codemaker(BC, "2745").apply(Fix(1, "0 0"))
+    with pytest.raises(BullsCowsError, match=r"^an adversary game has no move 'correct'"):
+        Adversary(BC, seed=1).apply(Fix(1, "0 0"))
 
 
 def test_a_stale_or_repeated_move_is_refused_never_applied() -> None:

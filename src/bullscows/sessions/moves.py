@@ -32,6 +32,7 @@ from bullscows.feedback import NOTATIONS_HELP, Feedback
 from bullscows.readers import did_you_mean, normal_text, quote
 from bullscows.rules import Rules
 from bullscows.sessions.outcomes import LIST_ALL
+from bullscows.words import with_article
 
 # --- the moves ----------------------------------------------------------------------------------
 
@@ -387,8 +388,9 @@ def fix_usage(typed: str, given: int) -> str:
 def check_move(game: Playable, move: Move) -> None:
     """Refuse a move the game does not take, or one that answers another state of it."""
     if type(move) not in game.accepts:
-        kind = getattr(game, "kind", "this")
-        raise BullsCowsError(f"a {kind} game has no move {move.name!r}")
+        kind = getattr(game, "kind", None)
+        which = f"{with_article(kind)} game" if kind else "this game"
+        raise BullsCowsError(f"{which} has no move {move.name!r}")
     if move.number is not None and move.changes and move.number != game.move_number:
         raise StaleMoveError(
             f"move #{move.number} does not answer the game as it is now (at move "
