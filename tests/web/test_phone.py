@@ -526,3 +526,31 @@ def test_a_duels_replies_stay_on_one_line(browser: Browser, base: str, width: in
     assert page.evaluate(WRAPPED) == [], width
     fits(page)
     context.close()
+
+
+@pytest.mark.parametrize("line", ["suggest", "0 1 2 3 4"])
+def test_a_line_longer_than_a_code_is_marked_not_cut(
+    browser: Browser, base: str, line: str
+) -> None:
+    """The tiles of the row being typed never show a long line cut to a code's length (as if
+    'suggest' were read as 'sugg'): the row is marked, with the count the game gives when it
+    refuses the line; separators the game drops are dropped from the tiles too."""
+    context = open_context(browser, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{base}/new/play")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/game/"))
+    page.locator("#say").fill("0,1-2 3")
+    expect(page.locator("#typed .tile")).to_have_text(list("0123"))
+    expect(page.locator("#typed-note")).to_be_hidden()
+    page.locator("#say").fill(line)
+    count = len(line.replace(" ", ""))
+    expect(page.locator(".row.current")).to_have_class(re.compile(r"\bover\b"))
+    expect(page.locator("#typed-note")).to_have_text(f"{count} symbols: a code has 4")
+    fits(page)
+    page.locator("#say").press("Enter")
+    expect(page.locator(".error")).to_be_visible()  # refused whole, as the row said
+    expect(page.locator(ROWS)).to_have_count(0)
+    if line[0].isdigit():
+        expect(page.locator(".error")).to_contain_text(f"has {count} symbols; a code has 4")
+    context.close()

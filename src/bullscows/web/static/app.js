@@ -28,12 +28,29 @@
     }
   }
 
-  // The row being typed shows the symbols in the prompt as tiles.
+  // The symbols of the line in the box as the game reads a code (codes.parse_digits): spaces
+  // and the separators " ,-_." dropped unless they are the variant's symbols (the keypad's).
+  function typedSymbols(text) {
+    var own = {};
+    document.querySelectorAll(".keypad .key[data-symbol]").forEach(function (key) {
+      own[key.dataset.symbol] = true;
+    });
+    return text.split("").filter(function (ch) { return own[ch] || !/[\s,\-_.]/.test(ch); });
+  }
+
+  // The row being typed shows the symbols in the prompt as tiles; a line longer than a code
+  // is marked, with its count, never shown cut to the code's length (the game reads it whole).
   function showTyped() {
     var box = document.getElementById("say"), row = document.getElementById("typed");
     if (!box || !row) { return; }
-    var symbols = box.value.replace(/\s+/g, "").split("");
-    row.querySelectorAll(".tile").forEach(function (tile, at) {
+    var symbols = typedSymbols(box.value), tiles = row.querySelectorAll(".tile");
+    var over = symbols.length > tiles.length, note = document.getElementById("typed-note");
+    row.parentNode.classList.toggle("over", over);
+    if (note) {
+      note.hidden = !over;
+      note.textContent = over ? symbols.length + " symbols: a code has " + tiles.length : "";
+    }
+    tiles.forEach(function (tile, at) {
       var symbol = symbols[at];
       var changed = (tile.textContent || "") !== (symbol || "");
       tile.textContent = symbol || "";
