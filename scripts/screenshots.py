@@ -8,7 +8,8 @@ Starts ``bullscows serve`` over a fresh SQLite file, its games seeded (``BULLSCO
 picture; the daily puzzle's are the day's), and drives Debian's chromium (Playwright)
 through each mode: a game being played with a hint, a game won and its share box, a solve
 and one whose replies contradict each other, a duel, an assist, the optimal ``bc`` tree, a
-bench, the record, a challenge, the card's coach, and the dark and high-contrast themes.
+bench, the record, a challenge, the card's coach, the help page, an error page (a game that
+is not there), and the dark and high-contrast themes.
 """
 
 from __future__ import annotations
@@ -156,6 +157,8 @@ def scenes(base: str) -> dict[str, Callable[[Page], None]]:
         "bench": bench,
         "challenge": challenge,
         "card": lambda page: page.goto(f"{base}/card?rules=mm&after=1124 0 1"),
+        "about": lambda page: page.goto(f"{base}/about"),
+        "error": lambda page: page.goto(f"{base}/game/no-such-game"),
         "theme-dark": themed("dark"),
         "theme-contrast": themed("contrast"),
     }
