@@ -534,7 +534,8 @@ def test_a_line_longer_than_a_code_is_marked_not_cut(
 ) -> None:
     """The tiles of the row being typed never show a long line cut to a code's length (as if
     'suggest' were read as 'sugg'): the row is marked, with the count the game gives when it
-    refuses the line; separators the game drops are dropped from the tiles too."""
+    refuses the line; separators the game drops are dropped from the tiles too, and a command
+    the game takes ('history') is shown as no code."""
     context = open_context(browser, viewport=PHONE)
     page = context.new_page()
     page.goto(f"{base}/new/play")
@@ -553,4 +554,10 @@ def test_a_line_longer_than_a_code_is_marked_not_cut(
     expect(page.locator(ROWS)).to_have_count(0)
     if line[0].isdigit():
         expect(page.locator(".error")).to_contain_text(f"has {count} symbols; a code has 4")
+    page.locator("#say").fill("History")  # a command the game takes: no code, too long or not
+    expect(page.locator("#typed-note")).to_be_hidden()
+    expect(page.locator("#typed .tile.blank")).to_have_count(4)
+    page.locator("#say").press("Enter")
+    expect(page.locator("#told")).to_be_visible()
+    expect(page.locator(".error")).to_have_count(0)
     context.close()

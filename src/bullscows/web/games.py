@@ -37,6 +37,8 @@ from bullscows.sessions import (
     Viewer,
     restore,
 )
+from bullscows.sessions.moves import HELP, QUIT, WORDS, read_move
+from bullscows.sessions.outcomes import LIST_ALL
 from bullscows.standings import counts
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy, registered
 from bullscows.strategies.card_strategy import CardStrategy
@@ -275,6 +277,13 @@ def state(game: Game, mode: str) -> StateOut:
     return StateOut(**data)
 
 
+def command_words(game: Game) -> list[str]:
+    """Every name of a command ``game`` reads now, as ``sessions.moves.spoken`` writes it
+    ('give up', 'hint', 'q', ...): lines the play page's typed row does not show as a code."""
+    names = sorted({*WORDS, *QUIT, *HELP, LIST_ALL} - {""})
+    return [name for name in names if read_move(game, name).command]
+
+
 class Fields(Viewer[dict[str, Any]]):
     """The fields of ``state`` each kind of game has (``sessions.Viewer``)."""
 
@@ -287,7 +296,7 @@ class Fields(Viewer[dict[str, Any]]):
             "guesses": [step_out(s, rules) for s in game.history], "remaining": game.remaining,
             "hints": game.hinter is not None, "hints_given": game.hints_given,
             "keypad": symbol_states(game.knowledge), "day": day_of(game),
-            "giving_up": game.giving_up, "title": game.title,
+            "giving_up": game.giving_up, "title": game.title, "commands": command_words(game),
         }  # fmt: skip
         if over:
             secret, kept = game.secret, game.keeps_secret

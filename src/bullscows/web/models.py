@@ -162,6 +162,8 @@ class StateOut(BaseModel):
     review: ReviewOut | None = None
     # play, duel: the words that confirm giving up (the code shown, or kept hidden)
     giving_up: str | None = None
+    # play, duel: every name of a command the game reads now ('hint', 'give up', 'q', ...)
+    commands: list[str] | None = None
     # play: the game's heading where it is not the mode's (a friend's challenge)
     title: str | None = None
     # duel

@@ -39,11 +39,14 @@
   }
 
   // The row being typed shows the symbols in the prompt as tiles; a line longer than a code
-  // is marked, with its count, never shown cut to the code's length (the game reads it whole).
+  // is marked, with its count, never shown cut to the code's length (the game reads it whole),
+  // and a command the game takes ('history', the row's data-commands) shows no code at all.
   function showTyped() {
     var box = document.getElementById("say"), row = document.getElementById("typed");
     if (!box || !row) { return; }
-    var symbols = typedSymbols(box.value), tiles = row.querySelectorAll(".tile");
+    var said = box.value.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+    var command = (row.dataset.commands || "").split("|").indexOf(said) >= 0;
+    var symbols = command ? [] : typedSymbols(box.value), tiles = row.querySelectorAll(".tile");
     var over = symbols.length > tiles.length, note = document.getElementById("typed-note");
     row.parentNode.classList.toggle("over", over);
     if (note) {
