@@ -118,6 +118,7 @@ def test_a_trees_name_stays_on_one_line_on_a_phone(browser: Browser, base: str, 
     page.goto(f"{base}/tree?src=shipped:{name}")
     expect(page.locator("h1")).to_contain_text(name)
     assert page.evaluate(LINES_OF, name) == 1, page.locator("h1").inner_text()
+    assert page.locator("h1").inner_text().startswith("The shipped tree")  # a capital, as drawn
     assert page.evaluate(LINES_OF, "the shipped tree") == 1
     fits(page)
     context.close()
