@@ -355,6 +355,19 @@ def commands(game: Playable) -> list[str]:
     return [*shown, *(["fix N REPLY"] if Fix in game.accepts else []), "quit", "help"]
 
 
+def command_words(game: Playable) -> list[str]:
+    """Every name of a command ``game`` reads now, as ``spoken`` writes it: lines a page's
+    typed row does not show as a code.
+
+    >>> from bullscows.sessions import Codemaker, Rules
+    >>> words = command_words(Codemaker(Rules.parse("bc")))
+    >>> "give up" in words and "history" in words and "fix" not in words
+    True
+    """
+    names = sorted({*WORDS, *QUIT, *HELP, LIST_ALL} - {""})
+    return [name for name in names if read_move(game, name).command]
+
+
 def named_move(name: str, number: int | None = None, code: str = "", reply: str = "",
                step: int = 0) -> Move:  # fmt: skip
     """The move a form's button names (``Move.name``), with the fields it sends."""

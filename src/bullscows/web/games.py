@@ -37,8 +37,7 @@ from bullscows.sessions import (
     Viewer,
     restore,
 )
-from bullscows.sessions.moves import HELP, QUIT, WORDS, read_move
-from bullscows.sessions.outcomes import LIST_ALL
+from bullscows.sessions.moves import command_words
 from bullscows.standings import counts
 from bullscows.strategies import STRATEGIES, Strategy, get_strategy, registered
 from bullscows.strategies.card_strategy import CardStrategy
@@ -275,13 +274,6 @@ def state(game: Game, mode: str) -> StateOut:
     }  # fmt: skip
     data.update(game.shown_by(FIELDS))
     return StateOut(**data)
-
-
-def command_words(game: Game) -> list[str]:
-    """Every name of a command ``game`` reads now, as ``sessions.moves.spoken`` writes it
-    ('give up', 'hint', 'q', ...): lines the play page's typed row does not show as a code."""
-    names = sorted({*WORDS, *QUIT, *HELP, LIST_ALL} - {""})
-    return [name for name in names if read_move(game, name).command]
 
 
 class Fields(Viewer[dict[str, Any]]):
